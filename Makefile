@@ -1,0 +1,25 @@
+# The two commands of the README: `make run` and `make test`. Both set everything up first.
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test lint bench neo4j-stop
+
+setup:
+	./scripts/setup.sh
+
+run: setup
+	$(BIN)/engram serve
+
+lint: setup
+	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff format --check service tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest -q
+
+bench: setup
+	$(BIN)/python -m bench.locomo ../shared/data/locomo-dev.json
+
+neo4j-stop:
+	$(BIN)/engram neo4j stop

@@ -1,0 +1,23 @@
+// Engram's schema. Applied at start-up, statement by statement; every statement is idempotent.
+// {dimensions} is the embedding model's size, checked to be a positive integer before use.
+CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (m:Memory) REQUIRE m.id IS UNIQUE;
+CREATE CONSTRAINT message_id IF NOT EXISTS FOR (m:Message) REQUIRE m.id IS UNIQUE;
+CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT memory_event_id IF NOT EXISTS FOR (e:MemoryEvent) REQUIRE e.id IS UNIQUE;
+CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON m.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'}};
+CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (m:Memory) ON EACH [m.text, m.source_text];
+CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases_text];
+CREATE INDEX memory_user IF NOT EXISTS FOR (m:Memory) ON (m.user_id);
+CREATE INDEX memory_agent IF NOT EXISTS FOR (m:Memory) ON (m.agent_id);
+CREATE INDEX memory_run IF NOT EXISTS FOR (m:Memory) ON (m.run_id);
+CREATE INDEX memory_hash IF NOT EXISTS FOR (m:Memory) ON (m.hash);
+CREATE INDEX memory_said_at IF NOT EXISTS FOR (m:Memory) ON (m.said_at);
+CREATE INDEX memory_valid_from IF NOT EXISTS FOR (m:Memory) ON (m.valid_from);
+CREATE INDEX memory_valid_to IF NOT EXISTS FOR (m:Memory) ON (m.valid_to);
+CREATE INDEX memory_invalidated_at IF NOT EXISTS FOR (m:Memory) ON (m.invalidated_at);
+CREATE INDEX message_user IF NOT EXISTS FOR (m:Message) ON (m.user_id);
+CREATE INDEX message_said_at IF NOT EXISTS FOR (m:Message) ON (m.said_at);
+CREATE INDEX entity_user IF NOT EXISTS FOR (e:Entity) ON (e.user_id);
+CREATE INDEX entity_name_range IF NOT EXISTS FOR (e:Entity) ON (e.name);
+CREATE INDEX event_memory IF NOT EXISTS FOR (e:MemoryEvent) ON (e.memory_id);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Everything Engram needs, from nothing: the virtualenv, the Python packages (models included),
+# and the Neo4j jars from Maven Central. Safe to re-run: each step is skipped when done.
+# Caches live outside the clone: pip's (~/.cache/pip), Maven's (~/.m2), the jars (~/.cache/engram).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3)}
+VENV=${VENV:-.venv}
+
+need() { command -v "$1" >/dev/null || { echo "setup: $1 is required ($2)" >&2; exit 1; }; }
+need "$PYTHON" "Python 3.11"
+need java "Java 17 runs the local Neo4j"
+need mvn "Maven fetches the Neo4j jars"
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
+  || { echo "setup: Python 3.11 is required, $PYTHON is $("$PYTHON" -V)" >&2; exit 1; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "setup: creating $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+
+# Reinstall only when the dependency list changed.
+stamp="$VENV/.setup-stamp"
+want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "setup: installing Python packages (torch and the models are large; pip caches them)"
+  "$VENV/bin/pip" install -q --upgrade pip setuptools wheel
+  "$VENV/bin/pip" install -q -e '.[test,bench]'
+  echo "$want" > "$stamp"
+fi
+
+"$VENV/bin/engram" neo4j install

@@ -1,0 +1,103 @@
+"""GraphQL types: inputs, outputs and the typed errors that expected failures come back as."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+
+import strawberry
+
+from service import domain
+from service.errors import DatabaseUnavailableError, EngramError, NotFoundError
+
+
+@strawberry.enum
+class Role(Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+@strawberry.input(description="Whose memory: at least one of the three ids.")
+class ScopeInput:
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+
+
+@strawberry.input
+class MessageInput:
+    content: str
+    role: Role = Role.USER
+    speaker: str | None = None
+    timestamp: datetime | None = None
+    id: str | None = None
+    session_id: str | None = None
+
+
+@strawberry.type
+class Memory:
+    id: strawberry.ID
+    text: str
+    source_text: str | None
+    speaker: str | None
+    said_at: datetime | None
+    created_at: datetime | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    invalidated_at: datetime | None
+    source_ids: list[str]
+
+    @classmethod
+    def of(cls, m: domain.StoredMemory) -> Memory:
+        return cls(
+            id=strawberry.ID(m.id), text=m.text, source_text=m.source_text, speaker=m.speaker,
+            said_at=m.said_at, created_at=m.created_at, valid_from=m.valid_from,
+            valid_to=m.valid_to, invalidated_at=m.invalidated_at, source_ids=m.source_ids,
+        )  # fmt: skip
+
+
+@strawberry.type
+class MemoryHit:
+    memory: Memory
+    score: float
+
+
+@strawberry.type
+class SearchHits:
+    hits: list[MemoryHit]
+
+
+@strawberry.type
+class AddMessagesSuccess:
+    message_ids: list[str]
+    added: list[strawberry.ID]
+    unchanged: list[strawberry.ID]
+
+
+@strawberry.type(description="The input was rejected; nothing was written.")
+class InvalidInput:
+    message: str
+
+
+@strawberry.type(description="Neo4j does not answer; retry later.")
+class DatabaseUnavailable:
+    message: str
+
+
+@strawberry.type
+class NotFound:
+    message: str
+
+
+ProblemTypes = InvalidInput | DatabaseUnavailable | NotFound
+
+
+def problem(error: EngramError) -> InvalidInput | DatabaseUnavailable | NotFound:
+    """The one place where domain errors become typed GraphQL results."""
+    if isinstance(error, DatabaseUnavailableError):
+        return DatabaseUnavailable(message="the database is unavailable; retry later")
+    if isinstance(error, NotFoundError):
+        return NotFound(message=str(error))
+    return InvalidInput(message=str(error))

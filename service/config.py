@@ -1,0 +1,79 @@
+"""One Settings object for the whole service, read once from ENGRAM_* variables (or .env)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+NEO4J_VERSION = "5.26.29"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+_CACHE = Path.home() / ".cache" / "engram"
+
+
+class Settings(BaseSettings):
+    """Typed configuration; every field can be set as ENGRAM_<NAME>."""
+
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
+
+    # Neo4j. No URI means: run the local server from the jars (see `engram neo4j`).
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("")
+    neo4j_database: str = "neo4j"
+
+    # The local server: jars in neo4j_home, data (and its conf, logs, pid) in data_dir.
+    data_dir: Path = Path.home() / ".local" / "share" / "engram"
+    neo4j_home: Path = _CACHE / f"neo4j-{NEO4J_VERSION}"
+    neo4j_bolt_port: int = Field(default=7687, ge=1, le=65535)
+    neo4j_http_port: int = Field(default=7474, ge=1, le=65535)
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    neo4j_start_timeout_s: float = Field(default=120.0, gt=0)
+
+    # HTTP API.
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8000, ge=1, le=65535)
+
+    # Models, resolved offline through nlp_models/manifest.json.
+    spacy_model: str = "en_core_web_sm"
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_dimensions: int = Field(default=384, gt=0)
+
+    # Retrieval.
+    search_default_limit: int = Field(default=10, ge=1, le=200)
+    vector_overfetch: int = Field(default=20, ge=1, le=1000)
+
+    @field_validator("data_dir", "neo4j_home")
+    @classmethod
+    def _expand(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @model_validator(mode="after")
+    def _remote_needs_credentials(self) -> Settings:
+        # A user's own Neo4j (or Aura) runs with auth on: refuse to connect without a password.
+        remote = self.neo4j_uri is not None and not _is_loopback(self.neo4j_uri)
+        if remote and not self.neo4j_password.get_secret_value():
+            raise ValueError("ENGRAM_NEO4J_PASSWORD is required for a non-local ENGRAM_NEO4J_URI")
+        return self
+
+    @property
+    def uses_local_server(self) -> bool:
+        return self.neo4j_uri is None
+
+    @property
+    def bolt_uri(self) -> str:
+        return self.neo4j_uri or f"bolt://127.0.0.1:{self.neo4j_bolt_port}"
+
+
+def _is_loopback(uri: str) -> bool:
+    host = uri.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    return host in {"localhost", "127.0.0.1", "::1"}
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

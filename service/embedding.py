@@ -1,0 +1,44 @@
+"""Sentence embeddings from a locally installed sentence-transformers model."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from service.config import Settings
+from service.errors import ConfigurationError
+from service.models import resolve_model_path
+
+# The model hub is never asked: models come from installed packages (nlp_models/manifest.json).
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
+
+class Embedder:
+    """Encodes texts to unit-length vectors; batches run in a worker thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        from sentence_transformers import SentenceTransformer
+
+        self.model_name = settings.embedding_model
+        path = resolve_model_path(settings.embedding_model, "sentence-transformers")
+        self._model: Any = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        dimensions = self._model.get_embedding_dimension()
+        if dimensions is None or dimensions != settings.embedding_dimensions:
+            raise ConfigurationError(
+                f"model {self.model_name} gives {dimensions} dimensions but "
+                f"ENGRAM_EMBEDDING_DIMENSIONS is {settings.embedding_dimensions}"
+            )
+        self.dimensions: int = dimensions
+
+    def embed(self, texts: list[str], batch_size: int = 64) -> list[list[float]]:
+        if not texts:
+            return []
+        vectors = self._model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+        )
+        return [[float(x) for x in row] for row in vectors]
+
+    async def aembed(self, texts: list[str]) -> list[list[float]]:
+        return await asyncio.to_thread(self.embed, texts)

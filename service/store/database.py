@@ -1,0 +1,91 @@
+"""Driver lifecycle: one async driver per process, one session per unit of work."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+
+import neo4j
+from neo4j import AsyncGraphDatabase
+from service.config import Settings
+from service.errors import DatabaseUnavailableError
+from service.store.catalog import query
+
+Record = dict[str, Any]
+_UNAVAILABLE = (ServiceUnavailable, SessionExpired, AuthError, OSError)
+
+
+class Database:
+    """Runs catalogue queries by name; turns connection failures into DatabaseUnavailableError."""
+
+    def __init__(self, settings: Settings) -> None:
+        auth = None
+        if settings.neo4j_password.get_secret_value():
+            auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+        self.uri = settings.bolt_uri
+        self.name = settings.neo4j_database
+        self._driver = AsyncGraphDatabase.driver(
+            self.uri,
+            auth=auth,
+            connection_timeout=5.0,
+            connection_acquisition_timeout=10.0,
+            max_transaction_retry_time=5.0,
+        )
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    async def ping(self) -> bool:
+        try:
+            await self.read("ping")
+        except DatabaseUnavailableError:
+            return False
+        return True
+
+    async def read(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        return await self._run(name, params, neo4j.READ_ACCESS)
+
+    async def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        return await self._run(name, params, neo4j.WRITE_ACCESS)
+
+    async def write_many(self, steps: list[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
+        """Several catalogue queries in one transaction: all land or none does."""
+
+        async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Record]]:
+            results = []
+            for name, params in steps:
+                cursor = await tx.run(query(name), dict(params))
+                results.append(await cursor.data())
+            return results
+
+        try:
+            async with self._driver.session(database=self.name) as session:
+                return await session.execute_write(work)
+        except _UNAVAILABLE as e:
+            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+
+    async def run_statement(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
+        """A schema statement (auto-commit; schema commands cannot share a transaction)."""
+        try:
+            async with self._driver.session(database=self.name) as session:
+                cursor = await session.run(statement, dict(params or {}))
+                await cursor.consume()
+        except _UNAVAILABLE as e:
+            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+
+    async def _run(self, name: str, params: Mapping[str, Any] | None, access: str) -> list[Record]:
+        cypher = query(name)
+
+        async def work(tx: neo4j.AsyncManagedTransaction) -> list[Record]:
+            cursor = await tx.run(cypher, dict(params or {}))
+            return await cursor.data()
+
+        try:
+            async with self._driver.session(database=self.name, default_access_mode=access) as s:
+                if access == neo4j.READ_ACCESS:
+                    return await s.execute_read(work)
+                return await s.execute_write(work)
+        except _UNAVAILABLE as e:
+            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e

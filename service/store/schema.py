@@ -1,0 +1,19 @@
+"""Apply cypher/schema.cypher idempotently, then wait for the indexes to come online."""
+
+from __future__ import annotations
+
+from service.store.catalog import query, statements
+from service.store.database import Database
+
+
+def schema_statements(dimensions: int) -> list[str]:
+    """The schema's statements with the vector size filled in (a checked integer)."""
+    if not isinstance(dimensions, int) or isinstance(dimensions, bool) or dimensions <= 0:
+        raise ValueError(f"vector dimensions must be a positive integer, got {dimensions!r}")
+    return [s.replace("{dimensions}", str(dimensions)) for s in statements("schema")]
+
+
+async def apply_schema(db: Database, dimensions: int, wait_s: int = 120) -> None:
+    for statement in schema_statements(dimensions):
+        await db.run_statement(statement)
+    await db.run_statement(query("await_indexes"), {"seconds": wait_s})
