@@ -21,3 +21,5 @@ CREATE INDEX message_said_at IF NOT EXISTS FOR (m:Message) ON (m.said_at);
 CREATE INDEX entity_user IF NOT EXISTS FOR (e:Entity) ON (e.user_id);
 CREATE INDEX entity_name_range IF NOT EXISTS FOR (e:Entity) ON (e.name);
 CREATE INDEX event_memory IF NOT EXISTS FOR (e:MemoryEvent) ON (e.memory_id);
+CREATE INDEX memory_slot IF NOT EXISTS FOR (m:Memory) ON (m.slot, m.subject);
+CREATE INDEX event_at IF NOT EXISTS FOR (e:MemoryEvent) ON (e.at);

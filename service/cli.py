@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 
-from service.config import get_settings
+from service.config import Settings, get_settings
 from service.errors import EngramError
 from service.store.local_server import LocalNeo4j
+
+if TYPE_CHECKING:
+    from service.importers import Conversation
 
 app = typer.Typer(help="Engram: long-term memory for AI agents.", no_args_is_help=True)
 neo4j_app = typer.Typer(help="The local Neo4j server (used when ENGRAM_NEO4J_URI is unset).")
@@ -32,6 +38,57 @@ def serve() -> None:
         _start_local(LocalNeo4j(settings))
     console.print(f"GraphiQL: http://{settings.api_host}:{settings.api_port}/graphql")
     uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port)
+
+
+@app.command("import")
+def import_file(
+    path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL or LoCoMo")],
+    user_id: Annotated[
+        str | None, typer.Option(help="one scope for all; default: one per conversation")
+    ] = None,
+    batch_size: Annotated[int, typer.Option(min=1, max=1000, help="messages per transaction")] = 64,
+) -> None:
+    """Import conversations with a progress bar; re-running writes nothing twice."""
+    from service.importers import read_conversations
+
+    settings = get_settings()
+    if settings.uses_local_server:
+        _start_local(LocalNeo4j(settings))
+    conversations = _guard(lambda: read_conversations(path))
+    summary = asyncio.run(_import(settings, conversations, user_id, batch_size))
+    console.print(
+        f"imported {summary['messages']} messages from {len(conversations)} conversation(s) in "
+        f"{summary['seconds']:.1f}s: {summary['added']} added, {summary['updated']} updated, "
+        f"{summary['superseded']} superseded, {summary['unchanged']} unchanged"
+    )
+
+
+async def _import(
+    settings: Settings, conversations: list[Conversation], user_id: str | None, batch_size: int
+) -> dict[str, float]:
+    from service.domain import Scope
+    from service.memory import Memory
+
+    summary = dict.fromkeys(("messages", "added", "updated", "superseded", "unchanged"), 0.0)
+    began = time.monotonic()
+    memory = await Memory.start(settings)
+    total = sum(len(c.messages) for c in conversations)
+    try:
+        with Progress(console=console) as progress:
+            task = progress.add_task("importing", total=total)
+            for conv in conversations:
+                scope = Scope(user_id=user_id or conv.id)
+                for start in range(0, len(conv.messages), batch_size):
+                    batch = conv.messages[start : start + batch_size]
+                    result = await memory.add(batch, scope)
+                    for key in ("added", "updated", "superseded", "unchanged"):
+                        summary[key] += len(getattr(result, key))
+                    summary["messages"] += len(batch)
+                    progress.advance(task, len(batch))
+    finally:
+        await memory.close()
+    summary["seconds"] = time.monotonic() - began
+    return summary
 
 
 @neo4j_app.command("install")

@@ -42,9 +42,25 @@ class Settings(BaseSettings):
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = Field(default=384, gt=0)
 
-    # Retrieval.
+    # Write path: a new fact this similar to a current memory updates it instead.
+    duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
+    reconcile_fetch_k: int = Field(default=10, ge=1, le=1000)
+    write_batch_size: int = Field(default=256, ge=1, le=10_000)
+
+    # Retrieval: each retriever returns max(3 x limit, retriever_depth) candidates; fusion is
+    # weighted reciprocal rank (score = sum of weight / (rrf_k + rank)).
     search_default_limit: int = Field(default=10, ge=1, le=200)
     vector_overfetch: int = Field(default=20, ge=1, le=1000)
+    retriever_depth: int = Field(default=50, ge=1, le=1000)
+    rrf_k: int = Field(default=60, ge=1)
+    weight_vector: float = Field(default=1.0, ge=0.0)
+    weight_fulltext: float = Field(default=1.0, ge=0.0)
+    weight_graph: float = Field(default=0.5, ge=0.0)
+    weight_time: float = Field(default=1.0, ge=0.0)
+    graph_entities: int = Field(default=8, ge=1, le=100)
+    graph_hub_limit: int = Field(default=200, ge=1)
+    graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)
+    time_window_cap: int = Field(default=5000, ge=1)
 
     @field_validator("data_dir", "neo4j_home")
     @classmethod

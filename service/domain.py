@@ -95,22 +95,80 @@ class StoredMemory(BaseModel):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     invalidated_at: datetime | None = None
+    time_granularity: str | None = None
+    confidence: float | None = None
+    lang: str | None = None
     source_ids: list[str] = Field(default_factory=list)
 
 
-class SearchHit(BaseModel):
-    """One search result with the score that ranked it."""
+class Clock(StrEnum):
+    """Which time a filter asks about: when it was said, or when it happened / held."""
 
-    memory: StoredMemory
+    SAID = "said"
+    HAPPENED = "happened"
+
+
+class TimeFilter(BaseModel):
+    """A time window on one clock: explicit bounds, or a phrase resolved at reference_time."""
+
+    clock: Clock | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+    phrase: str | None = Field(default=None, max_length=200)
+    reference_time: datetime | None = None
+
+
+class SearchOptions(BaseModel):
+    """Everything a search may ask beyond the query text."""
+
+    limit: int = Field(default=10, ge=1, le=200)
+    when: TimeFilter | None = None
+    as_of: datetime | None = None
+    min_score: float = Field(default=0.0, ge=0.0)
+
+
+class RetrieverScore(BaseModel):
+    retriever: str
+    rank: int
     score: float
 
 
+class SourceMessage(BaseModel):
+    id: str
+    external_id: str | None = None
+    text: str
+    speaker: str | None = None
+    said_at: datetime | None = None
+    session_id: str | None = None
+
+
+class EntityRef(BaseModel):
+    name: str
+    type: str
+    extractor: str | None = None
+
+
+class SearchHit(BaseModel):
+    """One search result, explained: fused score, each retriever's rank, entities, sources."""
+
+    memory: StoredMemory
+    score: float
+    retrievers: list[RetrieverScore] = Field(default_factory=list)
+    matched_entities: list[str] = Field(default_factory=list)
+    path: list[str] = Field(default_factory=list)
+    sources: list[SourceMessage] = Field(default_factory=list)
+    entities: list[EntityRef] = Field(default_factory=list)
+
+
 class AddResult(BaseModel):
-    """What an add call wrote."""
+    """What an add call wrote: message ids in input order, memory ids by what happened."""
 
     message_ids: list[str] = Field(default_factory=list)
     added: list[str] = Field(default_factory=list)
+    updated: list[str] = Field(default_factory=list)
+    superseded: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
+    stage_ms: dict[str, float] = Field(default_factory=dict)
 
 
 def utcnow() -> datetime:

@@ -2,20 +2,36 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import pydantic
 
 from service.config import Settings
-from service.domain import AddResult, MessageIn, Scope, SearchHit, utcnow
+from service.domain import (
+    MAX_BATCH,
+    AddResult,
+    MessageIn,
+    Scope,
+    SearchHit,
+    SearchOptions,
+    utcnow,
+)
 from service.embedding import Embedder
 from service.errors import ValidationError
 from service.ids import scoped_id, text_hash
+from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
+from service.retrieval.hybrid import HybridRetriever
 from service.store.database import Database
-from service.store.repository import GraphStore, MemoryRow, MessageRow
+from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
+from service.write_plan import make_candidates, mention_rows, plan_writes
+
+DEFAULT_ACTOR = "engram"
 
 
 @dataclass
@@ -26,61 +42,107 @@ class Memory:
     db: Database
     store: GraphStore
     embedder: Embedder
+    extractor: Extractor
 
     @classmethod
-    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> Memory:
+    async def start(
+        cls,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+    ) -> Memory:
         """Connect to Neo4j, apply the schema and load the models."""
         db = Database(settings)
         embedder = embedder or Embedder(settings)
+        extractor = extractor or Extractor(settings)
         await apply_schema(db, embedder.dimensions)
-        return cls(settings=settings, db=db, store=GraphStore(db), embedder=embedder)
+        return cls(settings, db, GraphStore(db), embedder, extractor)
 
     async def close(self) -> None:
         await self.db.close()
 
-    async def add(self, messages: Sequence[MessageIn | dict[str, Any]], scope: Scope) -> AddResult:
-        """Store messages and one memory per message; repeats write nothing new."""
+    async def add(
+        self,
+        messages: Sequence[MessageIn | dict[str, Any]],
+        scope: Scope,
+        infer: bool = True,
+        actor: str = DEFAULT_ACTOR,
+    ) -> AddResult:
+        """Extract facts from messages and store them with provenance; repeats write nothing.
+
+        With ``infer=False`` each message is stored as one memory, without extraction.
+        """
+        clock = StageClock()
         parsed = parse_messages(messages)
         now = utcnow()
-        message_rows, memory_rows = [], []
-        for index, msg in enumerate(parsed):
-            said_at = msg.timestamp or now
-            message_id = scoped_id(scope, "msg", msg.id or _message_fingerprint(msg, index))
-            message_rows.append(MessageRow(id=message_id, props={
-                "text": msg.content, "role": msg.role.value, "speaker": msg.speaker,
-                "said_at": said_at, "session_id": msg.session_id, "external_id": msg.id,
-            }))  # fmt: skip
-            digest = text_hash(msg.content)
-            memory_rows.append(MemoryRow(
-                id=scoped_id(scope, "mem", digest),
-                props={"text": msg.content, "source_text": msg.content, "hash": digest,
-                       "speaker": msg.speaker, "said_at": said_at,
-                       "embedding_model": self.embedder.model_name},
-                source_ids=[message_id],
-            ))  # fmt: skip
-        vectors = await self.embedder.aembed([m.props["text"] for m in memory_rows])
-        for row, vector in zip(memory_rows, vectors, strict=True):
-            row.props["embedding"] = vector
-        written = await self.store.save(scope, message_rows, memory_rows)
+        said_at = [m.timestamp or now for m in parsed]
+        message_rows = [_message_row(scope, m, i, said_at[i]) for i, m in enumerate(parsed)]
+        if infer:
+            facts = await asyncio.to_thread(self.extractor.extract, parsed, said_at)
+        else:
+            facts = [[_whole_message_fact(m, i)] for i, m in enumerate(parsed)]
+        candidates = make_candidates(
+            scope, facts, [r.id for r in message_rows], said_at, [m.speaker for m in parsed]
+        )
+        clock.lap("nlp")
+        vectors = await self.embedder.aembed([c.fact.text for c in candidates])
+        for cand, vector in zip(candidates, vectors, strict=True):
+            cand.embedding = vector
+        clock.lap("embedding")
+        reconcile = await self.store.reconcile(
+            scope, candidates, self.settings.duplicate_threshold, self.settings.reconcile_fetch_k
+        )
+        plan = plan_writes(candidates, reconcile)
+        clock.lap("reconcile")
+        await self.store.write_plan(
+            scope, message_rows, plan, mention_rows(scope, plan.new), self.embedder.model_name,
+            actor, now,
+        )  # fmt: skip
+        clock.lap("write")
         return AddResult(
-            message_ids=[m.id for m in message_rows],
-            added=[i for i, created in written if created],
-            unchanged=[i for i, created in written if not created],
+            message_ids=[r.id for r in message_rows],
+            added=[c.id for c in plan.new],
+            updated=[u["memory_id"] for u in plan.updates],
+            superseded=[s["old_id"] for s in plan.supersessions],
+            unchanged=plan.unchanged,
+            stage_ms=clock.laps,
         )
 
-    async def search(self, query: str, scope: Scope, limit: int | None = None) -> list[SearchHit]:
-        """Memories of the scope closest in meaning to the query."""
-        if not query.strip():
-            raise ValidationError("the search query is empty")
-        limit = limit or self.settings.search_default_limit
-        [vector] = await self.embedder.aembed([query])
-        return await self.store.vector_search(scope, vector, limit, self.settings.vector_overfetch)
+    async def search(
+        self,
+        query: str,
+        scope: Scope,
+        limit: int | None = None,
+        options: SearchOptions | None = None,
+    ) -> list[SearchHit]:
+        """Hybrid search (vector, full-text, graph, time window) within the scope, explained."""
+        options = options or SearchOptions(limit=limit or self.settings.search_default_limit)
+        if limit is not None:
+            options = options.model_copy(update={"limit": limit})
+        return await HybridRetriever(self.settings, self.store, self.embedder).search(
+            query, scope, options
+        )
+
+
+class StageClock:
+    """Milliseconds spent per stage of a call, for callers that want to see where time goes."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.laps[stage] = (now - self._last) * 1000
+        self._last = now
 
 
 def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[MessageIn]:
     """Validate every message before anything is written; the error names the bad one."""
     if not messages:
         raise ValidationError("no messages to add")
+    if len(messages) > MAX_BATCH:
+        raise ValidationError(f"{len(messages)} messages in one call; the limit is {MAX_BATCH}")
     parsed = []
     for index, raw in enumerate(messages):
         try:
@@ -92,6 +154,19 @@ def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[Messa
     return parsed
 
 
-def _message_fingerprint(msg: MessageIn, index: int) -> str:
+def _message_row(scope: Scope, msg: MessageIn, index: int, said_at: datetime) -> MessageRow:
     stamp = msg.timestamp.isoformat() if msg.timestamp else f"#{index}"
-    return text_hash(f"{msg.speaker or msg.role}|{stamp}|{msg.content}")
+    fingerprint = msg.id or text_hash(f"{msg.speaker or msg.role}|{stamp}|{msg.content}")
+    return MessageRow(
+        id=scoped_id(scope, "msg", fingerprint),
+        props={"text": msg.content, "role": msg.role.value, "speaker": msg.speaker,
+               "said_at": said_at, "session_id": msg.session_id, "external_id": msg.id},
+    )  # fmt: skip
+
+
+def _whole_message_fact(msg: MessageIn, index: int) -> Fact:
+    return Fact(
+        text=msg.content, source_text=msg.content, message_index=index,
+        lang="zh" if any("\u4e00" <= c <= "\u9fff" for c in msg.content) else "en",
+        confidence=STATEMENT_CONFIDENCE,
+    )  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 from typing import Annotated, Any
 
@@ -15,12 +16,12 @@ from service.api.types import (
     AddMessagesSuccess,
     DatabaseUnavailable,
     InvalidInput,
-    Memory,
     MemoryHit,
     MessageInput,
     NotFound,
     ScopeInput,
     SearchHits,
+    TimeFilterInput,
     problem,
 )
 from service.errors import EngramError, ValidationError
@@ -40,6 +41,14 @@ def service(info: Info[Any, None]) -> MemoryService:
     return memory
 
 
+def to_options(**values: Any) -> domain.SearchOptions:
+    try:
+        return domain.SearchOptions(**values)
+    except pydantic.ValidationError as e:
+        first = e.errors()[0]
+        raise ValidationError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from e
+
+
 def to_scope(scope: ScopeInput) -> domain.Scope:
     try:
         return domain.Scope(user_id=scope.user_id, agent_id=scope.agent_id, run_id=scope.run_id)
@@ -51,15 +60,20 @@ def to_scope(scope: ScopeInput) -> domain.Scope:
 class Query:
     @strawberry.field(description="Memories closest in meaning to the query, within one scope.")
     async def search(
-        self, info: Info[Any, None], query: str, scope: ScopeInput, limit: int = 10
+        self,
+        info: Info[Any, None],
+        query: str,
+        scope: ScopeInput,
+        limit: int = 10,
+        when: TimeFilterInput | None = None,
+        as_of: datetime | None = None,
     ) -> SearchResult:
         try:
-            if not 1 <= limit <= 200:
-                raise ValidationError("limit must be between 1 and 200")
-            hits = await service(info).search(query, to_scope(scope), limit)
+            options = to_options(limit=limit, when=when.to_domain() if when else None, as_of=as_of)
+            hits = await service(info).search(query, to_scope(scope), options=options)
         except EngramError as e:
             return problem(e)
-        return SearchHits(hits=[MemoryHit(memory=Memory.of(h.memory), score=h.score) for h in hits])
+        return SearchHits(hits=[MemoryHit.of(h) for h in hits])
 
 
 @strawberry.type
@@ -80,6 +94,8 @@ class Mutation:
         return AddMessagesSuccess(
             message_ids=result.message_ids,
             added=[strawberry.ID(i) for i in result.added],
+            updated=[strawberry.ID(i) for i in result.updated],
+            superseded=[strawberry.ID(i) for i in result.superseded],
             unchanged=[strawberry.ID(i) for i in result.unchanged],
         )
 

@@ -26,6 +26,28 @@ class ScopeInput:
     run_id: str | None = None
 
 
+@strawberry.enum
+class Clock(Enum):
+    SAID = "said"
+    HAPPENED = "happened"
+
+
+@strawberry.input(description="A time window: explicit from/to, or a phrase such as 'last month'.")
+class TimeFilterInput:
+    clock: Clock | None = None
+    from_: datetime | None = strawberry.field(name="from", default=None)
+    to: datetime | None = None
+    phrase: str | None = None
+    reference_time: datetime | None = None
+
+    def to_domain(self) -> domain.TimeFilter:
+        return domain.TimeFilter(
+            clock=domain.Clock(self.clock.value) if self.clock else None,
+            start=self.from_, end=self.to, phrase=self.phrase,
+            reference_time=self.reference_time,
+        )  # fmt: skip
+
+
 @strawberry.input
 class MessageInput:
     content: str
@@ -47,6 +69,8 @@ class Memory:
     valid_from: datetime | None
     valid_to: datetime | None
     invalidated_at: datetime | None
+    time_granularity: str | None
+    confidence: float | None
     source_ids: list[str]
 
     @classmethod
@@ -54,14 +78,55 @@ class Memory:
         return cls(
             id=strawberry.ID(m.id), text=m.text, source_text=m.source_text, speaker=m.speaker,
             said_at=m.said_at, created_at=m.created_at, valid_from=m.valid_from,
-            valid_to=m.valid_to, invalidated_at=m.invalidated_at, source_ids=m.source_ids,
+            valid_to=m.valid_to, invalidated_at=m.invalidated_at,
+            time_granularity=m.time_granularity, confidence=m.confidence,
+            source_ids=m.source_ids,
         )  # fmt: skip
 
 
 @strawberry.type
+class RetrieverScore:
+    retriever: str
+    rank: int
+    score: float
+
+
+@strawberry.type
+class SourceMessage:
+    id: str
+    external_id: str | None
+    text: str
+    speaker: str | None
+    said_at: datetime | None
+    session_id: str | None
+
+
+@strawberry.type
+class EntityRef:
+    name: str
+    type: str
+    extractor: str | None
+
+
+@strawberry.type(description="A search hit with the evidence for it.")
 class MemoryHit:
     memory: Memory
     score: float
+    retrievers: list[RetrieverScore]
+    matched_entities: list[str]
+    path: list[str]
+    sources: list[SourceMessage]
+    entities: list[EntityRef]
+
+    @classmethod
+    def of(cls, hit: domain.SearchHit) -> MemoryHit:
+        return cls(
+            memory=Memory.of(hit.memory), score=hit.score,
+            retrievers=[RetrieverScore(**r.model_dump()) for r in hit.retrievers],
+            matched_entities=hit.matched_entities, path=hit.path,
+            sources=[SourceMessage(**s.model_dump()) for s in hit.sources],
+            entities=[EntityRef(**e.model_dump()) for e in hit.entities],
+        )  # fmt: skip
 
 
 @strawberry.type
@@ -73,6 +138,8 @@ class SearchHits:
 class AddMessagesSuccess:
     message_ids: list[str]
     added: list[strawberry.ID]
+    updated: list[strawberry.ID]
+    superseded: list[strawberry.ID]
     unchanged: list[strawberry.ID]
 
 

@@ -11,6 +11,7 @@ from service.errors import UnknownQueryError
 
 CYPHER_DIR = REPO_ROOT / "cypher"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_INCLUDE = re.compile(r"\{\{([a-z][a-z0-9_]*)\}\}")
 
 
 @cache
@@ -21,6 +22,16 @@ def query(name: str, directory: Path = CYPHER_DIR) -> str:
     path = directory / f"{name}.cypher"
     if not path.is_file():
         raise UnknownQueryError(f"no query named {name!r} in {directory}")
+    text = strip_comments(path.read_text(encoding="utf-8"))
+    return _INCLUDE.sub(lambda m: f"({fragment(m.group(1), directory)})", text)
+
+
+@cache
+def fragment(name: str, directory: Path = CYPHER_DIR) -> str:
+    """A shared predicate from cypher/fragments/, included in queries as {{name}}."""
+    path = directory / "fragments" / f"{name}.cypher"
+    if not path.is_file():
+        raise UnknownQueryError(f"no fragment named {name!r} in {directory / 'fragments'}")
     return strip_comments(path.read_text(encoding="utf-8"))
 
 

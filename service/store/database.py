@@ -32,6 +32,8 @@ class Database:
             connection_timeout=5.0,
             connection_acquisition_timeout=10.0,
             max_transaction_retry_time=5.0,
+            # "property key does not exist" on an empty graph is noise, not a problem.
+            notifications_min_severity="OFF",
         )
 
     async def close(self) -> None:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neo4j.time import DateTime as Neo4jDateTime
 
-from service.domain import Scope, SearchHit, StoredMemory
+from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
 from service.store.database import Database, Record
+
+if TYPE_CHECKING:
+    from service.write_plan import Candidate, WritePlan
 
 
 @dataclass(frozen=True)
@@ -18,44 +22,81 @@ class MessageRow:
     props: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class MemoryRow:
-    id: str
-    props: dict[str, Any]
-    source_ids: list[str] = field(default_factory=list)
-
-
 class GraphStore:
     """Domain-level operations over the query catalogue."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def save(
-        self, scope: Scope, messages: list[MessageRow], memories: list[MemoryRow]
-    ) -> list[tuple[str, bool]]:
-        """Write messages and memories in one transaction; returns (memory id, created)."""
-        scoped = scope.params()
-        message_rows = [{"id": m.id, "props": {**m.props, **scoped}} for m in messages]
-        memory_rows = [
-            {"id": m.id, "props": {**m.props, **scoped}, "source_ids": m.source_ids}
-            for m in memories
-        ]
-        _, written = await self.db.write_many(
-            [("merge_messages", {"messages": message_rows}),
-             ("merge_memories", {"memories": memory_rows})]
-        )  # fmt: skip
-        return [(r["id"], bool(r["created"])) for r in written]
+    async def reconcile(
+        self, scope: Scope, candidates: list[Candidate], threshold: float, fetch_k: int
+    ) -> dict[str, dict[str, Any]]:
+        """Per candidate key: same-hash memory, nearest near-duplicate, current slot holders."""
+        if not candidates:
+            return {}
+        rows = [
+            {"key": c.key, "hash": c.hash, "embedding": c.embedding,
+             "slot": c.fact.slot.slot if c.fact.slot else None, "subject": c.subject}
+            for c in candidates
+        ]  # fmt: skip
+        found = await self.db.read(
+            "find_reconcile_candidates",
+            {**scope.params(), "candidates": rows, "threshold": threshold, "fetch_k": fetch_k},
+        )
+        return {r["key"]: r for r in found}
 
-    async def vector_search(
-        self, scope: Scope, embedding: list[float], limit: int, overfetch: int
-    ) -> list[SearchHit]:
-        rows = await self.db.read(
-            "search_vector",
-            {**scope.params(), "embedding": embedding, "limit": limit,
-             "fetch_k": limit * overfetch},
-        )  # fmt: skip
-        return [SearchHit(memory=to_memory(r["memory"]), score=r["score"]) for r in rows]
+    async def write_plan(
+        self,
+        scope: Scope,
+        messages: list[MessageRow],
+        plan: WritePlan,
+        mentions: list[dict[str, Any]],
+        embedding_model: str,
+        actor: str,
+        now: datetime,
+    ) -> None:
+        """Messages, memories, entities, mentions, updates and supersessions in one transaction."""
+        scoped = scope.params()
+        common = {"scope": {k: v for k, v in scoped.items() if v is not None},
+                  "actor": actor, "now": now}  # fmt: skip
+        memories = [
+            {"id": c.id, "props": {**c.props(embedding_model), **scoped},
+             "source_ids": c.source_ids}
+            for c in plan.new
+        ]  # fmt: skip
+        links = [{**u, "replace_text": False, "text": None} for u in plan.source_links]
+        steps: list[tuple[str, Mapping[str, Any]]] = [
+            ("merge_messages", {"messages": [
+                {"id": m.id, "props": {**m.props, **scoped}} for m in messages]}),
+            ("merge_memories", {**common, "memories": memories}),
+            ("merge_mentions", {**common, "mentions": mentions}),
+            ("apply_updates", {**common, "updates": plan.updates}),
+            ("link_sources", {"links": links}),
+            ("apply_supersessions", {**common, "supersessions": plan.supersessions}),
+        ]  # fmt: skip
+        await self.db.write_many(steps)
+
+    async def retrieve(self, retriever: str, params: dict[str, Any]) -> list[Record]:
+        """Run one retriever of the hybrid search; only the known ones exist."""
+        if retriever not in _RETRIEVERS:
+            raise ValueError(f"unknown retriever {retriever!r}")
+        return await self.db.read(_RETRIEVERS[retriever], params)
+
+    async def fetch_hits(
+        self, ids: list[str], params: dict[str, Any]
+    ) -> dict[str, tuple[StoredMemory, list[SourceMessage], list[EntityRef]]]:
+        """Memories by id with their source messages and entities, still filtered for the reader."""
+        if not ids:
+            return {}
+        rows = await self.db.read("fetch_hits", {**params, "ids": ids})
+        return {
+            r["memory"]["id"]: (
+                to_memory(r["memory"]),
+                [SourceMessage.model_validate(_native_map(s)) for s in r["sources"]],
+                [EntityRef.model_validate(e) for e in r["entities"]],
+            )
+            for r in rows
+        }
 
     async def counts(self, scope: Scope) -> dict[str, int]:
         rows = await self.db.read("count_nodes", scope.params())
@@ -66,10 +107,21 @@ class GraphStore:
         return int(rows[0]["deleted"]) if rows else 0
 
 
+_RETRIEVERS = {
+    "vector": "search_vector",
+    "fulltext": "search_fulltext",
+    "graph": "search_graph",
+    "time": "search_time_window",
+}
+
+
+def _native_map(record: Record) -> Record:
+    return {k: _native(v) for k, v in record.items() if v is not None}
+
+
 def to_memory(record: Record) -> StoredMemory:
     """A Memory node's properties as the domain model (Neo4j temporals made native)."""
-    values = {k: _native(v) for k, v in record.items() if v is not None}
-    return StoredMemory.model_validate(values)
+    return StoredMemory.model_validate(_native_map(record))
 
 
 def _native(value: Any) -> Any:

@@ -41,9 +41,10 @@ async def test_schema_applied_twice_is_a_no_op(mem: Memory, neo4j_target: Neo4jT
 async def test_paraphrase_finds_message_sharing_no_words(mem: Memory) -> None:
     await mem.add(CONVERSATION, ALICE)
     hits = await mem.search("new pet dog", ALICE, limit=3)
-    assert hits[0].memory.text == CONVERSATION[0]["content"]
+    assert hits[0].memory.source_text == CONVERSATION[0]["content"]
+    assert hits[0].memory.text == "Alice adopted a golden retriever puppy last weekend."
     query_words = {"new", "pet", "dog"}
-    assert not query_words & set(hits[0].memory.text.lower().rstrip(".").split())
+    assert not query_words & set(str(hits[0].memory.source_text).lower().rstrip(".").split())
 
 
 async def test_every_message_is_stored_with_provenance(
@@ -56,16 +57,18 @@ async def test_every_message_is_stored_with_provenance(
         "RETURN m.user_id AS user, msg.text AS text, size(m.embedding) AS dims",
     )
     assert sorted(r["text"] for r in rows) == sorted(c["content"] for c in CONVERSATION)
+    # one fact per message here: each message is one statement
     assert {r["user"] for r in rows} == {"alice"} and {r["dims"] for r in rows} == {384}
     assert len(result.added) == 3
 
 
 async def test_adding_twice_writes_nothing_new(mem: Memory, neo4j_target: Neo4jTarget) -> None:
     first = await mem.add(CONVERSATION, ALICE)
+    [before] = await run_cypher(neo4j_target, "MATCH (n) RETURN count(n) AS n")
     second = await mem.add(CONVERSATION, ALICE)
     assert second.added == [] and sorted(second.unchanged) == sorted(first.added)
-    [count] = await run_cypher(neo4j_target, "MATCH (n) RETURN count(n) AS n")
-    assert count["n"] == 6
+    [after] = await run_cypher(neo4j_target, "MATCH (n) RETURN count(n) AS n")
+    assert after == before
 
 
 async def test_search_never_crosses_scopes(mem: Memory) -> None:
@@ -95,11 +98,11 @@ async def test_data_survives_a_neo4j_restart(mem: Memory, neo4j_target: Neo4jTar
         up = await client.get("/healthz")
         assert up.status_code == 200 and up.json()["neo4j"] == "up"
     hits = await mem.search("new pet dog", ALICE, limit=1)
-    assert hits[0].memory.text == CONVERSATION[0]["content"]
+    assert hits[0].memory.source_text == CONVERSATION[0]["content"]
 
 
 async def test_healthz_reports_an_unreachable_neo4j(
-    neo4j_target: Neo4jTarget, embedder: object
+    neo4j_target: Neo4jTarget, memory: Memory
 ) -> None:
     with socket.socket() as probe:  # a port on which nothing listens
         probe.bind(("127.0.0.1", 0))
@@ -109,7 +112,7 @@ async def test_healthz_reports_an_unreachable_neo4j(
     from service.store.repository import GraphStore
 
     db = Database(settings)
-    service = Memory(settings=settings, db=db, store=GraphStore(db), embedder=embedder)  # type: ignore[arg-type]
+    service = Memory(settings, db, GraphStore(db), memory.embedder, memory.extractor)
     transport = httpx.ASGITransport(app=create_app(settings, memory=service))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         response = await client.get("/healthz")

@@ -51,7 +51,7 @@ async def test_add_and_search_over_http(mem: Memory, neo4j_target: Neo4jTarget) 
             },
         )
         top = found.json()["data"]["search"]["hits"][0]
-        assert top["memory"]["text"].startswith("I started learning to play the cello")
+        assert top["memory"]["text"].startswith("Bea started learning to play the cello")
         assert top["memory"]["saidAt"].startswith("2024-04-02T10:00:00")
         assert top["memory"]["speaker"] == "Bea" and len(top["memory"]["sourceIds"]) == 1
         page = await client.get("/graphql", headers={"Accept": "text/html"})

@@ -1,0 +1,55 @@
+"""Shared bench plumbing: a Neo4j of its own (unless ENGRAM_NEO4J_URI is set), results, stats."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from service.config import Settings
+from service.store.local_server import LocalNeo4j
+
+RESULTS = Path(__file__).resolve().parent / "results"
+BENCH_DATA = Path.home() / ".cache" / "engram" / "bench-data"
+
+
+def bench_settings(**overrides: Any) -> Settings:
+    """Settings from the environment; without a URI, a local server on bench-only ports/data."""
+    settings = Settings()
+    if settings.neo4j_uri is None:
+        local = {"data_dir": BENCH_DATA, "neo4j_bolt_port": 7698, "neo4j_http_port": 7485,
+                 "neo4j_heap": "2g", "neo4j_pagecache": "1g"}  # fmt: skip
+        settings = settings.model_copy(update={**local, **overrides})
+    return settings
+
+
+def ensure_neo4j(settings: Settings) -> None:
+    if settings.uses_local_server:
+        LocalNeo4j(settings).start()
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def summary_ms(values: list[float]) -> dict[str, float]:
+    return {"p50": round(percentile(values, 50), 2), "p95": round(percentile(values, 95), 2),
+            "mean": round(statistics.fmean(values), 2) if values else float("nan")}  # fmt: skip
+
+
+def write_result(name: str, payload: dict[str, Any], module: str) -> Path:
+    """bench/results/<name> with the exact command that produced it."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    command = f".venv/bin/python -m {module} {shlex.join(sys.argv[1:])}".strip()
+    payload = {**payload, "command": command}
+    path = RESULTS / name
+    path.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+    return path

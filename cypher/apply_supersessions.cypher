@@ -1,0 +1,12 @@
+// A newer value for the same subject + slot: the old memory is invalidated (never deleted) and
+// linked from the new one.
+UNWIND $supersessions AS row
+MATCH (new:Memory {id: row.new_id}), (old:Memory {id: row.old_id})
+SET old.invalidated_at = datetime(row.at), old.updated_at = datetime($now)
+MERGE (new)-[s:SUPERSEDES]->(old)
+  ON CREATE SET s.reason = row.reason, s.at = datetime(row.at)
+CREATE (ev:MemoryEvent {id: randomUUID(), op: 'SUPERSEDE', memory_id: old.id,
+                        old_text: old.text, new_text: new.text, actor: $actor,
+                        at: datetime($now)})
+SET ev += $scope
+RETURN old.id AS id

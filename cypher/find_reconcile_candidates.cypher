@@ -1,0 +1,33 @@
+// For each candidate fact: an existing memory with the same hash, the nearest current memory
+// above the similarity threshold, and the current memories holding the same subject + slot.
+// All inside the caller's scope.
+UNWIND $candidates AS c
+OPTIONAL CALL (c) {
+  MATCH (same:Memory {hash: c.hash})
+  WHERE ($user_id IS NULL OR same.user_id = $user_id)
+    AND ($agent_id IS NULL OR same.agent_id = $agent_id)
+    AND ($run_id IS NULL OR same.run_id = $run_id)
+  RETURN same.id AS same_id
+  LIMIT 1
+}
+OPTIONAL CALL (c) {
+  CALL db.index.vector.queryNodes('memory_embedding', $fetch_k, c.embedding) YIELD node, score
+  WHERE score >= $threshold
+    AND ($user_id IS NULL OR node.user_id = $user_id)
+    AND ($agent_id IS NULL OR node.agent_id = $agent_id)
+    AND ($run_id IS NULL OR node.run_id = $run_id)
+    AND node.invalidated_at IS NULL
+  RETURN node.id AS near_id, node.text AS near_text, score AS near_score
+  ORDER BY score DESC
+  LIMIT 1
+}
+OPTIONAL CALL (c) {
+  MATCH (old:Memory)
+  WHERE c.slot IS NOT NULL AND old.slot = c.slot AND old.subject = c.subject
+    AND old.invalidated_at IS NULL
+    AND ($user_id IS NULL OR old.user_id = $user_id)
+    AND ($agent_id IS NULL OR old.agent_id = $agent_id)
+    AND ($run_id IS NULL OR old.run_id = $run_id)
+  RETURN collect(old {.id, .slot_value, .said_at}) AS holders
+}
+RETURN c.key AS key, same_id, near_id, near_text, near_score, holders

@@ -1,0 +1,367 @@
+"""Entity mentions: spaCy NER plus the pattern table in ``nlp_models/patterns.jsonl``.
+
+The table is data, one JSON object a line, shaped like spaCy's span_ruler JSONL:
+``{"id", "label", "lang", "pattern"}`` and, optionally, ``"ent"`` and ``"confidence"``.
+``pattern`` is one of
+
+- a phrase string, matched on lower-cased tokens (both languages);
+- a spaCy token pattern (English only). ``"ent": [i, j]`` keeps pattern elements i..j-1 as the
+  entity, so "my name is X" yields X alone (the matcher's alignments map tokens to elements);
+- ``{"regex": "..."}``, used for Chinese: a Python regex over the text whose named group ``ent``
+  marks the entity (else the whole match). Chinese runs on spaCy's character segmenter, so any
+  character span is a token span. Regexes rather than token patterns because word segmentation
+  cuts names unpredictably: jieba reads 张伟说明天下雨 as 张伟/说明/天下/雨.
+
+The English ruler is a pipeline component named ``engram_patterns_v1`` placed after ``ner``:
+its token patterns may test NER's ``ENT_TYPE`` as well as lemma, POS and the parse, and its
+matches replace every overlapping NER entity in ``doc.ents``. Between matches the longest wins,
+then the earlier row in the table. Confidence is a row's own value, else 0.9; NER mentions get
+0.85. Mentions whose normalised text is in ``nlp_models/stop_entities.txt`` are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ValidationError as PydanticValidationError
+from spacy.language import Language
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.schemas import validate_token_pattern
+from spacy.tokens import Doc, Span
+from spacy.util import filter_spans
+
+from service.config import REPO_ROOT
+from service.errors import ConfigurationError
+from service.nlp.chinese import Lang, blank_chinese, detect_lang
+
+__all__ = [
+    "EntityExtractor",
+    "EntityLabel",
+    "EntityMention",
+    "Lang",
+    "PatternRow",
+    "PatternRuler",
+    "detect_lang",
+    "load_patterns",
+    "load_stop_entities",
+    "normalise_name",
+    "trim_span",
+]
+
+PATTERNS_PATH = REPO_ROOT / "nlp_models" / "patterns.jsonl"
+STOP_ENTITIES_PATH = REPO_ROOT / "nlp_models" / "stop_entities.txt"
+RULER_FACTORY = "engram_pattern_ruler"
+RULER_NAME = "engram_patterns_v1"
+PATTERN_CONFIDENCE = 0.9
+NER_CONFIDENCE = 0.85
+
+
+class EntityLabel(StrEnum):
+    PERSON = "PERSON"
+    ORG = "ORG"
+    PLACE = "PLACE"
+    CONCEPT = "CONCEPT"  # tools, languages, frameworks, hobbies, topics
+    TEMPORAL = "TEMPORAL"
+
+
+# spaCy's OntoNotes labels; those not listed (CARDINAL, ORDINAL, QUANTITY, MONEY, PERCENT) drop.
+NER_LABELS: Mapping[str, EntityLabel] = MappingProxyType(
+    {
+        "PERSON": EntityLabel.PERSON,
+        "ORG": EntityLabel.ORG,
+        "GPE": EntityLabel.PLACE,
+        "LOC": EntityLabel.PLACE,
+        "FAC": EntityLabel.PLACE,
+        "NORP": EntityLabel.CONCEPT,
+        "PRODUCT": EntityLabel.CONCEPT,
+        "WORK_OF_ART": EntityLabel.CONCEPT,
+        "EVENT": EntityLabel.CONCEPT,
+        "LANGUAGE": EntityLabel.CONCEPT,
+        "DATE": EntityLabel.TEMPORAL,
+        "TIME": EntityLabel.TEMPORAL,
+    }
+)
+
+
+@dataclass(frozen=True)
+class EntityMention:
+    """One entity in a text; ``start``/``end`` are character offsets into that text."""
+
+    text: str
+    label: EntityLabel
+    start: int
+    end: int
+    extractor: str  # "spacy:<NER label>" or "pattern:<row id>"
+    confidence: float
+
+
+class RegexPattern(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    regex: str = Field(min_length=1)
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as e:
+            raise ValueError(f"invalid regex: {e}") from e
+        return value
+
+
+class PatternRow(BaseModel):
+    """One row of the pattern table."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=80)
+    label: EntityLabel
+    lang: Lang
+    pattern: RegexPattern | str | list[dict[str, Any]]
+    ent: tuple[int, int] | None = None
+    confidence: float = Field(default=PATTERN_CONFIDENCE, gt=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PatternRow:
+        if isinstance(self.pattern, str) and not self.pattern.strip():
+            raise ValueError("a phrase pattern must not be blank")
+        if isinstance(self.pattern, list):
+            if self.lang != "en":
+                raise ValueError("token patterns are for English; use a regex for Chinese")
+            errors = validate_token_pattern(self.pattern) if self.pattern else ["empty pattern"]
+            if errors:
+                raise ValueError(f"invalid token pattern: {'; '.join(errors)}")
+        if self.ent is not None:
+            if not isinstance(self.pattern, list):
+                raise ValueError("'ent' applies to token patterns only")
+            start, end = self.ent
+            if not 0 <= start < end <= len(self.pattern):
+                raise ValueError(f"'ent' {list(self.ent)} is outside the pattern's elements")
+        return self
+
+
+def load_patterns(path: Path = PATTERNS_PATH) -> list[PatternRow]:
+    """The validated rows of a table; a bad row raises ConfigurationError naming its line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ConfigurationError(f"cannot read pattern table {path}: {e}") from e
+    rows: list[PatternRow] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = PatternRow.model_validate_json(line)
+        except PydanticValidationError as e:
+            raise ConfigurationError(f"{path}:{number}: {_describe(e)}") from e
+        if row.id in first_line:
+            raise ConfigurationError(
+                f"{path}:{number}: id {row.id!r} is already used on line {first_line[row.id]}"
+            )
+        first_line[row.id] = number
+        rows.append(row)
+    return rows
+
+
+def _describe(error: PydanticValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(part) for part in e['loc']) or 'row'}: {e['msg']}" for e in error.errors()
+    )
+
+
+def normalise_name(text: str) -> str:
+    """The form in which two mentions of the same name compare equal."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def load_stop_entities(path: Path = STOP_ENTITIES_PATH) -> frozenset[str]:
+    """Normalised stop entities, one a line; blank lines and ``#`` comments are skipped."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ConfigurationError(f"cannot read stop-entity list {path}: {e}") from e
+    return frozenset(
+        normalise_name(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
+class PatternRuler:
+    """spaCy component: the pattern table's matches become ``doc.ents``, winning over NER."""
+
+    def __init__(self, nlp: Language, name: str = RULER_NAME) -> None:
+        self.name = name
+        self._vocab = nlp.vocab
+        self._make_doc = nlp.make_doc
+        self._token_matcher = Matcher(nlp.vocab)
+        self._phrase_matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self._regexes: list[tuple[PatternRow, re.Pattern[str]]] = []
+        self._rows: dict[str, PatternRow] = {}
+        self._rank: dict[str, int] = {}
+
+    @property
+    def rows(self) -> Mapping[str, PatternRow]:
+        return MappingProxyType(self._rows)
+
+    def add_rows(self, rows: Iterable[PatternRow]) -> None:
+        for row in rows:
+            if row.id in self._rows:
+                raise ConfigurationError(f"pattern id {row.id!r} is already in {self.name}")
+            self._rows[row.id] = row
+            self._rank[row.id] = len(self._rank)
+            if isinstance(row.pattern, RegexPattern):
+                self._regexes.append((row, re.compile(row.pattern.regex)))
+            elif isinstance(row.pattern, str):
+                self._phrase_matcher.add(row.id, [self._make_doc(row.pattern)])
+            else:
+                self._token_matcher.add(row.id, [row.pattern], greedy="LONGEST")
+
+    def __call__(self, doc: Doc) -> Doc:
+        # Sorted by table order first: filter_spans keeps the first of equally long spans.
+        found = filter_spans(sorted(self.match(doc), key=lambda span: self._rank[span.id_]))
+        taken = {i for span in found for i in range(span.start, span.end)}
+        kept = [ent for ent in doc.ents if taken.isdisjoint(range(ent.start, ent.end))]
+        doc.ents = sorted([*found, *kept], key=lambda span: span.start)
+        return doc
+
+    def match(self, doc: Doc) -> list[Span]:
+        """Every match of every row, overlaps included, labelled and carrying the row id."""
+        spans: list[Span] = []
+        # Empty matchers are skipped: spaCy warns on every call to one.
+        tokens = self._token_matcher
+        for key, start, _end, alignment in tokens(doc, with_alignments=True) if tokens else []:
+            row = self._rows[self._vocab.strings[key]]
+            spans.extend(_entity_tokens(doc, row, start, alignment))
+        for key, start, end in self._phrase_matcher(doc) if self._phrase_matcher else []:
+            row = self._rows[self._vocab.strings[key]]
+            spans.append(Span(doc, start, end, label=row.label.value, span_id=row.id))
+        for row, regex in self._regexes:
+            group = "ent" if "ent" in regex.groupindex else 0
+            for found in regex.finditer(doc.text):
+                start_char, end_char = found.span(group)
+                if start_char >= end_char:
+                    continue
+                span = doc.char_span(
+                    start_char, end_char, row.label.value, span_id=row.id, alignment_mode="expand"
+                )
+                if span is not None:
+                    spans.append(span)
+        return spans
+
+
+def _entity_tokens(doc: Doc, row: PatternRow, start: int, alignment: list[int]) -> list[Span]:
+    """The entity part of a token-pattern match: the tokens aligned to the row's ``ent`` slice."""
+    if row.ent is None:
+        return [Span(doc, start, start + len(alignment), label=row.label.value, span_id=row.id)]
+    first, stop = row.ent
+    picked = [start + offset for offset, element in enumerate(alignment) if first <= element < stop]
+    if not picked:
+        return []
+    return [Span(doc, picked[0], picked[-1] + 1, label=row.label.value, span_id=row.id)]
+
+
+def _make_ruler(nlp: Language, name: str) -> PatternRuler:
+    return PatternRuler(nlp, name)
+
+
+if not Language.has_factory(RULER_FACTORY):
+    Language.factory(RULER_FACTORY, func=_make_ruler)
+
+
+def add_ruler(nlp: Language, rows: Iterable[PatternRow]) -> PatternRuler:
+    """Put a ruler with ``rows`` after ``ner`` (last if there is none), replacing an older one."""
+    if RULER_NAME in nlp.pipe_names:
+        nlp.remove_pipe(RULER_NAME)
+    where = {"after": "ner"} if "ner" in nlp.pipe_names else {}
+    ruler: PatternRuler = nlp.add_pipe(RULER_FACTORY, name=RULER_NAME, **where)
+    ruler.add_rows(rows)
+    return ruler
+
+
+# Characters trimmed from either end of a mention ("#" and "+" stay: C#, C++).
+_EDGE = frozenset(" \t\r\n.,;:!?\"'`“”‘’()[]{}<>«»「」『』《》（）【】，。！？；：、…—–-*_/\\|~")
+_POSSESSIVE = ("'s", "’s", "'S", "’S")
+
+
+def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offsets without surrounding punctuation, a possessive "'s" or a lower-case leading "the"."""
+    while True:
+        before = (start, end)
+        while start < end and text[start] in _EDGE:
+            start += 1
+        while end > start and text[end - 1] in _EDGE:
+            end -= 1
+        if end - start > 2 and text[start:end].endswith(_POSSESSIVE):
+            end -= 2
+        if end - start > 4 and text.startswith("the ", start):
+            start += 4
+        if (start, end) == before:
+            return start, end
+
+
+class EntityExtractor:
+    """Entity mentions in English (spaCy NER + patterns) and Chinese (patterns) text.
+
+    The ruler is added to ``nlp`` in place (an earlier one is replaced), so ``english.pipe``
+    gives docs that ``extract_doc`` reads without parsing again.
+    """
+
+    def __init__(
+        self,
+        nlp: Language,
+        patterns_path: Path = PATTERNS_PATH,
+        stop_path: Path = STOP_ENTITIES_PATH,
+    ) -> None:
+        rows = load_patterns(patterns_path)
+        self._rows = {row.id: row for row in rows}
+        self._stop = load_stop_entities(stop_path)
+        self._english = nlp
+        add_ruler(nlp, [row for row in rows if row.lang == "en"])
+        self._chinese = blank_chinese()
+        add_ruler(self._chinese, [row for row in rows if row.lang == "zh"])
+
+    @property
+    def english(self) -> Language:
+        """The English pipeline with the ruler: pipe texts through it, then call extract_doc."""
+        return self._english
+
+    @property
+    def chinese(self) -> Language:
+        return self._chinese
+
+    def extract(self, text: str, lang: str) -> list[EntityMention]:
+        """Mentions in ``text``; only the pipeline of ``lang`` ("en" or "zh") runs."""
+        if lang == "en":
+            return self.extract_doc(self._english(text))
+        if lang == "zh":
+            return self.extract_doc(self._chinese(text))
+        raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")
+
+    def extract_doc(self, doc: Doc) -> list[EntityMention]:
+        """Mentions in a doc that has already run through ``english`` (or ``chinese``)."""
+        mentions = (self._mention(doc.text, ent) for ent in doc.ents)
+        return [mention for mention in mentions if mention is not None]
+
+    def _mention(self, text: str, ent: Span) -> EntityMention | None:
+        row = self._rows.get(ent.id_) if ent.id_ else None
+        if row is not None:
+            label, extractor, confidence = row.label, f"pattern:{row.id}", row.confidence
+        else:
+            mapped = NER_LABELS.get(ent.label_)
+            if mapped is None:
+                return None
+            label, extractor, confidence = mapped, f"spacy:{ent.label_}", NER_CONFIDENCE
+        start, end = trim_span(text, ent.start_char, ent.end_char)
+        surface = text[start:end]
+        if not surface or normalise_name(surface) in self._stop:
+            return None
+        return EntityMention(surface, label, start, end, extractor, confidence)

@@ -1,0 +1,78 @@
+"""Hybrid search inside Neo4j: vector, full-text, graph and time-window retrievers, fused."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from service.config import Settings
+from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
+from service.embedding import Embedder
+from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
+from service.retrieval.query import QueryPlan, plan_query
+from service.store.repository import GraphStore
+
+
+class HybridRetriever:
+    """Runs the retrievers concurrently, fuses their rankings and loads the evidence."""
+
+    def __init__(self, settings: Settings, store: GraphStore, embedder: Embedder) -> None:
+        self.settings = settings
+        self.store = store
+        self.embedder = embedder
+
+    @property
+    def weights(self) -> dict[str, float]:
+        s = self.settings
+        return {"vector": s.weight_vector, "fulltext": s.weight_fulltext,
+                "graph": s.weight_graph, "time": s.weight_time}  # fmt: skip
+
+    async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
+        plan = plan_query(query, options)
+        [embedding] = await self.embedder.aembed([plan.text])
+        fetch = max(options.limit * 3, self.settings.retriever_depth)
+        params = {**scope.params(), **plan.filter_params(), "limit": fetch}
+        results = await self._run_retrievers(plan, params, embedding)
+        fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
+        fused = [f for f in fused if f.score >= options.min_score][: options.limit]
+        return await self._explain(fused, params)
+
+    async def _run_retrievers(
+        self, plan: QueryPlan, params: dict[str, Any], embedding: list[float]
+    ) -> dict[str, list[Ranked]]:
+        s = self.settings
+        calls: dict[str, dict[str, Any]] = {
+            "vector": {**params, "embedding": embedding,
+                       "fetch_k": params["limit"] * s.vector_overfetch},
+        }  # fmt: skip
+        if plan.lucene:
+            calls["fulltext"] = {**params, "lucene": plan.lucene,
+                                 "fetch_k": params["limit"] * s.vector_overfetch}  # fmt: skip
+            calls["graph"] = {
+                **params, "lucene": plan.lucene, "max_entities": s.graph_entities,
+                "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
+            }  # fmt: skip
+        if plan.window is not None:
+            calls["time"] = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+        names = list(calls)
+        rows = await asyncio.gather(*(self.store.retrieve(n, calls[n]) for n in names))
+        return {
+            name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
+                          tuple(r.get("matched") or ())) for r in found]
+            for name, found in zip(names, rows, strict=True)
+        }  # fmt: skip
+
+    async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
+        loaded = await self.store.fetch_hits([f.id for f in fused], params)
+        hits = []
+        for f in fused:
+            if f.id not in loaded:
+                continue
+            memory, sources, entities = loaded[f.id]
+            hits.append(SearchHit(
+                memory=memory, score=f.score, sources=sources, entities=entities,
+                retrievers=[RetrieverScore(retriever=name, rank=rank, score=score)
+                            for name, (rank, score) in f.ranks.items()],
+                matched_entities=list(f.matched), path=list(f.path),
+            ))  # fmt: skip
+        return hits

@@ -1,0 +1,77 @@
+"""Read the query: which time window it asks about, on which clock, and what to search."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from service.domain import Clock, SearchOptions, utcnow
+from service.errors import ValidationError
+from service.nlp.patterns import detect_lang
+from service.nlp.temporal import find_time_tags, resolve_phrase
+from service.retrieval.lucene import lucene_query
+
+_SAID = re.compile(
+    r"\b(?:say|said|says|tell|told|mention(?:ed)?|talk(?:ed)?|ask(?:ed)?|discuss(?:ed)?|"
+    r"chat(?:ted)?|write|wrote)\b|说|讲|提到|聊|问",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    clock: Clock
+    start: datetime | None
+    end: datetime | None
+    expression: str | None = None
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    text: str
+    lucene: str | None
+    window: TimeWindow | None
+    as_of: datetime | None
+
+    def filter_params(self) -> dict[str, datetime | None]:
+        """The time parameters of the shared memory_visible predicate."""
+        w = self.window
+        said = w is not None and w.clock is Clock.SAID
+        happened = w is not None and w.clock is Clock.HAPPENED
+        return {
+            "as_of": self.as_of,
+            "said_from": w.start if w and said else None,
+            "said_to": w.end if w and said else None,
+            "happened_from": w.start if w and happened else None,
+            "happened_to": w.end if w and happened else None,
+        }
+
+
+def plan_query(query: str, options: SearchOptions) -> QueryPlan:
+    """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms."""
+    text = query.strip()
+    if not text:
+        raise ValidationError("the search query is empty")
+    window = _window(text, options)
+    return QueryPlan(text=text, lucene=lucene_query(text), window=window, as_of=options.as_of)
+
+
+def _window(text: str, options: SearchOptions) -> TimeWindow | None:
+    when = options.when
+    reference = (when.reference_time if when else None) or utcnow()
+    clock = (when.clock if when else None) or (Clock.SAID if _SAID.search(text) else None)
+    if when and (when.start or when.end):
+        if when.start and when.end and when.start >= when.end:
+            raise ValidationError("when.from must be before when.to")
+        return TimeWindow(clock or Clock.HAPPENED, when.start, when.end)
+    if when and when.phrase:
+        found = resolve_phrase(when.phrase, reference)
+        if found is None:
+            raise ValidationError(f"cannot read a time from {when.phrase!r}")
+        return TimeWindow(clock or Clock.HAPPENED, found.start, found.end, when.phrase)
+    tags = find_time_tags(text, reference, detect_lang(text))
+    if not tags:
+        return None
+    tag = tags[0]
+    return TimeWindow(clock or Clock.HAPPENED, tag.range.start, tag.range.end, tag.expression)

@@ -1,0 +1,152 @@
+"""Turn extracted facts into a write plan: new memories, near-duplicate updates, supersessions.
+
+Pure logic over what the store reports (reconcile rows); the store executes the plan in one
+transaction. Order matters: within a batch, later messages win a slot over earlier ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from service.domain import Scope
+from service.ids import scoped_id, text_hash
+from service.nlp.normalize import display_name, entity_key, normalize_name
+from service.nlp.pipeline import Fact
+
+
+@dataclass
+class Candidate:
+    """A fact ready to be stored, keyed by its content hash."""
+
+    key: str
+    hash: str
+    fact: Fact
+    said_at: datetime
+    speaker: str | None
+    subject: str | None
+    source_ids: list[str]
+    embedding: list[float] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.key
+
+    def props(self, embedding_model: str) -> dict[str, Any]:
+        fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
+        return {
+            "text": fact.text, "source_text": fact.source_text, "hash": self.hash,
+            "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
+            "confidence": fact.confidence, "embedding": self.embedding,
+            "embedding_model": embedding_model,
+            "valid_from": time.start if time else None, "valid_to": time.end if time else None,
+            "time_granularity": time.granularity.value if time else None,
+            "time_expressions": [t.expression for t in fact.times],
+            "subject": self.subject if fact.slot else None,
+            "slot": fact.slot.slot if fact.slot else None,
+            "slot_value": fact.slot.value if fact.slot else None,
+        }  # fmt: skip
+
+
+@dataclass
+class WritePlan:
+    new: list[Candidate] = field(default_factory=list)
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    supersessions: list[dict[str, Any]] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    source_links: list[dict[str, Any]] = field(default_factory=list)
+
+
+def make_candidates(
+    scope: Scope,
+    facts: list[list[Fact]],
+    message_ids: list[str],
+    said_at: list[datetime],
+    speakers: list[str | None],
+) -> list[Candidate]:
+    """One candidate per distinct fact text; a repeated fact collects all its sources."""
+    by_hash: dict[str, Candidate] = {}
+    for index, message_facts in enumerate(facts):
+        for fact in message_facts:
+            digest = text_hash(fact.text)
+            if digest in by_hash:
+                if message_ids[index] not in by_hash[digest].source_ids:
+                    by_hash[digest].source_ids.append(message_ids[index])
+                continue
+            by_hash[digest] = Candidate(
+                key=scoped_id(scope, "mem", digest), hash=digest, fact=fact,
+                said_at=said_at[index], speaker=speakers[index],
+                subject=speakers[index] or scope.user_id or scope.agent_id,
+                source_ids=[message_ids[index]],
+            )  # fmt: skip
+    return list(by_hash.values())
+
+
+def plan_writes(candidates: list[Candidate], reconcile: dict[str, dict[str, Any]]) -> WritePlan:
+    """Decide per candidate: unchanged (same hash), UPDATE (near-duplicate), or new."""
+    plan = WritePlan()
+    for cand in candidates:
+        row = reconcile.get(cand.key, {})
+        existing = row.get("same_id") or row.get("near_id")
+        if existing:
+            if row.get("same_id"):
+                plan.unchanged.append(existing)
+                plan.source_links.append({"memory_id": existing, "source_ids": cand.source_ids})
+            else:
+                plan.updates.append(_update(existing, row.get("near_text") or "", cand))
+            continue
+        plan.new.append(cand)
+    plan.supersessions = _supersessions(plan.new, reconcile)
+    return plan
+
+
+def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
+    # The longer wording usually carries more detail; keep it as the memory's text.
+    replace = len(cand.fact.text) > len(old_text)
+    return {
+        "memory_id": memory_id, "source_ids": cand.source_ids, "text": cand.fact.text,
+        "source_text": cand.fact.source_text, "hash": cand.hash, "embedding": cand.embedding,
+        "replace_text": replace,
+    }  # fmt: skip
+
+
+def _supersessions(
+    new: list[Candidate], reconcile: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Old holders of a slot lose it to a different value; inside the batch, later wins."""
+    result: list[dict[str, Any]] = []
+    latest: dict[tuple[str, str], Candidate] = {}
+    for cand in sorted(new, key=lambda c: c.said_at):
+        slot = cand.fact.slot
+        if slot is None or cand.subject is None:
+            continue
+        value = normalize_name(slot.value, "CONCEPT")
+        reason = f"{slot.slot}: {slot.value}"
+        for old in reconcile.get(cand.key, {}).get("holders") or []:
+            if normalize_name(old.get("slot_value") or "", "CONCEPT") != value:
+                result.append({"new_id": cand.id, "old_id": old["id"], "reason": reason,
+                               "at": cand.said_at})  # fmt: skip
+        previous = latest.get((cand.subject, slot.slot))
+        previous_value = previous.fact.slot.value if previous and previous.fact.slot else None
+        if previous and previous_value and normalize_name(previous_value, "CONCEPT") != value:
+            result.append({"new_id": cand.id, "old_id": previous.id, "reason": reason,
+                           "at": cand.said_at})  # fmt: skip
+        latest[(cand.subject, slot.slot)] = cand
+    return result
+
+
+def mention_rows(scope: Scope, new: list[Candidate]) -> list[dict[str, Any]]:
+    """MENTIONS rows for new memories: entity key, display name, span, extractor, confidence."""
+    rows = []
+    for cand in new:
+        for m in cand.fact.mentions:
+            name = display_name(m.text)
+            if not normalize_name(name, m.label):
+                continue
+            rows.append({
+                "memory_id": cand.id, "key": entity_key(scope, m.label, name), "name": name,
+                "type": m.label, "start": m.start, "end": m.end, "extractor": m.extractor,
+                "confidence": m.confidence, "seen": cand.said_at,
+            })  # fmt: skip
+    return rows

@@ -1,0 +1,144 @@
+"""The write path against a real Neo4j: facts, entities, time, reconcile, batches."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from service.domain import Scope
+from service.errors import ValidationError
+from service.memory import Memory
+from tests.conftest import Neo4jTarget, run_cypher
+
+ALICE = Scope(user_id="alice")
+CONVERSATION = [
+    {"id": "m1", "speaker": "Alice", "timestamp": "2024-05-10T09:00:00Z", "content": "Hi Bob!"},
+    {"id": "m2", "speaker": "Alice", "timestamp": "2024-05-10T09:01:00Z",
+     "content": "I moved to Boston last month. I work at Google as an engineer."},
+    {"id": "m3", "speaker": "Alice", "timestamp": "2024-05-10T09:02:00Z",
+     "content": "I started learning Rust yesterday."},
+]  # fmt: skip
+
+
+async def counts(target: Neo4jTarget) -> dict[str, int]:
+    rows = await run_cypher(
+        target, "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n ORDER BY label"
+    )
+    edges = await run_cypher(target, "MATCH ()-[r]->() RETURN type(r) AS label, count(*) AS n")
+    return {str(r["label"]): int(r["n"]) for r in rows + edges}  # type: ignore[call-overload]
+
+
+async def test_conversation_lands_as_messages_facts_and_entities(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    result = await mem.add(CONVERSATION, ALICE)
+    assert len(result.message_ids) == 3 and len(result.added) == 3
+    messages = await run_cypher(neo4j_target, "MATCH (m:Message) RETURN m.text AS t")
+    assert len(messages) == 3  # the greeting is kept as a message ...
+    memories = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory)-[:DERIVED_FROM]->(msg:Message) RETURN m.text AS text, "
+        "m.source_text AS source, m.valid_from AS vf, m.valid_to AS vt, "
+        "m.time_granularity AS g, m.said_at AS said, msg.external_id AS msg ORDER BY text",
+    )
+    texts = [r["text"] for r in memories]
+    assert not any("Hi Bob" in str(t) for t in texts)  # ... but is no fact
+    moved = next(r for r in memories if "Boston" in str(r["text"]))
+    assert moved["text"] == "Alice moved to Boston last month."
+    assert moved["source"] == "I moved to Boston last month." and moved["msg"] == "m2"
+    assert moved["vf"].to_native() == datetime(2024, 4, 1, tzinfo=UTC)  # type: ignore[union-attr]
+    assert moved["vt"].to_native() == datetime(2024, 5, 1, tzinfo=UTC)  # type: ignore[union-attr]
+    assert moved["g"] == "month"
+    rust = next(r for r in memories if "Rust" in str(r["text"]))
+    assert rust["vf"].to_native() == datetime(2024, 5, 9, tzinfo=UTC)  # type: ignore[union-attr]
+    mentions = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory)-[r:MENTIONS]->(e:Entity) "
+        "RETURN e.name AS name, e.type AS type, r.extractor AS ex, r.confidence AS conf, "
+        "substring(m.source_text, r.start, r.end - r.start) AS span, e.user_id AS user",
+    )
+    found = {(r["name"], r["type"]) for r in mentions}
+    assert {("Boston", "PLACE"), ("Google", "ORG")} <= found
+    assert all(r["span"] == r["name"] for r in mentions)
+    assert all(r["ex"] and 0 < float(r["conf"]) <= 1 for r in mentions)  # type: ignore[arg-type]
+    assert {r["user"] for r in mentions} == {"alice"}
+
+
+async def test_re_adding_is_idempotent(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+    await mem.add(CONVERSATION, ALICE)
+    before = await counts(neo4j_target)
+    again = await mem.add(CONVERSATION, ALICE)
+    assert again.added == [] and again.updated == [] and len(again.unchanged) == 3
+    assert await counts(neo4j_target) == before
+
+
+async def test_new_value_for_a_slot_supersedes_and_keeps_the_old(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
+                    "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
+    later = await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
+                            "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
+    assert len(later.superseded) == 1
+    rows = await run_cypher(
+        neo4j_target,
+        "MATCH (new:Memory)-[s:SUPERSEDES]->(old:Memory) RETURN new.text AS new, "
+        "old.text AS old, old.invalidated_at AS inv, new.invalidated_at AS new_inv, "
+        "s.reason AS why",
+    )
+    assert len(rows) == 1
+    assert rows[0]["old"] == "Alice lives in Boston." or "Boston" in str(rows[0]["old"])
+    assert rows[0]["inv"].to_native() == datetime(2024, 3, 1, 10, tzinfo=UTC)  # type: ignore[union-attr]
+    assert rows[0]["new_inv"] is None and "lives_in" in str(rows[0]["why"])
+    events = await run_cypher(neo4j_target, "MATCH (e:MemoryEvent) RETURN e.op AS op")
+    assert sorted(r["op"] for r in events) == ["ADD", "ADD", "SUPERSEDE"]
+
+
+async def test_near_duplicate_updates_the_existing_memory(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    first = await mem.add([{"content": "I adopted a puppy named Max.", "speaker": "Alice"}], ALICE)
+    second = await mem.add(
+        [{"content": "I adopted a puppy named Max!!", "speaker": "Alice", "id": "later"}], ALICE
+    )
+    assert second.added == [] and second.updated == first.added
+    rows = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory) OPTIONAL MATCH (m)-[:DERIVED_FROM]->(msg) "
+        "RETURN m.id AS id, count(msg) AS sources",
+    )
+    assert len(rows) == 1 and rows[0]["sources"] == 2
+    ops = await run_cypher(neo4j_target, "MATCH (e:MemoryEvent) RETURN e.op AS op ORDER BY op")
+    assert [r["op"] for r in ops] == ["ADD", "UPDATE"]
+
+
+async def test_a_poisoned_batch_leaves_the_graph_unchanged(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await mem.add(CONVERSATION, ALICE)
+    before = await counts(neo4j_target)
+    poisoned = [
+        {"content": "I bought a red bicycle.", "speaker": "Alice"},
+        {"content": "fine", "timestamp": "not a date"},
+    ]
+    with pytest.raises(ValidationError, match=r"message 1: timestamp"):
+        await mem.add(poisoned, ALICE)
+    assert await counts(neo4j_target) == before
+
+
+async def test_chinese_conversation_is_extracted(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+    await mem.add(
+        [{"content": "你好！我叫李明。我上个月在阿里巴巴集团工作。", "speaker": "李明",
+          "timestamp": "2024-05-10T09:00:00Z"}],
+        Scope(user_id="liming"),
+    )  # fmt: skip
+    rows = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory) OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity) "
+        "RETURN m.text AS text, m.valid_from AS vf, collect(e.name) AS entities",
+    )
+    work = next(r for r in rows if "阿里巴巴" in str(r["text"]))
+    assert "阿里巴巴集团" in work["entities"]  # type: ignore[operator]
+    assert work["vf"].to_native() == datetime(2024, 4, 1, tzinfo=UTC)  # type: ignore[union-attr]
+    assert not any(str(r["text"]).startswith("你好") for r in rows)

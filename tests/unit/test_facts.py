@@ -1,0 +1,103 @@
+"""Fact splitting helpers, slot rules and entity-name normalisation (pure logic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.domain import Scope
+from service.nlp.facts import find_slot, is_filler, resolve_first_person, split_chinese
+from service.nlp.normalize import display_name, entity_key, normalize_name
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Hi Bob!", "Hey Mel! ", "Good to see you!", "Thanks so much!", "lol", "ok", "haha!!"],
+)
+def test_greetings_and_filler_are_not_facts(text: str) -> None:
+    assert is_filler(text, "en")
+
+
+@pytest.mark.parametrize(
+    "text", ["Hey, I went hiking.", "I adopted a cat.", "Thanks to Ann I won."]
+)
+def test_statements_are_facts(text: str) -> None:
+    assert not is_filler(text, "en")
+
+
+def test_chinese_filler_and_statements() -> None:
+    assert is_filler("你好！", "zh") and is_filler("谢谢", "zh")
+    assert not is_filler("我在上海工作。", "zh")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I moved to Boston.", "Ann moved to Boston."),
+        ("I'm happy my dog likes me.", "Ann is happy Ann's dog likes Ann."),
+        ("I've been to Rome and I'll go again.", "Ann has been to Rome and Ann will go again."),
+        ("The book is mine.", "The book is Ann's."),
+        ("Idaho is big.", "Idaho is big."),
+    ],
+)
+def test_first_person_becomes_the_speaker(sentence: str, expected: str) -> None:
+    assert resolve_first_person(sentence, "Ann", "en") == expected
+
+
+def test_chinese_first_person_keeps_we() -> None:
+    assert resolve_first_person("我们说我喜欢猫", "李明", "zh") == "我们说李明喜欢猫"
+    assert resolve_first_person("I moved.", None, "en") == "I moved."
+
+
+def test_chinese_clauses_have_exact_offsets() -> None:
+    text = "我叫李明。我在上海工作！  你呢？"
+    spans = split_chinese(text)
+    assert [text[s:e] for s, e in spans] == ["我叫李明。", "我在上海工作！", "你呢？"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang", "slot", "value"),
+    [
+        ("I just moved to New York City last month.", "en", "lives_in", "New York City"),
+        ("I live in Boston.", "en", "lives_in", "Boston"),
+        ("I work at Google now.", "en", "works_at", "Google"),
+        ("My favorite color is green.", "en", "favourite_color", "green"),
+        ("I work as a nurse at the hospital.", "en", "job", "nurse"),
+        ("我住在上海。", "zh", "lives_in", "上海"),
+        ("我在阿里巴巴工作", "zh", "works_at", "阿里巴巴"),
+        ("我最喜欢的颜色是蓝色", "zh", "favourite_颜色", "蓝色"),
+    ],
+)
+def test_slot_rules(sentence: str, lang: str, slot: str, value: str) -> None:
+    found = find_slot(sentence, lang)
+    assert found is not None and (found.slot, found.value) == (slot, value)
+
+
+@pytest.mark.parametrize("sentence", ["My sister lives in Chicago.", "Bob works at Google."])
+def test_slots_are_only_about_the_speaker(sentence: str) -> None:
+    assert find_slot(sentence, "en") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "expected"),
+    [
+        ("Melanie's", "PERSON", "melanie"),
+        ("  The  Kubernetes ", "CONCEPT", "kubernetes"),
+        ("K8s", "CONCEPT", "kubernetes"),
+        ("paintings", "CONCEPT", "painting"),
+        ("hobbies", "CONCEPT", "hobby"),
+        ("classes", "CONCEPT", "class"),
+        ("Paris", "PLACE", "paris"),
+        ("NYC", "PLACE", "new york city"),
+        ("阿里巴巴集团", "ORG", "阿里巴巴集团"),
+    ],
+)
+def test_normalised_names(name: str, kind: str, expected: str) -> None:
+    assert normalize_name(name, kind) == expected
+
+
+def test_entity_keys_are_per_scope_and_type() -> None:
+    a, b = Scope(user_id="a"), Scope(user_id="b")
+    assert entity_key(a, "PLACE", "Boston") == entity_key(a, "PLACE", "boston's")
+    assert entity_key(a, "PLACE", "Boston") != entity_key(b, "PLACE", "Boston")
+    assert entity_key(a, "PLACE", "Boston") != entity_key(a, "ORG", "Boston")
+    assert display_name("“Melanie’s”") == "Melanie"
