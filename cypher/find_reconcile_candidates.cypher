@@ -22,9 +22,9 @@ OPTIONAL CALL (c) {
   LIMIT 1
 }
 OPTIONAL CALL (c) {
-  MATCH (old:Memory)
-  WHERE c.slot IS NOT NULL AND old.slot = c.slot AND old.subject = c.subject
-    AND old.invalidated_at IS NULL
+  WITH c WHERE c.slot IS NOT NULL
+  MATCH (old:Memory {slot: c.slot, subject: c.subject})
+  WHERE old.invalidated_at IS NULL
     AND ($user_id IS NULL OR old.user_id = $user_id)
     AND ($agent_id IS NULL OR old.agent_id = $agent_id)
     AND ($run_id IS NULL OR old.run_id = $run_id)

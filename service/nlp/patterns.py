@@ -58,6 +58,7 @@ __all__ = [
 
 PATTERNS_PATH = REPO_ROOT / "nlp_models" / "patterns.jsonl"
 STOP_ENTITIES_PATH = REPO_ROOT / "nlp_models" / "stop_entities.txt"
+PROPN_CONFIDENCE = 0.6
 RULER_FACTORY = "engram_pattern_ruler"
 RULER_NAME = "engram_patterns_v1"
 PATTERN_CONFIDENCE = 0.9
@@ -70,6 +71,7 @@ class EntityLabel(StrEnum):
     PLACE = "PLACE"
     CONCEPT = "CONCEPT"  # tools, languages, frameworks, hobbies, topics
     TEMPORAL = "TEMPORAL"
+    OTHER = "OTHER"  # a proper noun that neither NER nor the table could type
 
 
 # spaCy's OntoNotes labels; those not listed (CARDINAL, ORDINAL, QUANTITY, MONEY, PERCENT) drop.
@@ -349,7 +351,26 @@ class EntityExtractor:
     def extract_doc(self, doc: Doc) -> list[EntityMention]:
         """Mentions in a doc that has already run through ``english`` (or ``chinese``)."""
         mentions = (self._mention(doc.text, ent) for ent in doc.ents)
-        return [mention for mention in mentions if mention is not None]
+        found = [mention for mention in mentions if mention is not None]
+        return sorted(found + self._proper_nouns(doc, found), key=lambda m: m.start)
+
+    def _proper_nouns(self, doc: Doc, found: list[EntityMention]) -> list[EntityMention]:
+        """Capitalised proper-noun runs the small NER model missed ("Priya recommended …"),
+        typed OTHER with a low confidence: the graph still links memories through them."""
+        taken = {i for m in found for i in range(m.start, m.end)}
+        result, run = [], []
+        for token in [*doc, None]:
+            if token is not None and token.pos_ == "PROPN" and token.text[:1].isupper():
+                run.append(token)
+                continue
+            if run and not any(t.idx in taken for t in run):
+                start, end = trim_span(doc.text, run[0].idx, run[-1].idx + len(run[-1].text))
+                surface = doc.text[start:end]
+                if surface and normalise_name(surface) not in self._stop:
+                    result.append(EntityMention(surface, EntityLabel.OTHER, start, end,
+                                                "spacy:PROPN", PROPN_CONFIDENCE))  # fmt: skip
+            run = []
+        return result
 
     def _mention(self, text: str, ent: Span) -> EntityMention | None:
         row = self._rows.get(ent.id_) if ent.id_ else None

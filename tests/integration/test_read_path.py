@@ -1,0 +1,117 @@
+"""The read path against a real Neo4j: each retriever, time filters, asOf, explanations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from service.domain import Clock, Scope, SearchOptions, TimeFilter
+from service.errors import ValidationError
+from service.memory import Memory
+
+ALICE = Scope(user_id="alice")
+REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
+MESSAGES = [
+    ("2024-03-05T10:00:00Z", "I adopted a golden retriever puppy."),
+    ("2024-03-20T10:00:00Z", "The invoice number is ZX-4471 for the plumbing repair."),
+    ("2024-04-10T10:00:00Z", "Priya recommended a great ramen shop downtown."),
+    ("2024-04-15T10:00:00Z", "I finished the marathon training plan."),
+    ("2024-05-02T10:00:00Z", "I booked flights to Japan for the summer."),
+]
+
+
+@pytest.fixture
+async def seeded(mem: Memory) -> Memory:
+    await mem.add(
+        [{"content": text, "speaker": "Alice", "timestamp": ts} for ts, text in MESSAGES], ALICE
+    )
+    return mem
+
+
+def retrievers(hit: object) -> dict[str, int]:
+    return {r.retriever: r.rank for r in hit.retrievers}  # type: ignore[attr-defined]
+
+
+async def test_paraphrase_is_found_by_the_vector_retriever(seeded: Memory) -> None:
+    [top, *_] = await seeded.search("new pet dog", ALICE, limit=3)
+    assert "golden retriever" in top.memory.text
+    assert retrievers(top).get("vector") == 1
+
+
+async def test_exact_keyword_is_found_by_the_fulltext_retriever(seeded: Memory) -> None:
+    [top, *_] = await seeded.search("ZX-4471", ALICE, limit=3)
+    assert "ZX-4471" in top.memory.text
+    assert retrievers(top).get("fulltext") == 1
+
+
+async def test_entity_question_is_found_by_the_graph_retriever(seeded: Memory) -> None:
+    hits = await seeded.search("What did Priya suggest?", ALICE, limit=3)
+    top = hits[0]
+    assert "ramen" in top.memory.text
+    assert "graph" in retrievers(top) and "Priya" in top.matched_entities
+    assert top.sources[0].text == MESSAGES[2][1]
+    assert any(e.name == "Priya" for e in top.entities)
+
+
+async def test_what_was_said_last_month_returns_exactly_that_month(seeded: Memory) -> None:
+    when = TimeFilter(reference_time=REFERENCE)
+    hits = await seeded.search(
+        "what did Alice say last month?", ALICE, options=SearchOptions(limit=10, when=when)
+    )
+    said = sorted(h.memory.said_at for h in hits if h.memory.said_at)
+    assert len(said) == 2 and len(hits) == 2
+    assert all(d.year == 2024 and d.month == 4 for d in said)
+
+
+async def test_explicit_window_on_the_happened_clock(seeded: Memory) -> None:
+    when = TimeFilter(
+        clock=Clock.HAPPENED,
+        start=datetime(2024, 3, 1, tzinfo=UTC),
+        end=datetime(2024, 3, 31, tzinfo=UTC),
+    )
+    hits = await seeded.search("anything", ALICE, options=SearchOptions(limit=10, when=when))
+    assert {h.memory.said_at.month for h in hits if h.memory.said_at} == {3}
+    assert len(hits) == 2
+
+
+async def test_chinese_phrase_filters_by_time(seeded: Memory) -> None:
+    when = TimeFilter(phrase="上个月", reference_time=REFERENCE, clock=Clock.SAID)
+    hits = await seeded.search("跑步", ALICE, options=SearchOptions(limit=10, when=when))
+    assert hits and all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
+
+
+async def test_as_of_shows_memory_as_it_stood(mem: Memory) -> None:
+    await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
+                    "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
+    await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
+                    "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
+
+    async def cities(as_of: datetime | None) -> set[str]:
+        hits = await mem.search(
+            "where does Alice live", ALICE, options=SearchOptions(limit=5, as_of=as_of)
+        )
+        return {c for h in hits for c in ("Boston", "Seattle") if c in h.memory.text}
+
+    assert await cities(None) == {"Seattle"}
+    assert await cities(datetime(2023, 6, 1, tzinfo=UTC)) == {"Boston"}
+    assert await cities(datetime(2024, 6, 1, tzinfo=UTC)) == {"Seattle"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['ZX-4471 AND (foo OR "bar', "name:* OR title:[a TO z]", "\\", "'}) MATCH (n) DELETE n //"],
+)
+async def test_lucene_and_cypher_syntax_in_queries_is_harmless(seeded: Memory, query: str) -> None:
+    await seeded.search(query, ALICE, limit=5)  # no error
+    assert len(await seeded.search("golden retriever", ALICE, limit=10)) >= 1
+
+
+async def test_search_never_crosses_scopes(seeded: Memory) -> None:
+    assert await seeded.search("ZX-4471 puppy Priya", Scope(user_id="bob")) == []
+
+
+async def test_bad_time_phrase_is_a_clear_error(seeded: Memory) -> None:
+    when = TimeFilter(phrase="when pigs fly")
+    with pytest.raises(ValidationError, match="cannot read a time"):
+        await seeded.search("x", ALICE, options=SearchOptions(when=when))
