@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 NEO4J_VERSION = "5.26.29"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 _CACHE = Path.home() / ".cache" / "engram"
+
+
+class ApiKey(BaseModel):
+    """What one API key may touch: lists of ids, "*" for any."""
+
+    principal: str = Field(min_length=1, max_length=200)
+    user_ids: list[str] = Field(default_factory=lambda: ["*"], min_length=1)
+    agent_ids: list[str] = Field(default_factory=lambda: ["*"], min_length=1)
+    run_ids: list[str] = Field(default_factory=lambda: ["*"], min_length=1)
 
 
 class Settings(BaseSettings):
@@ -33,9 +43,14 @@ class Settings(BaseSettings):
     neo4j_pagecache: str = "512m"
     neo4j_start_timeout_s: float = Field(default=120.0, gt=0)
 
-    # HTTP API.
+    # HTTP API. Auth is on unless ENGRAM_AUTH_MODE=local says otherwise (see service/api/auth).
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, ge=1, le=65535)
+    auth_mode: Literal["api_key", "local"] = "api_key"
+    api_keys: dict[str, ApiKey] = Field(default_factory=dict)
+    max_query_depth: int = Field(default=10, ge=2, le=50)
+    max_query_tokens: int = Field(default=2000, ge=100)
+    max_query_aliases: int = Field(default=20, ge=1)
 
     # Models, resolved offline through nlp_models/manifest.json.
     spacy_model: str = "en_core_web_sm"
@@ -73,6 +88,11 @@ class Settings(BaseSettings):
         remote = self.neo4j_uri is not None and not _is_loopback(self.neo4j_uri)
         if remote and not self.neo4j_password.get_secret_value():
             raise ValueError("ENGRAM_NEO4J_PASSWORD is required for a non-local ENGRAM_NEO4J_URI")
+        if self.auth_mode == "local" and self.api_host not in {"127.0.0.1", "localhost", "::1"}:
+            raise ValueError("ENGRAM_AUTH_MODE=local is only allowed on a loopback ENGRAM_API_HOST")
+        for key in self.api_keys:
+            if len(key) < 16:
+                raise ValueError("API keys must be at least 16 characters long")
         return self
 
     @property

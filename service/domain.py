@@ -173,3 +173,11 @@ class AddResult(BaseModel):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class ContextBlock(BaseModel):
+    """Search hits as a prompt block: the text, its size in tokens, the memories it holds."""
+
+    text: str
+    tokens: int
+    memory_ids: list[str]

@@ -40,5 +40,9 @@ class Embedder:
         )
         return [[float(x) for x in row] for row in vectors]
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` under the model's own tokenizer (word pieces, no specials)."""
+        return len(self._model.tokenizer.tokenize(text))
+
     async def aembed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed, texts)

@@ -33,3 +33,7 @@ class NotFoundError(EngramError):
 
 class UnknownQueryError(EngramError):
     """A Cypher query was asked for by a name the catalogue does not have."""
+
+
+class ForbiddenError(EngramError):
+    """The caller's API key may not touch the scope it asked for."""

@@ -15,6 +15,7 @@ from service.config import Settings
 from service.domain import (
     MAX_BATCH,
     AddResult,
+    ContextBlock,
     MessageIn,
     Scope,
     SearchHit,
@@ -25,6 +26,7 @@ from service.embedding import Embedder
 from service.errors import ValidationError
 from service.ids import scoped_id, text_hash
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
+from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.store.database import Database
 from service.store.repository import GraphStore, MessageRow
@@ -123,6 +125,26 @@ class Memory:
             query, scope, options
         )
 
+    async def context(
+        self,
+        query: str,
+        scope: Scope,
+        token_budget: int = 1000,
+        options: SearchOptions | None = None,
+    ) -> ContextBlock:
+        """The best hits as a dated, ready-to-paste prompt block within the token budget."""
+        options = options or SearchOptions(limit=50)
+        return await build_prompt_context(self, query, scope, token_budget, options)
+
+
+async def build_prompt_context(
+    memory: Memory, query: str, scope: Scope, token_budget: int, options: SearchOptions
+) -> ContextBlock:
+    """The best hits of ``query`` as a dated prompt block within ``token_budget`` tokens."""
+    _check_budget(token_budget)
+    hits = await memory.search(query, scope, options=options)
+    return build_context(hits, token_budget, memory.embedder.count_tokens)
+
 
 class StageClock:
     """Milliseconds spent per stage of a call, for callers that want to see where time goes."""
@@ -135,6 +157,14 @@ class StageClock:
         now = time.perf_counter()
         self.laps[stage] = (now - self._last) * 1000
         self._last = now
+
+
+MAX_TOKEN_BUDGET = 32_000
+
+
+def _check_budget(token_budget: int) -> None:
+    if not 1 <= token_budget <= MAX_TOKEN_BUDGET:
+        raise ValidationError(f"tokenBudget must be between 1 and {MAX_TOKEN_BUDGET}")
 
 
 def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[MessageIn]:

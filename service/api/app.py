@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from strawberry.fastapi import GraphQLRouter
 
-from service.api.schema import schema
+from service.api.auth import Principal, principal_from
+from service.api.schema import build_schema
 from service.config import Settings
 from service.memory import Memory
 
@@ -30,13 +31,17 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             await app.state.memory.close()
 
     app = FastAPI(title="Engram", lifespan=lifespan)
+    app.state.settings = settings
     if memory is not None:
         app.state.memory = memory
 
-    async def context(request: Request) -> dict[str, Any]:
-        return {"memory": request.app.state.memory, "request": request}
+    async def context(
+        request: Request, principal: Annotated[Principal, Depends(principal_from)]
+    ) -> dict[str, Any]:
+        return {"memory": request.app.state.memory, "request": request, "principal": principal}
 
-    app.include_router(GraphQLRouter(schema, context_getter=context), prefix="/graphql")
+    router = GraphQLRouter(build_schema(settings), context_getter=context)
+    app.include_router(router, prefix="/graphql")
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:

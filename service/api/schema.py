@@ -8,13 +8,24 @@ from typing import Annotated, Any
 
 import pydantic
 import strawberry
-from strawberry.extensions import MaskErrors, QueryDepthLimiter
+from graphql import GraphQLError
+from strawberry.extensions import (
+    MaskErrors,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+)
+from strawberry.tools import merge_types
 from strawberry.types import Info
 
 from service import domain
+from service.api.auth import Principal, scope_for
+from service.api.dashboard import DashboardQuery
 from service.api.types import (
     AddMessagesSuccess,
+    Context,
     DatabaseUnavailable,
+    Forbidden,
     InvalidInput,
     MemoryHit,
     MessageInput,
@@ -24,16 +35,28 @@ from service.api.types import (
     TimeFilterInput,
     problem,
 )
-from service.errors import EngramError, ValidationError
+from service.config import Settings
+from service.errors import DatabaseUnavailableError, EngramError, ValidationError
 from service.memory import Memory as MemoryService
 
 AddMessagesResult = Annotated[
-    AddMessagesSuccess | InvalidInput | DatabaseUnavailable | NotFound,
+    AddMessagesSuccess | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
     strawberry.union("AddMessagesResult"),
 ]
-SearchResult = Annotated[
-    SearchHits | InvalidInput | DatabaseUnavailable | NotFound, strawberry.union("SearchResult")
+ContextResult = Annotated[
+    Context | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
+    strawberry.union("ContextResult"),
 ]
+SearchResult = Annotated[
+    SearchHits | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
+    strawberry.union("SearchResult"),
+]
+
+
+def actor(info: Info[Any, None]) -> str:
+    """Who writes: the API key's principal, recorded on every MemoryEvent."""
+    principal: Principal = info.context["principal"]
+    return principal.name
 
 
 def service(info: Info[Any, None]) -> MemoryService:
@@ -47,13 +70,6 @@ def to_options(**values: Any) -> domain.SearchOptions:
     except pydantic.ValidationError as e:
         first = e.errors()[0]
         raise ValidationError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from e
-
-
-def to_scope(scope: ScopeInput) -> domain.Scope:
-    try:
-        return domain.Scope(user_id=scope.user_id, agent_id=scope.agent_id, run_id=scope.run_id)
-    except pydantic.ValidationError as e:
-        raise ValidationError(f"scope: {e.errors()[0]['msg']}") from e
 
 
 @strawberry.type
@@ -70,10 +86,32 @@ class Query:
     ) -> SearchResult:
         try:
             options = to_options(limit=limit, when=when.to_domain() if when else None, as_of=as_of)
-            hits = await service(info).search(query, to_scope(scope), options=options)
+            hits = await service(info).search(query, scope_for(info, scope), options=options)
         except EngramError as e:
             return problem(e)
         return SearchHits(hits=[MemoryHit.of(h) for h in hits])
+
+    @strawberry.field(description="The best hits as a dated prompt block within tokenBudget.")
+    async def context(
+        self,
+        info: Info[Any, None],
+        query: str,
+        scope: ScopeInput,
+        token_budget: int = 1000,
+        when: TimeFilterInput | None = None,
+        as_of: datetime | None = None,
+    ) -> ContextResult:
+        try:
+            options = to_options(limit=50, when=when.to_domain() if when else None, as_of=as_of)
+            block = await service(info).context(
+                query, scope_for(info, scope), token_budget, options
+            )
+        except EngramError as e:
+            return problem(e)
+        return Context(
+            text=block.text, tokens=block.tokens,
+            memory_ids=[strawberry.ID(i) for i in block.memory_ids],
+        )  # fmt: skip
 
 
 @strawberry.type
@@ -88,7 +126,7 @@ class Mutation:
             for m in messages
         ]  # fmt: skip
         try:
-            result = await service(info).add(raw, to_scope(scope))
+            result = await service(info).add(raw, scope_for(info, scope), actor=actor(info))
         except EngramError as e:
             return problem(e)
         return AddMessagesSuccess(
@@ -100,8 +138,27 @@ class Mutation:
         )
 
 
-schema = strawberry.Schema(
-    query=Query,
-    mutation=Mutation,
-    extensions=[partial(QueryDepthLimiter, max_depth=10), MaskErrors],
-)
+def build_schema(settings: Settings) -> strawberry.Schema:
+    """The schema with the depth, token and alias limits of Settings."""
+    return strawberry.Schema(
+        query=merge_types("Query", (Query, DashboardQuery)),
+        mutation=Mutation,
+        extensions=[
+            partial(QueryDepthLimiter, max_depth=settings.max_query_depth),
+            partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
+            partial(MaxAliasesLimiter, max_alias_count=settings.max_query_aliases),
+            partial(MaskErrors, should_mask_error=is_unexpected),
+        ],
+    )
+
+
+def is_unexpected(error: GraphQLError) -> bool:
+    """Mask exceptions raised inside resolvers, except Engram's own expected errors; keep the
+    client's mistakes readable (syntax, unknown fields, depth/token/alias limits)."""
+    original = error.original_error
+    if original is None or isinstance(original, GraphQLError):
+        return False
+    return not isinstance(original, EngramError) or isinstance(original, DatabaseUnavailableError)
+
+
+schema = build_schema(Settings(_env_file=None))

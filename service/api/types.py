@@ -8,7 +8,7 @@ from enum import Enum
 import strawberry
 
 from service import domain
-from service.errors import DatabaseUnavailableError, EngramError, NotFoundError
+from service.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
 
 
 @strawberry.enum
@@ -134,6 +134,13 @@ class SearchHits:
     hits: list[MemoryHit]
 
 
+@strawberry.type(description="Search hits as a dated prompt block within the token budget.")
+class Context:
+    text: str
+    tokens: int
+    memory_ids: list[strawberry.ID]
+
+
 @strawberry.type
 class AddMessagesSuccess:
     message_ids: list[str]
@@ -158,13 +165,20 @@ class NotFound:
     message: str
 
 
-ProblemTypes = InvalidInput | DatabaseUnavailable | NotFound
+@strawberry.type(description="The API key may not touch this scope.")
+class Forbidden:
+    message: str
 
 
-def problem(error: EngramError) -> InvalidInput | DatabaseUnavailable | NotFound:
+Problem = InvalidInput | DatabaseUnavailable | NotFound | Forbidden
+
+
+def problem(error: EngramError) -> Problem:
     """The one place where domain errors become typed GraphQL results."""
     if isinstance(error, DatabaseUnavailableError):
         return DatabaseUnavailable(message="the database is unavailable; retry later")
     if isinstance(error, NotFoundError):
         return NotFound(message=str(error))
+    if isinstance(error, ForbiddenError):
+        return Forbidden(message=str(error))
     return InvalidInput(message=str(error))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -12,6 +13,10 @@ from service.errors import UnknownQueryError
 CYPHER_DIR = REPO_ROOT / "cypher"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _INCLUDE = re.compile(r"\{\{([a-z][a-z0-9_]*)\}\}")
+# Dynamic predicates (from the whitelisted filter builder) go at /*name*/ markers; builder
+# output never holds these, so refusing them keeps a bug from turning into a comment-out.
+_MARKER = re.compile(r"/\*([a-z_]+)\*/")
+_FORBIDDEN = (";", "//", "/*", "*/")
 
 
 @cache
@@ -48,3 +53,19 @@ def statements(name: str, directory: Path = CYPHER_DIR) -> list[str]:
 def strip_comments(text: str) -> str:
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("//")]
     return "\n".join(lines).strip()
+
+
+def fill_markers(cypher: str, fills: Mapping[str, str]) -> str:
+    """Put builder output at the /*name*/ markers of a catalogue query; every marker is filled."""
+    found = set(_MARKER.findall(cypher))
+    if found != set(fills):
+        raise ValueError(f"markers {sorted(found)} do not match fills {sorted(fills)}")
+    for name, text in fills.items():
+        if any(token in text for token in _FORBIDDEN):
+            raise ValueError(f"fill for /*{name}*/ holds a statement or comment delimiter")
+    return _MARKER.sub(lambda m: fills[m.group(1)], cypher)
+
+
+def and_(predicate: str) -> str:
+    """A predicate as the fill of a marker that follows a condition: ` AND (…)`, or nothing."""
+    return f" AND ({predicate})" if predicate else ""

@@ -11,7 +11,7 @@ import neo4j
 from neo4j import AsyncGraphDatabase
 from service.config import Settings
 from service.errors import DatabaseUnavailableError
-from service.store.catalog import query
+from service.store.catalog import fill_markers, query
 
 Record = dict[str, Any]
 _UNAVAILABLE = (ServiceUnavailable, SessionExpired, AuthError, OSError)
@@ -46,8 +46,14 @@ class Database:
             return False
         return True
 
-    async def read(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        return await self._run(name, params, neo4j.READ_ACCESS)
+    async def read(
+        self,
+        name: str,
+        params: Mapping[str, Any] | None = None,
+        fills: Mapping[str, str] | None = None,
+    ) -> list[Record]:
+        """A read query by name; ``fills`` go at its /*marker*/ places (catalog.fill_markers)."""
+        return await self._run(name, params, neo4j.READ_ACCESS, fills)
 
     async def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._run(name, params, neo4j.WRITE_ACCESS)
@@ -77,8 +83,14 @@ class Database:
         except _UNAVAILABLE as e:
             raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
 
-    async def _run(self, name: str, params: Mapping[str, Any] | None, access: str) -> list[Record]:
-        cypher = query(name)
+    async def _run(
+        self,
+        name: str,
+        params: Mapping[str, Any] | None,
+        access: str,
+        fills: Mapping[str, str] | None = None,
+    ) -> list[Record]:
+        cypher = query(name) if fills is None else fill_markers(query(name), fills)
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Record]:
             cursor = await tx.run(cypher, dict(params or {}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 
 from service.api.app import create_app
+from service.api.auth import Principal
 from service.api.schema import schema
 from service.memory import Memory
 from tests.conftest import Neo4jTarget
@@ -25,6 +26,13 @@ query Search($q: String!, $scope: ScopeInput!) {
     ... on InvalidInput { message }
   }
 }"""
+KEY_BEA = "key-for-bea-0123456789"
+
+
+def context(mem: Memory) -> dict[str, object]:
+    return {"memory": mem, "principal": Principal.unrestricted("test")}
+
+
 MESSAGES = [
     {"content": "I started learning to play the cello in March.", "speaker": "Bea",
      "timestamp": "2024-04-02T10:00:00Z"},
@@ -34,9 +42,14 @@ MESSAGES = [
 
 
 async def test_add_and_search_over_http(mem: Memory, neo4j_target: Neo4jTarget) -> None:
-    app = create_app(neo4j_target.settings(), memory=mem)
+    settings = neo4j_target.settings(api_keys={KEY_BEA: {"principal": "bea-app",
+                                                         "user_ids": ["bea"]}})  # fmt: skip
+    app = create_app(settings, memory=mem)
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    headers = {"X-API-Key": KEY_BEA}
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://test", headers=headers
+    ) as client:
         scope = {"userId": "bea"}
         added = await client.post(
             "/graphql", json={"query": ADD, "variables": {"messages": MESSAGES, "scope": scope}}
@@ -63,7 +76,7 @@ async def test_invalid_input_comes_back_typed(mem: Memory) -> None:
         ADD,
         variable_values={"messages": [{"content": "ok"}, {"content": "bad\u0000byte"}],
                          "scope": {"userId": "bea"}},
-        context_value={"memory": mem},
+        context_value=context(mem),
     )  # fmt: skip
     assert result.errors is None and result.data is not None
     payload = result.data["addMessages"]
@@ -73,7 +86,7 @@ async def test_invalid_input_comes_back_typed(mem: Memory) -> None:
 
 async def test_empty_scope_is_rejected(mem: Memory) -> None:
     result = await schema.execute(
-        SEARCH, variable_values={"q": "cello", "scope": {}}, context_value={"memory": mem}
+        SEARCH, variable_values={"q": "cello", "scope": {}}, context_value=context(mem)
     )
     assert result.data is not None
     assert result.data["search"]["__typename"] == "InvalidInput"

@@ -115,3 +115,15 @@ async def test_bad_time_phrase_is_a_clear_error(seeded: Memory) -> None:
     when = TimeFilter(phrase="when pigs fly")
     with pytest.raises(ValidationError, match="cannot read a time"):
         await seeded.search("x", ALICE, options=SearchOptions(when=when))
+
+
+async def test_context_is_a_dated_block_within_the_budget(seeded: Memory) -> None:
+    full = await seeded.context("What did Priya recommend?", ALICE, token_budget=2000)
+    lines = full.text.splitlines()
+    assert lines[1].startswith("- [2024-04-10, Alice]") and "ramen" in lines[1]
+    assert full.tokens <= 2000 and len(full.memory_ids) == len(lines) - 1
+    small = await seeded.context("What did Priya recommend?", ALICE, token_budget=40)
+    assert 0 < small.tokens <= 40 and small.memory_ids == full.memory_ids[: len(small.memory_ids)]
+    assert len(small.memory_ids) < len(full.memory_ids)
+    with pytest.raises(ValidationError, match="tokenBudget"):
+        await seeded.context("x", ALICE, token_budget=0)

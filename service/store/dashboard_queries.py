@@ -1,0 +1,197 @@
+"""Dashboard reads: filtered, sorted, cursor-paged lists, a timeline, counts and stats.
+
+Every query is restricted to the caller's scope by its Cypher (user_id / agent_id / run_id
+parameters; null matches anything, and a Scope always sets at least one). The list queries take
+a caller's filter and sort, which reach the Cypher only as text from the whitelisted builder in
+service.retrieval.filters, put at the query's /*markers*/ by `fill_markers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field
+
+from service.domain import Clock, Scope, StoredMemory
+from service.errors import ValidationError
+from service.store.catalog import and_
+from service.store.database import Database, Record
+from service.store.filters import (
+    EntityWhere,
+    MemoryWhere,
+    Ordering,
+    Predicate,
+    SortKey,
+    entity_ordering,
+    entity_predicate,
+    memory_ordering,
+    memory_predicate,
+)
+from service.store.repository import to_memory
+
+MAX_PAGE = 100
+
+
+class Bucket(StrEnum):
+    """Timeline bucket; the value is the unit date.truncate() takes."""
+
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+
+
+class EntitySummary(BaseModel):
+    name: str
+    type: str
+    aliases: list[str] = Field(default_factory=list)
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+    mention_count: int = 0
+
+
+class TimelineCount(BaseModel):
+    bucket_start: date
+    count: int
+
+
+class TypeCount(BaseModel):
+    type: str
+    count: int
+
+
+class ScopeStats(BaseModel):
+    memories: int
+    current_memories: int
+    superseded: int
+    messages: int
+    entities: int
+    mentions: int
+    events: int
+    first_said_at: datetime | None = None
+    last_said_at: datetime | None = None
+
+
+N = TypeVar("N")
+
+
+@dataclass(frozen=True)
+class Edge(Generic[N]):
+    cursor: str
+    node: N
+
+
+@dataclass(frozen=True)
+class Page(Generic[N]):
+    """One page of a Relay-style connection."""
+
+    edges: list[Edge[N]]
+    has_next_page: bool
+    end_cursor: str | None
+    total_count: int
+
+
+class DashboardStore:
+    """The dashboard's reads, each inside one scope."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def memories(
+        self,
+        scope: Scope,
+        where: MemoryWhere | None = None,
+        sort: Sequence[SortKey] = (),
+        first: int = 20,
+        after: str | None = None,
+        as_of: datetime | None = None,
+    ) -> Page[StoredMemory]:
+        """Memories (current and superseded) matching `where`, one page in `sort` order."""
+        ordering = memory_ordering(sort)
+        rows = await self._fetch_page("list_memories", scope, memory_predicate(where), ordering,
+                                first, after, {"as_of": _aware(as_of)})  # fmt: skip
+        return _to_page(rows, ordering, first, to_memory)
+
+    async def entities(
+        self,
+        scope: Scope,
+        where: EntityWhere | None = None,
+        sort: Sequence[SortKey] = (),
+        first: int = 20,
+        after: str | None = None,
+    ) -> Page[EntitySummary]:
+        """Entities matching `where`, with their mention counts, one page in `sort` order."""
+        ordering = entity_ordering(sort)
+        rows = await self._fetch_page("list_entities", scope, entity_predicate(where), ordering,
+                                first, after, {})  # fmt: skip
+        return _to_page(rows, ordering, first, lambda r: EntitySummary.model_validate(_native(r)))
+
+    async def timeline(
+        self,
+        scope: Scope,
+        bucket: Bucket,
+        clock: Clock = Clock.SAID,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> list[TimelineCount]:
+        """Memory counts per bucket on one clock, oldest first; empty buckets are left out."""
+        if start is not None and end is not None and end <= start:
+            raise ValidationError("timeline: `to` must be later than `from`")
+        rows = await self.db.read("count_memories_by_bucket", {
+            **scope.params(), "as_of": None, "unit": Bucket(bucket).value,
+            "clock": Clock(clock).value, "start": _aware(start), "end": _aware(end),
+        })  # fmt: skip
+        return [TimelineCount.model_validate(_native(r)) for r in rows]
+
+    async def entity_type_counts(self, scope: Scope) -> list[TypeCount]:
+        rows = await self.db.read("count_entities_by_type", scope.params())
+        return [TypeCount.model_validate(r) for r in rows]
+
+    async def stats(self, scope: Scope) -> ScopeStats:
+        rows = await self.db.read("summarize_scope", scope.params())
+        return ScopeStats.model_validate(_native(rows[0]))
+
+    async def _fetch_page(
+        self,
+        name: str,
+        scope: Scope,
+        where: Predicate,
+        ordering: Ordering,
+        first: int,
+        after: str | None,
+        extra: Mapping[str, Any],
+    ) -> Record:
+        if not 1 <= first <= MAX_PAGE:
+            raise ValidationError(f"first: must be between 1 and {MAX_PAGE}")
+        resume = ordering.after(after)
+        fills = {"where": and_(where.text), "keys": ordering.keys, "after": and_(resume.text),
+                 "order": ordering.order_by}  # fmt: skip
+        params = {**scope.params(), **extra, **where.params, **resume.params, "limit": first + 1}
+        rows = await self.db.read(name, params, fills=fills)
+        return rows[0]
+
+
+def _to_page(
+    result: Record, ordering: Ordering, first: int, node: Callable[[Record], N]
+) -> Page[N]:
+    rows = result["rows"]
+    edges = [Edge(ordering.cursor(r["sort_key"], r["id"]), node(r["node"])) for r in rows[:first]]
+    return Page(
+        edges=edges,
+        has_next_page=len(rows) > first,
+        end_cursor=edges[-1].cursor if edges else None,
+        total_count=int(result["total"]),
+    )
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # Naive times are UTC, as on the write path; Neo4j never matches naive against zoned ones.
+    return value.replace(tzinfo=UTC) if value and value.tzinfo is None else value
+
+
+def _native(record: Record) -> Record:
+    """Neo4j temporal values as Python ones (DateTime -> datetime, Date -> date)."""
+    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in record.items()}

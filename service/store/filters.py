@@ -1,0 +1,437 @@
+"""Dashboard filters and sorting, in @neo4j/graphql style, built into Cypher text + parameters.
+
+A `MemoryWhere` / `EntityWhere` is a tree: per-field operator objects
+(`{"text": {"contains": "boston"}, "said_at": {"lt": ...}}`, fields ANDed) plus `AND` / `OR`
+lists and a `NOT`. Empty objects and empty lists add no condition. The builder turns the tree
+into a predicate for a catalogue query's `/*where*/` marker (service.store.dashboard_queries).
+
+Safety rests on three rules: field names, operators and sort keys come only from the whitelists
+below (never from input text); every value becomes a parameter ($w0, $w1 … for filters, $c0 …
+for cursors); trees are bounded (depth, number of conditions, list and string sizes).
+
+Null semantics are Cypher's: a comparison with a missing property is null, so neither a
+condition nor its NOT matches a memory without that property (as in @neo4j/graphql).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Annotated, Any, TypeVar
+
+import pydantic
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from service.errors import ValidationError
+
+MAX_DEPTH = 5
+MAX_CONDITIONS = 50
+MAX_LIST = 100
+MAX_VALUE_CHARS = 1_000
+MAX_SORT_KEYS = 3
+
+
+def _aware(value: datetime) -> datetime:
+    # Naive datetimes are UTC, as on the write path; a naive value would never compare equal.
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+Text = Annotated[str, Field(max_length=MAX_VALUE_CHARS)]
+Texts = Annotated[list[Text], Field(max_length=MAX_LIST)]
+Instant = Annotated[datetime, AfterValidator(_aware)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, validate_by_name=True, validate_by_alias=True
+    )
+
+
+class TextOps(_Model):
+    eq: Text | None = None
+    contains: Text | None = None
+    starts_with: Text | None = None
+    in_: Texts | None = Field(default=None, alias="in")
+
+
+class SpeakerOps(_Model):
+    eq: Text | None = None
+    in_: Texts | None = Field(default=None, alias="in")
+    contains: Text | None = None
+
+
+class KeywordOps(_Model):
+    eq: Text | None = None
+    in_: Texts | None = Field(default=None, alias="in")
+
+
+class MentionNameOps(_Model):
+    eq: Text | None = None
+    contains: Text | None = None
+
+
+class TimeOps(_Model):
+    eq: Instant | None = None
+    lt: Instant | None = None
+    lte: Instant | None = None
+    gt: Instant | None = None
+    gte: Instant | None = None
+
+
+class ConfidenceOps(_Model):
+    lt: float | None = None
+    lte: float | None = None
+    gt: float | None = None
+    gte: float | None = None
+
+
+class SeenOps(_Model):
+    lt: Instant | None = None
+    gt: Instant | None = None
+
+
+class MemoryWhere(_Model):
+    """Which memories: fields ANDed, with AND / OR / NOT over nested filters."""
+
+    and_: list[MemoryWhere] | None = Field(default=None, alias="AND", max_length=MAX_CONDITIONS)
+    or_: list[MemoryWhere] | None = Field(default=None, alias="OR", max_length=MAX_CONDITIONS)
+    not_: MemoryWhere | None = Field(default=None, alias="NOT")
+    text: TextOps | None = None
+    speaker: SpeakerOps | None = None
+    entity_type: KeywordOps | None = None
+    entity_name: MentionNameOps | None = None
+    said_at: TimeOps | None = None
+    valid_from: TimeOps | None = None
+    valid_to: TimeOps | None = None
+    created_at: TimeOps | None = None
+    confidence: ConfidenceOps | None = None
+    lang: KeywordOps | None = None
+    current: bool | None = None
+
+
+class EntityWhere(_Model):
+    """Which entities: fields ANDed, with AND / OR / NOT over nested filters."""
+
+    and_: list[EntityWhere] | None = Field(default=None, alias="AND", max_length=MAX_CONDITIONS)
+    or_: list[EntityWhere] | None = Field(default=None, alias="OR", max_length=MAX_CONDITIONS)
+    not_: EntityWhere | None = Field(default=None, alias="NOT")
+    name: TextOps | None = None
+    type: KeywordOps | None = None
+    last_seen: SeenOps | None = None
+
+
+_W = TypeVar("_W", bound=BaseModel)
+
+# --- the whitelists: the only Cypher text a filter can contribute ---------------------------
+
+_COMPARE = {"eq": "{x} = {p}", "lt": "{x} < {p}", "lte": "{x} <= {p}",
+            "gt": "{x} > {p}", "gte": "{x} >= {p}"}  # fmt: skip
+_STRING = {
+    "eq": "{x} = {p}",
+    "in_": "{x} IN {p}",
+    "contains": "toLower({x}) CONTAINS toLower({p})",
+    "starts_with": "{x} STARTS WITH {p}",
+}
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def instant_key(prop: str) -> str:
+    """A datetime property as epoch microseconds (null when missing).
+
+    Cypher orders and compares datetimes of different time zones by zone as well as instant
+    (12:00Z is not equal to 13:00+01:00); as a number the instant alone counts.
+    """
+    return f"{prop}.epochMillis * 1000 + {prop}.microsecond % 1000"
+
+
+def epoch_micros(value: datetime) -> int:
+    """A datetime parameter in the unit of `instant_key`."""
+    return (value - _EPOCH) // timedelta(microseconds=1)
+
+
+@dataclass(frozen=True)
+class FilterField:
+    """A filterable field: its Cypher expression and the operator templates it allows."""
+
+    expr: str
+    operators: Mapping[str, str]
+    mentioned: bool = False  # true: a condition on an entity the memory MENTIONS
+
+
+def _pick(table: Mapping[str, str], *ops: str) -> dict[str, str]:
+    return {op: table[op] for op in ops}
+
+
+MEMORY_FIELDS: Mapping[str, FilterField] = {
+    "text": FilterField("m.text", _pick(_STRING, "eq", "contains", "starts_with", "in_")),
+    "speaker": FilterField("m.speaker", _pick(_STRING, "eq", "in_", "contains")),
+    "entity_type": FilterField("mentioned.type", _pick(_STRING, "eq", "in_"), mentioned=True),
+    "entity_name": FilterField("mentioned.name", _pick(_STRING, "eq", "contains"), mentioned=True),
+    "said_at": FilterField(instant_key("m.said_at"), _COMPARE),
+    "valid_from": FilterField(instant_key("m.valid_from"), _COMPARE),
+    "valid_to": FilterField(instant_key("m.valid_to"), _COMPARE),
+    "created_at": FilterField(instant_key("m.created_at"), _COMPARE),
+    "confidence": FilterField("m.confidence", _pick(_COMPARE, "lt", "lte", "gt", "gte")),
+    "lang": FilterField("m.lang", _pick(_STRING, "eq", "in_")),
+}
+# Boolean fields: the condition for `true` (`false` is its negation). `current` means "not
+# superseded" now, or at $as_of when the query has one.
+MEMORY_FLAGS: Mapping[str, str] = {
+    "current": "(m.invalidated_at IS NULL OR coalesce(m.invalidated_at > $as_of, false))",
+}
+ENTITY_FIELDS: Mapping[str, FilterField] = {
+    "name": FilterField("e.name", _pick(_STRING, "eq", "contains", "starts_with", "in_")),
+    "type": FilterField("e.type", _pick(_STRING, "eq", "in_")),
+    "last_seen": FilterField(instant_key("e.last_seen"), _pick(_COMPARE, "lt", "gt")),
+}
+_MENTIONS = "EXISTS {{ (m)-[:MENTIONS]->(mentioned:Entity) WHERE {conditions} }}"
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A Cypher boolean expression and the parameters it uses; empty text means no condition."""
+
+    text: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def parse_memory_where(data: Mapping[str, Any] | None) -> MemoryWhere | None:
+    return None if data is None else _parse(MemoryWhere, data, "where")
+
+
+def parse_entity_where(data: Mapping[str, Any] | None) -> EntityWhere | None:
+    return None if data is None else _parse(EntityWhere, data, "where")
+
+
+def _parse(model: type[_W], data: Mapping[str, Any], label: str) -> _W:
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(map(str, (label, *first["loc"])))
+        raise ValidationError(f"{where}: {first['msg']}") from e
+
+
+def memory_predicate(where: MemoryWhere | None) -> Predicate:
+    """The Cypher predicate (node `m`) for a memory filter."""
+    return _Builder(MEMORY_FIELDS, MEMORY_FLAGS).build(where)
+
+
+def entity_predicate(where: EntityWhere | None) -> Predicate:
+    """The Cypher predicate (node `e`) for an entity filter."""
+    return _Builder(ENTITY_FIELDS, {}).build(where)
+
+
+class _Builder:
+    def __init__(self, fields: Mapping[str, FilterField], flags: Mapping[str, str]) -> None:
+        self.fields = fields
+        self.flags = flags
+        self.params: dict[str, Any] = {}
+        self.conditions = 0
+
+    def build(self, where: BaseModel | None) -> Predicate:
+        atoms = self._atoms(where, 1) if where is not None else []
+        return Predicate(" AND ".join(atoms), dict(self.params))
+
+    def _atoms(self, where: BaseModel, depth: int) -> list[str]:
+        """Conditions that hold together (to be ANDed), each safe to join with AND."""
+        if depth > MAX_DEPTH:
+            raise ValidationError(f"where: nested deeper than {MAX_DEPTH} levels")
+        atoms: list[str] = []
+        for name in type(where).model_fields:  # definition order keeps the output stable
+            value = getattr(where, name)
+            if value is None:
+                continue
+            if name == "and_":
+                for child in value:
+                    atoms.extend(self._atoms(child, depth + 1))
+            elif name == "or_":
+                atoms.extend(self._any_of([self._atoms(c, depth + 1) for c in value]))
+            elif name == "not_":
+                inner = self._atoms(value, depth + 1)
+                atoms.extend([f"NOT ({' AND '.join(inner)})"] if inner else [])
+            else:
+                atoms.extend(self._field(name, value))
+        return atoms
+
+    @staticmethod
+    def _any_of(alternatives: list[list[str]]) -> list[str]:
+        alternatives = [a for a in alternatives if a]
+        if len(alternatives) <= 1:
+            return alternatives[0] if alternatives else []
+        parts = [a[0] if len(a) == 1 else f"({' AND '.join(a)})" for a in alternatives]
+        return [f"({' OR '.join(parts)})"]
+
+    def _field(self, name: str, ops: BaseModel | bool) -> list[str]:
+        if isinstance(ops, bool):
+            if name not in self.flags:
+                raise ValidationError(f"where: unknown field {name!r}")
+            self._count()
+            return [self.flags[name] if ops else f"NOT {self.flags[name]}"]
+        spec = self.fields.get(name)
+        if spec is None:
+            raise ValidationError(f"where: unknown field {name!r}")
+        conditions = []
+        for op in type(ops).model_fields:
+            value = getattr(ops, op)
+            if value is None:
+                continue
+            if op not in spec.operators:
+                raise ValidationError(f"where: {name} has no operator {op.rstrip('_')!r}")
+            self._count()
+            conditions.append(spec.operators[op].format(x=spec.expr, p=self._param(value)))
+        if spec.mentioned and conditions:
+            return [_MENTIONS.format(conditions=" AND ".join(conditions))]
+        return conditions
+
+    def _count(self) -> None:
+        self.conditions += 1
+        if self.conditions > MAX_CONDITIONS:
+            raise ValidationError(f"where: more than {MAX_CONDITIONS} conditions")
+
+    def _param(self, value: Any) -> str:
+        name = f"w{len(self.params)}"
+        # Every datetime field is compared through instant_key, in epoch microseconds.
+        self.params[name] = epoch_micros(value) if isinstance(value, datetime) else value
+        return f"${name}"
+
+
+# --- sorting and cursors ---------------------------------------------------------------------
+
+
+class SortDirection(StrEnum):
+    ASC = "ASC"
+    DESC = "DESC"
+
+
+@dataclass(frozen=True)
+class SortKey:
+    field: str
+    direction: SortDirection = SortDirection.ASC
+
+
+@dataclass(frozen=True)
+class SortField:
+    """A sortable field: a null-free Cypher key for each direction (nulls always sort last)."""
+
+    asc: str
+    desc: str
+    kind: type  # the Python type of the key, checked when a cursor comes back
+
+    def key(self, direction: SortDirection) -> str:
+        return self.asc if direction is SortDirection.ASC else self.desc
+
+
+def _instant_sort(prop: str) -> SortField:
+    # Datetimes sort as epoch microseconds: exact, comparable across zones, JSON-safe in cursors.
+    key = instant_key(prop)
+    return SortField(f"coalesce({key}, 9223372036854775807)",
+                     f"coalesce({key}, -9223372036854775807)", int)  # fmt: skip
+
+
+MEMORY_SORT: Mapping[str, SortField] = {
+    "said_at": _instant_sort("m.said_at"),
+    "created_at": _instant_sort("m.created_at"),
+    "valid_from": _instant_sort("m.valid_from"),
+    "confidence": SortField(
+        "coalesce(m.confidence, 1.0e308)", "coalesce(m.confidence, -1.0e308)", float
+    ),
+}
+ENTITY_SORT: Mapping[str, SortField] = {
+    "name": SortField("coalesce(e.name, '')", "coalesce(e.name, '')", str),
+    "last_seen": _instant_sort("e.last_seen"),
+    "mention_count": SortField("mention_count", "mention_count", int),
+}
+
+
+@dataclass(frozen=True)
+class Ordering:
+    """A whitelisted sort: the key list, the ORDER BY items, and the cursor predicate.
+
+    The query computes `/*keys*/ AS sort_key`, orders by `order_by` (the unique id last, so the
+    order is total) and resumes after a cursor with `after(cursor)`.
+    """
+
+    keys: str
+    order_by: str
+    signature: str
+    kinds: tuple[type, ...]
+    directions: tuple[SortDirection, ...]
+    id_expr: str
+
+    def after(self, cursor: str | None) -> Predicate:
+        """Rows strictly after the cursor: lexicographic over (sort keys..., id ASC)."""
+        if cursor is None:
+            return Predicate()
+        values = self._decode(cursor)
+        exprs = [f"sort_key[{i}]" for i in range(len(self.kinds))] + [self.id_expr]
+        directions = [*self.directions, SortDirection.ASC]
+        terms = []
+        for i, (expr, direction) in enumerate(zip(exprs, directions, strict=True)):
+            equal = [f"{exprs[j]} = $c{j}" for j in range(i)]
+            beyond = f"{expr} {'>' if direction is SortDirection.ASC else '<'} $c{i}"
+            terms.append(" AND ".join([*equal, beyond]))
+        text = " OR ".join(t if i == 0 else f"({t})" for i, t in enumerate(terms))
+        return Predicate(text, {f"c{i}": v for i, v in enumerate(values)})
+
+    def cursor(self, sort_key: Sequence[Any], node_id: str) -> str:
+        """The opaque cursor of one row: its sort key values and id."""
+        payload = json.dumps(
+            {"s": self.signature, "k": [*sort_key, node_id]}, separators=(",", ":")
+        )
+        return base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=")
+
+    def _decode(self, cursor: str) -> list[Any]:
+        try:
+            raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+            payload = json.loads(raw)
+            signature, values = payload["s"], payload["k"]
+        except (binascii.Error, ValueError, TypeError, KeyError) as e:
+            raise ValidationError("after: not a cursor from this API") from e
+        if signature != self.signature:
+            raise ValidationError("after: the cursor belongs to a different sort order")
+        kinds = (*self.kinds, str)
+        if not isinstance(values, list) or len(values) != len(kinds):
+            raise ValidationError("after: not a cursor from this API")
+        for value, kind in zip(values, kinds, strict=True):
+            numeric = kind is float and isinstance(value, int)
+            if isinstance(value, bool) or not (isinstance(value, kind) or numeric):
+                raise ValidationError("after: not a cursor from this API")
+        return values
+
+
+def memory_ordering(sort: Sequence[SortKey]) -> Ordering:
+    return _ordering(sort or [SortKey("said_at", SortDirection.DESC)], MEMORY_SORT, "m.id")
+
+
+def entity_ordering(sort: Sequence[SortKey]) -> Ordering:
+    return _ordering(sort or [SortKey("name", SortDirection.ASC)], ENTITY_SORT, "e.key")
+
+
+def _ordering(sort: Sequence[SortKey], fields: Mapping[str, SortField], id_expr: str) -> Ordering:
+    if len(sort) > MAX_SORT_KEYS:
+        raise ValidationError(f"sort: at most {MAX_SORT_KEYS} keys")
+    if len({k.field for k in sort}) != len(sort):
+        raise ValidationError("sort: a field appears twice")
+    specs = []
+    for key in sort:
+        spec = fields.get(key.field)
+        if spec is None:
+            raise ValidationError(f"sort: cannot sort by {key.field!r}")
+        specs.append(spec)
+    directions = tuple(SortDirection(k.direction) for k in sort)
+    exprs = [s.key(d) for s, d in zip(specs, directions, strict=True)]
+    order = [f"sort_key[{i}] {d.value}" for i, d in enumerate(directions)]
+    return Ordering(
+        keys=f"[{', '.join(exprs)}]",
+        order_by=", ".join([*order, f"{id_expr} ASC"]),
+        signature=",".join(f"{k.field}:{d.value}" for k, d in zip(sort, directions, strict=True)),
+        kinds=tuple(s.kind for s in specs),
+        directions=directions,
+        id_expr=id_expr,
+    )
