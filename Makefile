@@ -7,8 +7,9 @@ BIN := $(VENV)/bin
 setup:
 	./scripts/setup.sh
 
+# Local mode (no API keys) is chosen explicitly here; the service listens on loopback only.
 run: setup
-	$(BIN)/engram serve
+	ENGRAM_AUTH_MODE=local $(BIN)/engram serve
 
 lint: setup
 	$(BIN)/ruff check service tests bench

@@ -1,0 +1,130 @@
+"""A small Python client for Engram's GraphQL API, with the in-process API's semantics.
+
+    async with EngramClient("http://127.0.0.1:8000", api_key="…") as engram:
+        await engram.add([{"content": "I moved to Lisbon.", "speaker": "Ana"}], user_id="ana")
+        hits = await engram.search("where does Ana live?", user_id="ana")
+
+Typed errors: InvalidInput → ValidationError, Forbidden → ForbiddenError, NotFound →
+NotFoundError, DatabaseUnavailable → DatabaseUnavailableError (all EngramError).
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from service.domain import AddResult, ContextBlock, SearchHit
+from service.errors import (
+    DatabaseUnavailableError,
+    EngramError,
+    ForbiddenError,
+    NotFoundError,
+    ValidationError,
+)
+
+_ERRORS: dict[str, type[EngramError]] = {
+    "InvalidInput": ValidationError, "Forbidden": ForbiddenError, "NotFound": NotFoundError,
+    "DatabaseUnavailable": DatabaseUnavailableError,
+}  # fmt: skip
+_PROBLEMS = " ".join(f"... on {name} {{ message }}" for name in _ERRORS)
+_MEMORY = (
+    "id text sourceText speaker saidAt createdAt validFrom validTo invalidatedAt "
+    "timeGranularity confidence sourceIds"
+)
+ADD = f"""mutation($messages: [MessageInput!]!, $scope: ScopeInput!) {{
+  addMessages(messages: $messages, scope: $scope) {{ __typename
+    ... on AddMessagesSuccess {{ messageIds added updated superseded unchanged }}
+    {_PROBLEMS} }} }}"""
+SEARCH = f"""query($q: String!, $scope: ScopeInput!, $limit: Int!, $when: TimeFilterInput,
+  $asOf: DateTime) {{ search(query: $q, scope: $scope, limit: $limit, when: $when, asOf: $asOf) {{
+  __typename ... on SearchHits {{ hits {{ score memory {{ {_MEMORY} }}
+    retrievers {{ retriever rank score }} matchedEntities path
+    sources {{ id externalId text speaker saidAt sessionId }} entities {{ name type extractor }}
+  }} }} {_PROBLEMS} }} }}"""
+CONTEXT = f"""query($q: String!, $scope: ScopeInput!, $budget: Int!) {{
+  context(query: $q, scope: $scope, tokenBudget: $budget) {{ __typename
+    ... on Context {{ text tokens memoryIds }} {_PROBLEMS} }} }}"""
+
+
+class EngramClient:
+    """Async GraphQL client; ``transport`` lets tests and embedders skip the network."""
+
+    def __init__(
+        self,
+        url: str,
+        api_key: str | None = None,
+        timeout_s: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        headers = {"X-API-Key": api_key} if api_key else {}
+        self._http = httpx.AsyncClient(
+            base_url=url, headers=headers, timeout=timeout_s, transport=transport
+        )
+
+    async def __aenter__(self) -> EngramClient:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self._http.aclose()
+
+    async def add(self, messages: list[dict[str, Any]], **scope: str) -> AddResult:
+        data = await self._call(ADD, {"messages": messages, "scope": _scope(scope)}, "addMessages")
+        return AddResult(message_ids=data["messageIds"], added=data["added"],
+                         updated=data["updated"], superseded=data["superseded"],
+                         unchanged=data["unchanged"])  # fmt: skip
+
+    async def search(
+        self,
+        query: str,
+        limit: int = 10,
+        when: dict[str, Any] | None = None,
+        as_of: str | None = None,
+        **scope: str,
+    ) -> list[SearchHit]:
+        variables = {"q": query, "scope": _scope(scope), "limit": limit, "when": when,
+                     "asOf": as_of}  # fmt: skip
+        data = await self._call(SEARCH, variables, "search")
+        return [SearchHit.model_validate(_snake(hit)) for hit in data["hits"]]
+
+    async def context(self, query: str, token_budget: int = 1000, **scope: str) -> ContextBlock:
+        variables = {"q": query, "scope": _scope(scope), "budget": token_budget}
+        data = await self._call(CONTEXT, variables, "context")
+        return ContextBlock(text=data["text"], tokens=data["tokens"], memory_ids=data["memoryIds"])
+
+    async def _call(self, query: str, variables: dict[str, Any], field: str) -> dict[str, Any]:
+        response = await self._http.post("/graphql", json={"query": query, "variables": variables})
+        if response.status_code == 401:
+            raise ForbiddenError(response.json().get("detail", "unauthorised"))
+        response.raise_for_status()
+        body = response.json()
+        if body.get("errors"):
+            raise EngramError(body["errors"][0]["message"])
+        data: dict[str, Any] = body["data"][field]
+        if data["__typename"] in _ERRORS:
+            raise _ERRORS[data["__typename"]](data["message"])
+        return data
+
+
+def _scope(scope: dict[str, str]) -> dict[str, str]:
+    names = {"user_id": "userId", "agent_id": "agentId", "run_id": "runId"}
+    unknown = set(scope) - set(names)
+    if unknown:
+        raise ValidationError(f"unknown scope fields {sorted(unknown)}")
+    return {names[k]: v for k, v in scope.items()}
+
+
+def _snake(value: Any) -> Any:
+    """camelCase keys of a GraphQL answer as the snake_case of the domain models."""
+    if isinstance(value, list):
+        return [_snake(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    return {"".join("_" + c.lower() if c.isupper() else c for c in k): _snake(v)
+            for k, v in value.items()}  # fmt: skip
