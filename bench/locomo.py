@@ -28,6 +28,7 @@ from bench.common import bench_settings, ensure_neo4j
 from service.config import Settings
 from service.domain import Scope, SearchHit
 from service.embedding import Embedder
+from service.ids import scoped_id
 from service.importers import Conversation, Question, locomo_questions, read_locomo
 from service.memory import Memory
 
@@ -194,28 +195,35 @@ async def run_engram(
     embedder: Embedder,
     conversations: list[Conversation],
     questions: dict[str, list[Question]],
+    reuse: bool = False,
 ) -> EngramRun:
     """Ingest each conversation into its own scope, then ask it every scored question."""
     run = EngramRun()
     mem = await Memory.start(settings, embedder=embedder)
     try:
         for conversation in conversations:
-            await _ask_engram(mem, conversation, questions[conversation.id], run)
+            await _ask_engram(mem, conversation, questions[conversation.id], run, reuse)
     finally:
         await mem.close()
     return run
 
 
 async def _ask_engram(
-    mem: Memory, conversation: Conversation, questions: list[Question], run: EngramRun
+    mem: Memory,
+    conversation: Conversation,
+    questions: list[Question],
+    run: EngramRun,
+    reuse: bool,
 ) -> None:
     scope = Scope(user_id=f"locomo-{conversation.id}")
-    await mem.store.delete_scope(scope)
-    added = await mem.add(conversation.messages, scope)
+    if reuse:  # the scope holds this conversation already: ids are derived, not stored
+        message_ids = [scoped_id(scope, "msg", str(m.id)) for m in conversation.messages]
+    else:
+        await mem.store.delete_scope(scope)
+        message_ids = (await mem.add(conversation.messages, scope)).message_ids
     # Message node ids are Engram's own; AddResult keeps the input order, so map them back.
     to_dia_id = {
-        node_id: str(m.id)
-        for node_id, m in zip(added.message_ids, conversation.messages, strict=True)
+        node_id: str(m.id) for node_id, m in zip(message_ids, conversation.messages, strict=True)
     }
     for question in questions:
         started = time.perf_counter()
@@ -258,6 +266,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="JSON results (default bench/results/<name>)")
     parser.add_argument("--limit-conversations", type=int, metavar="N")
     parser.add_argument("--skip-engram", action="store_true", help="run the baselines only")
+    parser.add_argument(
+        "--reuse-ingest", action="store_true",
+        help="ask the scopes a previous run ingested (to compare read-side settings quickly)",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -331,7 +343,9 @@ def main(argv: list[str] | None = None) -> None:
     engram: EngramRun | None = None
     if not args.skip_engram:
         ensure_neo4j(settings)
-        engram = asyncio.run(run_engram(settings, embedder, conversations, questions))
+        engram = asyncio.run(
+            run_engram(settings, embedder, conversations, questions, args.reuse_ingest)
+        )
     reports = baselines if engram is None else {"engram": summarise(engram.scores), **baselines}
     print_table(console, reports)
     command = shlex.join([".venv/bin/python", "-m", "bench.locomo", *argv])

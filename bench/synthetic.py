@@ -44,3 +44,113 @@ def synthetic_messages(count: int, seed: int = 7) -> list[MessageIn]:
             timestamp=start + timedelta(minutes=7 * i), id=f"s{i}",
         ))  # fmt: skip
     return messages
+
+
+# A wider vocabulary for bench.scale: 100k messages over ~40 templates x 40 names x 40 places x
+# 40 hobbies x 20 times, one to three sentences each, so few are near-duplicates of one another.
+MORE_NAMES = [*NAMES, "Kofi", "Lena", "Mateo", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Sven",
+              "Tariq", "Uma", "Viktor", "Wen", "Ximena", "Yusuf", "Zoe", "Aiko", "Bea",
+              "Carlos", "Dmitri", "Esther", "Felix", "Gita", "Hamid", "Ivy", "Jamal",
+              "Keiko", "Luca", "Maya", "Nils"]  # fmt: skip
+MORE_PLACES = [*PLACES, "Marrakesh", "Reykjavik", "Hanoi", "Cape Town", "Montreal", "Seville",
+               "Tbilisi", "Melbourne", "Valparaiso", "Krakow", "Edinburgh", "Dubrovnik",
+               "Osaka", "Accra", "Bergen", "Porto", "Cusco", "Tallinn", "Busan", "Denver",
+               "Zanzibar", "Naples", "Quebec City", "Ljubljana", "Hobart", "Bruges",
+               "Chiang Mai", "Santa Fe", "Galway", "Istanbul", "Hoi An"]  # fmt: skip
+MORE_ORGS = [*ORGS, "a climbing gym", "the university", "a law firm", "a vet clinic", "Netflix",
+             "a startup in fintech", "the public school", "a bike shop", "the newspaper",
+             "a coffee roastery", "an architecture studio", "the museum", "a food bank",
+             "a game studio"]  # fmt: skip
+MORE_HOBBIES = [*HOBBIES, "knitting", "surfing", "the cello", "bouldering", "kayaking", "origami",
+                "improv theatre", "beekeeping", "calligraphy", "astronomy", "judo",
+                "urban sketching", "fly fishing", "ceramics", "baking croissants",
+                "learning Portuguese", "learning Japanese", "bird photography", "yoga",
+                "marathon training", "gardening", "film photography", "the ukulele",
+                "home brewing", "ballroom dancing", "sailing", "cross-stitch",
+                "mountain biking", "stand-up comedy", "pickleball"]  # fmt: skip
+MORE_TIMES = [*TIMES, "last Christmas", "in March", "over the weekend", "two weeks ago",
+              "last autumn", "on my birthday", "three months ago", "in January",
+              "last Tuesday", "earlier this year"]  # fmt: skip
+FOODS = ["ramen", "tapas", "fresh oysters", "a huge paella", "street tacos", "dim sum", "pho",
+         "grilled sardines", "injera", "pierogi", "a vegan burger", "pastel de nata",
+         "khachapuri", "sushi", "jollof rice", "lobster rolls", "falafel", "goulash", "ceviche",
+         "bibimbap"]  # fmt: skip
+RELATIVES = ["sister", "brother", "mum", "dad", "cousin", "grandmother", "uncle", "aunt",
+             "best friend", "roommate", "partner", "neighbour", "boss", "son",
+             "daughter"]  # fmt: skip
+PETS = ["dog", "cat", "parrot", "rabbit", "tortoise", "hamster", "kitten", "puppy"]
+FEELINGS = ["exhausted", "thrilled", "a bit nervous", "really proud", "homesick", "relieved",
+            "overwhelmed", "so relaxed", "bored", "inspired"]  # fmt: skip
+VARIED_TEMPLATES = [  # the fixed "Thanks!" line left out: it would repeat verbatim
+    *TEMPLATES[:7],
+    *TEMPLATES[8:],
+    "My {relative} and I ate {food} in {place} {time}.",
+    "{name} recommended a {hobby} teacher in {place}.",
+    "I quit my job at {org} {time} to focus on {hobby}.",
+    "Our {pet} got sick {time}, so {name} drove us to the vet.",
+    "I've been feeling {feeling} since {time} because of work at {org}.",
+    "My {relative} is visiting from {place} {time}.",
+    "I booked flights to {place} with {name} for the spring.",
+    "I lost my keys at {org} {time}; {name} found them.",
+    "We named the new {pet} {name2} after my {relative}'s friend.",
+    "The best {food} I ever had was in {place}.",
+    "{name} is teaching me {hobby} on Sunday mornings.",
+    "I ran into {name} at {org} {time}; we talked about {place}.",
+    "My {relative} started {hobby} {time} and won't stop talking about it.",
+    "I felt {feeling} after my first {hobby} competition {time}.",
+    "I'm allergic to {food}, which made the trip to {place} tricky.",
+    "{name} got a new job at {org} {time}.",
+    "I sold my old bike to {name} {time}.",
+    "I want to move to {place} someday, maybe with my {relative}.",
+    "Every Thursday I cook {food} for {name}.",
+    "I volunteered at {org} {time} with my {relative}.",
+    "{name2} from my {hobby} club lives near {place}.",
+    "I'm saving up for a {hobby} retreat in {place}.",
+    "My {pet} hates {name}'s {pet2}.",
+    "I got promoted at {org} {time}! I was {feeling}.",
+    "I tried {food} for the first time {time} in {place}.",
+    "{name} and {name2} are getting married in {place}.",
+    "I broke my wrist doing {hobby} {time}.",
+    "I've been reading about {place} before my trip with my {relative}.",
+    "We celebrated my {relative}'s birthday with {food} {time}.",
+    "I told {name} I'd help with {hobby} lessons at {org}.",
+]
+QUESTIONS = [
+    "When did I start {hobby}?", "Where did my {relative} move?", "Who went to {place} with me?",
+    "Where do I work?", "What is my {pet}'s name?", "Who told me {hobby} helps with stress?",
+    "What did I eat in {place}?", "What happened {time}?", "Which class did I sign up for?",
+    "Who recommended a {hobby} teacher?", "Why did I quit my job at {org}?",
+    "What do I cook for {name} on Thursdays?", "Who is visiting from {place}?",
+    "Where did I lose my keys?", "What am I allergic to?", "How did I feel after {hobby}?",
+    "Where is {name} getting married?", "What does {name} teach me?",
+    "Where do I want to move someday?", "Where did I volunteer {time}?",
+    "Did I go anywhere with {name} {time}?", "What's the best {food} I ever had?",
+    "Who got a new job at {org}?", "How did I break my wrist?", "What trip am I saving up for?",
+]  # fmt: skip
+
+
+def _fill(rng: random.Random, template: str) -> str:
+    return template.format(
+        name=rng.choice(MORE_NAMES), name2=rng.choice(MORE_NAMES), place=rng.choice(MORE_PLACES),
+        org=rng.choice(MORE_ORGS), hobby=rng.choice(MORE_HOBBIES), time=rng.choice(MORE_TIMES),
+        food=rng.choice(FOODS), relative=rng.choice(RELATIVES), pet=rng.choice(PETS),
+        pet2=rng.choice(PETS), feeling=rng.choice(FEELINGS),
+    )  # fmt: skip
+
+
+def varied_messages(
+    rng: random.Random, count: int, first_id: int, end: datetime, span_days: int = 730
+) -> list[MessageIn]:
+    """``count`` user messages of one to three sentences, said at random times before ``end``."""
+    messages = []
+    for i in range(first_id, first_id + count):
+        sentences = rng.choices((1, 2, 3), weights=(2, 5, 3))[0]
+        text = " ".join(_fill(rng, rng.choice(VARIED_TEMPLATES)) for _ in range(sentences))
+        said = end - timedelta(minutes=rng.randrange(span_days * 24 * 60))
+        messages.append(MessageIn(content=text, timestamp=said, id=f"v{i}"))
+    return messages
+
+
+def natural_questions(rng: random.Random, count: int) -> list[str]:
+    """Questions a user would ask about ``varied_messages``, from the same vocabulary."""
+    return [_fill(rng, rng.choice(QUESTIONS)) for _ in range(count)]

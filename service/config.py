@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = Field(default=384, gt=0)
 
+    # Facts: sentences shorter than fact_min_words join their neighbour, up to fact_max_words.
+    fact_min_words: int = Field(default=15, ge=1, le=100)
+    fact_max_words: int = Field(default=60, ge=1, le=500)
+
     # Write path: a new fact this similar to a current memory updates it instead.
     duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
     reconcile_fetch_k: int = Field(default=10, ge=1, le=1000)
@@ -70,10 +74,10 @@ class Settings(BaseSettings):
     rrf_k: int = Field(default=60, ge=1)
     weight_vector: float = Field(default=1.0, ge=0.0)
     weight_fulltext: float = Field(default=1.0, ge=0.0)
-    weight_graph: float = Field(default=0.5, ge=0.0)
+    weight_graph: float = Field(default=0.1, ge=0.0)
     weight_time: float = Field(default=1.0, ge=0.0)
     graph_entities: int = Field(default=8, ge=1, le=100)
-    graph_hub_limit: int = Field(default=200, ge=1)
+    graph_hub_limit: int = Field(default=20, ge=1)
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)
     time_window_cap: int = Field(default=5000, ge=1)
 

@@ -24,10 +24,9 @@ from service.nlp.temporal import TimeTag, find_time_tags
 
 STATEMENT_CONFIDENCE = 0.9
 QUESTION_CONFIDENCE = 0.6
-# A sentence this short ("It was great.", "Why?") says little alone: it joins its neighbour in
-# the same message, up to MAX_FACT_WORDS. Fewer, fuller facts embed better and cost less.
-MIN_FACT_WORDS = 6
-MAX_FACT_WORDS = 40
+# A sentence shorter than Settings.fact_min_words ("It was great.", "Why?") says little alone:
+# it joins its neighbour in the same message, up to fact_max_words. Fewer, fuller facts embed
+# better and cost less.
 
 
 @dataclass(frozen=True)
@@ -44,18 +43,25 @@ class Fact:
     slot: SlotValue | None = None
 
 
-def fact_spans(doc: Doc) -> list[Span]:
-    """Contiguous runs of non-filler sentences, short ones joined to their neighbour."""
+def fact_spans(doc: Doc, min_words: int = 6, max_words: int = 40) -> list[Span]:
+    """Contiguous runs of non-filler sentences, short ones joined to their neighbour. A sentence
+    that sets a slot ("I moved to Boston") stays alone, so that a newer value supersedes it and
+    nothing else."""
     groups: list[tuple[Span, int]] = []
     previous_end = -1
+    standalone_end = -1
     for sent in doc.sents:
         if not sent.text.strip() or is_filler(sent.text, "en"):
             continue
         words = sum(t.is_alpha for t in sent)
-        if groups and sent.start == previous_end:
+        if find_slot(sent.text, "en") is not None:
+            groups.append((sent, words))
+            previous_end = standalone_end = sent.end
+            continue
+        if groups and sent.start == previous_end and previous_end != standalone_end:
             group, group_words = groups[-1]
-            short = words < MIN_FACT_WORDS or group_words < MIN_FACT_WORDS
-            if short and group_words + words <= MAX_FACT_WORDS:
+            short = words < min_words or group_words < min_words
+            if short and group_words + words <= max_words:
                 groups[-1] = (doc[group.start : sent.end], group_words + words)
                 previous_end = sent.end
                 continue
@@ -70,6 +76,7 @@ class Extractor:
     def __init__(self, settings: Settings) -> None:
         nlp = spacy.load(resolve_model_path(settings.spacy_model, "spacy"))
         self.entities = EntityExtractor(nlp)
+        self.fact_words = (settings.fact_min_words, settings.fact_max_words)
 
     def extract(self, messages: list[MessageIn], said_at: list[datetime]) -> list[list[Fact]]:
         """Facts per message, in input order; English messages are parsed in one batch."""
@@ -89,7 +96,7 @@ class Extractor:
     ) -> list[Fact]:
         mentions = self.entities.extract_doc(doc)
         facts = []
-        for sent in fact_spans(doc):
+        for sent in fact_spans(doc, *self.fact_words):
             source = sent.text.strip()
             start = sent.start_char + sent.text.index(source)
             inside = [
