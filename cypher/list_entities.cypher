@@ -19,7 +19,7 @@ CALL () {
   ORDER BY /*order*/
   LIMIT $limit
   RETURN collect({
-    node: e {.name, .type, .aliases, .first_seen, .last_seen, mention_count: mention_count},
+    node: e {.key, .name, .type, .aliases, .first_seen, .last_seen, mention_count: mention_count},
     sort_key: sort_key, id: e.key
   }) AS rows
 }

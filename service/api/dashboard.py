@@ -34,6 +34,7 @@ from strawberry.types import Info
 
 from service import domain
 from service.api.auth import scope_for
+from service.api.graph import Entity
 from service.api.types import (
     Clock,
     DatabaseUnavailable,
@@ -179,16 +180,6 @@ class MemoryConnection:
     total_count: int
 
 
-@strawberry.type(description="A person, organisation, place, tool … named in the memories.")
-class Entity:
-    name: str
-    type: str
-    aliases: list[str]
-    first_seen: datetime | None
-    last_seen: datetime | None
-    mention_count: int
-
-
 @strawberry.type
 class EntityEdge:
     cursor: str
@@ -274,14 +265,14 @@ class DashboardQuery:
         after: str | None = None,
     ) -> EntitiesResult:
         try:
+            allowed = scope_for(info, scope)
             page = await _store(info).entities(
-                scope_for(info, scope), filters.parse_entity_where(_plain(where)),
-                _sort_keys(sort), first, after,
-            )  # fmt: skip
+                allowed, filters.parse_entity_where(_plain(where)), _sort_keys(sort), first, after
+            )
         except EngramError as e:
             return _failure(e)
         return EntityConnection(
-            edges=[EntityEdge(cursor=e.cursor, node=Entity(**e.node.model_dump()))
+            edges=[EntityEdge(cursor=e.cursor, node=Entity.of(e.node, allowed))
                    for e in page.edges],
             page_info=_page_info(page, after),
             total_count=page.total_count,

@@ -21,6 +21,7 @@ from strawberry.types import Info
 from service import domain
 from service.api.auth import Principal, scope_for
 from service.api.dashboard import DashboardQuery
+from service.api.graph import GraphQuery
 from service.api.types import (
     AddMessagesSuccess,
     Context,
@@ -141,7 +142,7 @@ class Mutation:
 def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema with the depth, token and alias limits of Settings."""
     return strawberry.Schema(
-        query=merge_types("Query", (Query, DashboardQuery)),
+        query=merge_types("Query", (Query, DashboardQuery, GraphQuery)),
         mutation=Mutation,
         extensions=[
             partial(QueryDepthLimiter, max_depth=settings.max_query_depth),

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from service.domain import Clock, Scope, StoredMemory
 from service.errors import ValidationError
@@ -31,6 +31,7 @@ from service.store.filters import (
     memory_ordering,
     memory_predicate,
 )
+from service.store.graph_queries import EntityNode
 from service.store.repository import to_memory
 
 MAX_PAGE = 100
@@ -42,15 +43,6 @@ class Bucket(StrEnum):
     DAY = "day"
     WEEK = "week"
     MONTH = "month"
-
-
-class EntitySummary(BaseModel):
-    name: str
-    type: str
-    aliases: list[str] = Field(default_factory=list)
-    first_seen: datetime | None = None
-    last_seen: datetime | None = None
-    mention_count: int = 0
 
 
 class TimelineCount(BaseModel):
@@ -122,12 +114,12 @@ class DashboardStore:
         sort: Sequence[SortKey] = (),
         first: int = 20,
         after: str | None = None,
-    ) -> Page[EntitySummary]:
+    ) -> Page[EntityNode]:
         """Entities matching `where`, with their mention counts, one page in `sort` order."""
         ordering = entity_ordering(sort)
         rows = await self._fetch_page("list_entities", scope, entity_predicate(where), ordering,
                                 first, after, {})  # fmt: skip
-        return _to_page(rows, ordering, first, lambda r: EntitySummary.model_validate(_native(r)))
+        return _to_page(rows, ordering, first, lambda r: EntityNode.model_validate(_native(r)))
 
     async def timeline(
         self,

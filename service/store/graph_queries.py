@@ -1,0 +1,133 @@
+"""Multi-hop reads over the Entity <- MENTIONS - Memory graph, always inside one caller's scope."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from neo4j.time import DateTime as Neo4jDateTime
+from pydantic import BaseModel, ConfigDict, Field
+
+from service.domain import Scope, StoredMemory
+from service.store.database import Database, Record
+from service.store.repository import to_memory
+
+
+class EntityNode(BaseModel):
+    """An entity as stored; ``mention_count`` counts every MENTIONS edge, superseded or not."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    type: str
+    key: str
+    aliases: list[str] = Field(default_factory=list)
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+    mention_count: int = 0
+
+
+class Neighbor(BaseModel):
+    """An entity ``distance`` hops away; ``via`` names the entities on one shortest path there
+    and ``support`` counts the memories that link it to the entities one hop closer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity: EntityNode
+    distance: int
+    via: list[str] = Field(default_factory=list)
+    support: int
+
+
+class PathStep(BaseModel):
+    """One hop of a path: two entities and the (capped) memories that mention both."""
+
+    model_config = ConfigDict(frozen=True)
+
+    from_entity: EntityNode
+    to_entity: EntityNode
+    memories: list[StoredMemory]
+
+
+class EntityPath(BaseModel):
+    """A chain of entities and, for each consecutive pair, the memories that connect them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entities: list[EntityNode]
+    steps: list[PathStep]
+
+
+class TraversalStore:
+    """Runs the traversal queries of the catalogue and returns typed results."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def find_entity(self, scope: Scope, keys: list[str]) -> EntityNode | None:
+        """The most mentioned entity among ``keys`` (one per candidate type), if any exists."""
+        rows = await self.db.read("find_entity", {**scope.params(), "keys": keys})
+        return to_entity(rows[0]["entity"]) if rows else None
+
+    async def entity_memories(
+        self, scope: Scope, key: str, limit: int, as_of: datetime | None
+    ) -> list[StoredMemory]:
+        rows = await self.db.read(
+            "fetch_entity_memories", {**visibility(scope, as_of), "key": key, "limit": limit}
+        )
+        return [to_memory(r["memory"]) for r in rows]
+
+    async def neighbors(
+        self, scope: Scope, key: str, hops: int, limit: int, hub_limit: int
+    ) -> list[Neighbor]:
+        params = {**visibility(scope), "key": key, "hops": hops, "limit": limit,
+                  "hub_limit": hub_limit}  # fmt: skip
+        rows = await self.db.read("find_neighbors", params)
+        return [
+            Neighbor(entity=to_entity(r["entity"]), distance=r["distance"], via=r["via"],
+                     support=r["support"])
+            for r in rows
+        ]  # fmt: skip
+
+    async def path(
+        self,
+        scope: Scope,
+        from_key: str,
+        to_key: str,
+        max_hops: int,
+        hub_limit: int,
+        per_step: int,
+    ) -> EntityPath | None:
+        """The shortest path within ``max_hops``, or None when there is none."""
+        params = {**visibility(scope), "from_key": from_key, "to_key": to_key,
+                  "max_hops": max_hops, "hub_limit": hub_limit, "per_step": per_step}  # fmt: skip
+        rows = await self.db.read("find_path", params)
+        if not rows:
+            return None
+        entities = [to_entity(e) for e in rows[0]["entities"]]
+        steps = [
+            PathStep(from_entity=left, to_entity=right,
+                     memories=[to_memory(m) for m in memories])
+            for left, right, memories in zip(
+                entities[:-1], entities[1:], rows[0]["steps"], strict=True)
+        ]  # fmt: skip
+        return EntityPath(entities=entities, steps=steps)
+
+
+def visibility(scope: Scope, as_of: datetime | None = None) -> dict[str, Any]:
+    """Parameters of {{memory_visible}}: the scope, current or as of an instant, no time window."""
+    return {
+        **scope.params(), "as_of": as_of, "said_from": None, "said_to": None,
+        "happened_from": None, "happened_to": None,
+    }  # fmt: skip
+
+
+def to_entity(record: Record) -> EntityNode:
+    """An Entity projection as the model (Neo4j temporals made native, missing fields unset)."""
+    return EntityNode.model_validate(
+        {
+            k: v.to_native() if isinstance(v, Neo4jDateTime) else v
+            for k, v in record.items()
+            if v is not None
+        }
+    )
