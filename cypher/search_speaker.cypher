@@ -1,0 +1,9 @@
+// Retriever 5 (only when the query names someone who speaks in this scope): that speaker's
+// visible memories ranked by exact cosine similarity to the query, so "What does Melanie do
+// to relax?" weighs what Melanie said above what others said about relaxing.
+MATCH (m:Memory)
+WHERE m.speaker IN $speakers AND {{memory_visible}}
+WITH m LIMIT $window_cap
+RETURN m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS score
+ORDER BY score DESC
+LIMIT $limit
