@@ -23,3 +23,4 @@ CREATE INDEX entity_name_range IF NOT EXISTS FOR (e:Entity) ON (e.name);
 CREATE INDEX event_memory IF NOT EXISTS FOR (e:MemoryEvent) ON (e.memory_id);
 CREATE INDEX memory_slot IF NOT EXISTS FOR (m:Memory) ON (m.slot, m.subject);
 CREATE INDEX event_at IF NOT EXISTS FOR (e:MemoryEvent) ON (e.at);
+CREATE INDEX memory_speaker IF NOT EXISTS FOR (m:Memory) ON (m.speaker);

@@ -69,13 +69,16 @@ class Settings(BaseSettings):
     # Retrieval: each retriever returns max(3 x limit, retriever_depth) candidates; fusion is
     # weighted reciprocal rank (score = sum of weight / (rrf_k + rank)).
     search_default_limit: int = Field(default=10, ge=1, le=200)
-    vector_overfetch: int = Field(default=20, ge=1, le=1000)
-    retriever_depth: int = Field(default=50, ge=1, le=1000)
+    vector_overfetch: int = Field(default=10, ge=1, le=1000)
+    retriever_depth: int = Field(default=30, ge=1, le=1000)
     rrf_k: int = Field(default=60, ge=1)
     weight_vector: float = Field(default=1.0, ge=0.0)
     weight_fulltext: float = Field(default=1.0, ge=0.0)
     weight_graph: float = Field(default=0.1, ge=0.0)
     weight_time: float = Field(default=1.0, ge=0.0)
+    weight_speaker: float = Field(default=1.0, ge=0.0)
+    # Maximal marginal relevance on the fused list: 1.0 = off, lower = more diverse top k.
+    diversity_weight: float = Field(default=1.0, ge=0.0, le=1.0)
     graph_entities: int = Field(default=8, ge=1, le=100)
     graph_hub_limit: int = Field(default=20, ge=1)
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)

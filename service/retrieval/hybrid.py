@@ -8,6 +8,7 @@ from typing import Any
 from service.config import Settings
 from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
+from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.query import QueryPlan, plan_query
 from service.store.repository import GraphStore
@@ -25,7 +26,8 @@ class HybridRetriever:
     def weights(self) -> dict[str, float]:
         s = self.settings
         return {"vector": s.weight_vector, "fulltext": s.weight_fulltext,
-                "graph": s.weight_graph, "time": s.weight_time}  # fmt: skip
+                "graph": s.weight_graph, "time": s.weight_time,
+                "speaker": s.weight_speaker}  # fmt: skip
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         plan = plan_query(query, options)
@@ -34,8 +36,22 @@ class HybridRetriever:
         params = {**scope.params(), **plan.filter_params(), "limit": fetch}
         results = await self._run_retrievers(plan, params, embedding)
         fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
-        fused = [f for f in fused if f.score >= options.min_score][: options.limit]
+        fused = [f for f in fused if f.score >= options.min_score]
+        fused = await self._diversify(fused, options.limit, params)
         return await self._explain(fused, params)
+
+    async def _diversify(
+        self, fused: list[Fused], limit: int, params: dict[str, Any]
+    ) -> list[Fused]:
+        """MMR over a pool of 3 x limit candidates (off when diversity_weight is 1)."""
+        weight = self.settings.diversity_weight
+        if weight >= 1.0 or len(fused) <= 1:
+            return fused[:limit]
+        pool = fused[: limit * 3]
+        embeddings = await self.store.fetch_embeddings([f.id for f in pool], params)
+        order = mmr_order([f.id for f in pool], [f.score for f in pool], embeddings, limit, weight)
+        by_id = {f.id: f for f in pool}
+        return [by_id[i] for i in order]
 
     async def _run_retrievers(
         self, plan: QueryPlan, params: dict[str, Any], embedding: list[float]
@@ -54,6 +70,9 @@ class HybridRetriever:
             }  # fmt: skip
         if plan.window is not None:
             calls["time"] = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+        if plan.names:
+            calls["speaker"] = {**params, "embedding": embedding, "speakers": list(plan.names),
+                                "window_cap": s.time_window_cap}  # fmt: skip
         names = list(calls)
         rows = await asyncio.gather(*(self.store.retrieve(n, calls[n]) for n in names))
         return {

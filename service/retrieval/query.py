@@ -27,12 +27,80 @@ class TimeWindow:
     expression: str | None = None
 
 
+# Capitalised words that open questions or sentences are not names.
+_NOT_NAMES = frozenset(
+    [
+        "What",
+        "When",
+        "Where",
+        "Who",
+        "Whom",
+        "Whose",
+        "Which",
+        "Why",
+        "How",
+        "Did",
+        "Does",
+        "Do",
+        "Is",
+        "Are",
+        "Was",
+        "Were",
+        "Has",
+        "Have",
+        "Had",
+        "Can",
+        "Could",
+        "Would",
+        "Should",
+        "Will",
+        "Tell",
+        "Give",
+        "List",
+        "Name",
+        "In",
+        "On",
+        "At",
+        "For",
+        "The",
+        "A",
+        "An",
+        "And",
+        "Or",
+        "But",
+        "If",
+        "I",
+        "My",
+        "We",
+        "Our",
+        "You",
+        "Your",
+        "He",
+        "She",
+        "They",
+        "Their",
+        "His",
+        "Her",
+        "It",
+        "Its",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "Last",
+        "Next",
+    ]
+)
+_NAME = re.compile(r"\b[A-Z][\w'-]*\b")
+
+
 @dataclass(frozen=True)
 class QueryPlan:
     text: str
     lucene: str | None
     window: TimeWindow | None
     as_of: datetime | None
+    names: tuple[str, ...] = ()
 
     def filter_params(self) -> dict[str, datetime | None]:
         """The time parameters of the shared memory_visible predicate."""
@@ -54,7 +122,21 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
     if not text:
         raise ValidationError("the search query is empty")
     window = _window(text, options)
-    return QueryPlan(text=text, lucene=lucene_query(text), window=window, as_of=options.as_of)
+    return QueryPlan(
+        text=text, lucene=lucene_query(text), window=window, as_of=options.as_of,
+        names=candidate_names(text),
+    )  # fmt: skip
+
+
+def candidate_names(text: str) -> tuple[str, ...]:
+    """Capitalised words that may name a speaker ("Melanie's" → "Melanie"); the store keeps
+    only those that really speak in the scope."""
+    names = []
+    for word in _NAME.findall(text):
+        word = word.removesuffix("'s").removesuffix("’s")
+        if word not in _NOT_NAMES and word not in names:
+            names.append(word)
+    return tuple(names[:8])
 
 
 def _window(text: str, options: SearchOptions) -> TimeWindow | None:

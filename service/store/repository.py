@@ -82,6 +82,12 @@ class GraphStore:
             raise ValueError(f"unknown retriever {retriever!r}")
         return await self.db.read(_RETRIEVERS[retriever], params)
 
+    async def fetch_embeddings(
+        self, ids: list[str], params: dict[str, Any]
+    ) -> dict[str, list[float]]:
+        rows = await self.db.read("fetch_embeddings", {**params, "ids": ids})
+        return {r["id"]: r["embedding"] for r in rows if r["embedding"]}
+
     async def fetch_hits(
         self, ids: list[str], params: dict[str, Any]
     ) -> dict[str, tuple[StoredMemory, list[SourceMessage], list[EntityRef]]]:
@@ -112,6 +118,7 @@ _RETRIEVERS = {
     "fulltext": "search_fulltext",
     "graph": "search_graph",
     "time": "search_time_window",
+    "speaker": "search_speaker",
 }
 
 

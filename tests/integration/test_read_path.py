@@ -127,3 +127,14 @@ async def test_context_is_a_dated_block_within_the_budget(seeded: Memory) -> Non
     assert len(small.memory_ids) < len(full.memory_ids)
     with pytest.raises(ValidationError, match="tokenBudget"):
         await seeded.context("x", ALICE, token_budget=0)
+
+
+async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: Memory) -> None:
+    two_speakers = Scope(user_id="pair")
+    await mem.add(
+        [{"content": "I relax by painting landscapes on weekends.", "speaker": "Melanie"},
+         {"content": "I relax by running along the river.", "speaker": "Caroline"}],
+        two_speakers,
+    )  # fmt: skip
+    [top, *_] = await mem.search("How does Melanie relax?", two_speakers, limit=2)
+    assert top.memory.speaker == "Melanie" and retrievers(top).get("speaker") == 1

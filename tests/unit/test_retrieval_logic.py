@@ -1,0 +1,104 @@
+"""Pure read-path logic: fusion, Lucene escaping, query planning, diversity, context blocks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from service.domain import Clock, SearchHit, SearchOptions, StoredMemory, TimeFilter
+from service.errors import ValidationError
+from service.retrieval.context import build_context
+from service.retrieval.diversity import mmr_order
+from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
+from service.retrieval.lucene import lucene_query
+from service.retrieval.query import candidate_names, plan_query
+
+REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
+
+
+def test_rrf_sums_weighted_reciprocal_ranks() -> None:
+    fused = reciprocal_rank_fusion(
+        {"vector": [Ranked("a", 0.9), Ranked("b", 0.8)], "fulltext": [Ranked("b", 7.0)]},
+        {"vector": 1.0, "fulltext": 2.0},
+        k=60,
+    )
+    assert [f.id for f in fused] == ["b", "a"]
+    assert fused[0].score == pytest.approx(1 / 62 + 2 / 61)
+    assert fused[0].ranks == {"vector": (2, 0.8), "fulltext": (1, 7.0)}
+
+
+def test_rrf_keeps_the_first_graph_path() -> None:
+    fused = reciprocal_rank_fusion(
+        {"graph": [Ranked("a", 1.0, ("Priya", "Lisbon"), ("Priya",))]}, {}, k=60
+    )
+    assert fused[0].path == ("Priya", "Lisbon") and fused[0].matched == ("Priya",)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What did Priya suggest?", "Priya OR suggest"),
+        ('ZX-4471 AND (foo OR "bar', "ZX OR 4471 OR foo OR bar"),
+        ("name:* title:[a TO z]", "title"),
+        ("the and of", None),
+        ("上个月 跑步", "上个月 OR 跑步"),
+    ],
+)
+def test_lucene_query_keeps_only_escaped_content_words(text: str, expected: str | None) -> None:
+    assert lucene_query(text) == expected
+
+
+def test_lucene_escapes_special_characters_inside_words() -> None:
+    query = lucene_query("C++ rocks")
+    assert query is not None and "rocks" in query and "+" not in query.replace("\\+", "")
+
+
+def test_plan_reads_said_clock_and_phrase_from_the_query() -> None:
+    plan = plan_query(
+        "What did Alice say last month?",
+        SearchOptions(when=TimeFilter(reference_time=REFERENCE)),
+    )
+    assert plan.window is not None and plan.window.clock is Clock.SAID
+    assert plan.window.start == datetime(2024, 4, 1, tzinfo=UTC)
+    assert plan.filter_params()["said_to"] == datetime(2024, 5, 1, tzinfo=UTC)
+    assert plan.filter_params()["happened_from"] is None
+
+
+def test_plan_defaults_to_the_happened_clock_and_checks_bounds() -> None:
+    plan = plan_query("trips in May 2023", SearchOptions())
+    assert plan.window is not None and plan.window.clock is Clock.HAPPENED
+    bad = TimeFilter(start=REFERENCE, end=datetime(2020, 1, 1, tzinfo=UTC))
+    with pytest.raises(ValidationError, match="before"):
+        plan_query("x", SearchOptions(when=bad))
+    with pytest.raises(ValidationError, match="empty"):
+        plan_query("   ", SearchOptions())
+
+
+def test_candidate_names_skip_question_words_and_possessives() -> None:
+    assert candidate_names("What does Melanie's daughter like? Where is Caroline?") == (
+        "Melanie",
+        "Caroline",
+    )
+
+
+def test_mmr_demotes_a_near_copy() -> None:
+    embeddings = {"a": [1.0, 0.0], "a2": [0.999, 0.045], "b": [0.0, 1.0]}
+    assert mmr_order(["a", "a2", "b"], [1.0, 0.99, 0.9], embeddings, 2, 0.5) == ["a", "b"]
+    assert mmr_order(["a", "a2", "b"], [1.0, 0.99, 0.9], embeddings, 2, 1.0) == ["a", "a2"]
+
+
+def test_context_block_stops_at_the_budget() -> None:
+    hits = [
+        SearchHit(
+            memory=StoredMemory(
+                id=str(i), text=f"fact number {i}", speaker="Ann", said_at=REFERENCE
+            ),
+            score=1.0,
+        )  # fmt: skip
+        for i in range(5)
+    ]
+    block = build_context(hits, token_budget=30, count_tokens=lambda s: len(s.split()))
+    assert block.text.splitlines()[1] == "- [2024-05-10, Ann] fact number 0"
+    assert block.tokens <= 30 and 0 < len(block.memory_ids) < 5
+    assert build_context(hits, 3, lambda s: len(s.split())).text == ""
