@@ -95,7 +95,7 @@ def test_context_block_stops_at_the_budget() -> None:
                 id=str(i), text=f"fact number {i}", speaker="Ann", said_at=REFERENCE
             ),
             score=1.0,
-        )  # fmt: skip
+        )
         for i in range(5)
     ]
     block = build_context(hits, token_budget=30, count_tokens=lambda s: len(s.split()))
