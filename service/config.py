@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = Field(default=384, gt=0)
 
+    # reset() deletes every scope of the database; off unless ENGRAM_ALLOW_RESET=true.
+    allow_reset: bool = False
+
     # Facts: sentences shorter than fact_min_words join their neighbour, up to fact_max_words.
     fact_min_words: int = Field(default=15, ge=1, le=100)
     fact_max_words: int = Field(default=60, ge=1, le=500)

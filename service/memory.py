@@ -20,11 +20,13 @@ from service.domain import (
     Scope,
     SearchHit,
     SearchOptions,
+    StoredMemory,
     utcnow,
 )
 from service.embedding import Embedder
 from service.errors import ValidationError
 from service.ids import scoped_id, text_hash
+from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
@@ -124,6 +126,34 @@ class Memory:
         return await HybridRetriever(self.settings, self.store, self.embedder).search(
             query, scope, options
         )
+
+    # -- lifecycle (service/lifecycle.py): the Mem0-style get/update/delete/history/forget --
+    async def get(self, memory_id: str, scope: Scope) -> StoredMemory:
+        return await Lifecycle(self).get(memory_id, scope)
+
+    async def update(
+        self, memory_id: str, text: str, scope: Scope, actor: str = DEFAULT_ACTOR
+    ) -> StoredMemory:
+        return await Lifecycle(self).update(memory_id, text, scope, actor)
+
+    async def delete(
+        self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR
+    ) -> DeleteReport:
+        return await Lifecycle(self).delete(memory_id, scope, actor)
+
+    async def delete_all(self, scope: Scope, actor: str = DEFAULT_ACTOR) -> DeleteReport:
+        return await Lifecycle(self).delete_all(scope, actor)
+
+    async def history(self, memory_id: str, scope: Scope) -> list[MemoryEvent]:
+        return await Lifecycle(self).history(memory_id, scope)
+
+    async def forget(
+        self, scope: Scope, dry_run: bool = True, actor: str = DEFAULT_ACTOR
+    ) -> ForgetReport:
+        return await Lifecycle(self).forget(scope, dry_run, actor)
+
+    async def reset(self, confirm: str) -> int:
+        return await Lifecycle(self).reset(confirm, self.settings.allow_reset)
 
     async def context(
         self,

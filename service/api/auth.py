@@ -88,6 +88,12 @@ def scope_for(info: Info[Any, None], scope: ScopeInput) -> domain.Scope:
     return authorize(principal, asked)
 
 
+def actor(info: Info[Any, None]) -> str:
+    """Who writes: the API key's principal, recorded on every MemoryEvent."""
+    principal: Principal = info.context["principal"]
+    return principal.name
+
+
 def principal_from(request: Request) -> Principal:
     settings: Settings = request.app.state.settings
     return authenticate(settings, request.headers.get("X-API-Key"))

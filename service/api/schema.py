@@ -19,9 +19,10 @@ from strawberry.tools import merge_types
 from strawberry.types import Info
 
 from service import domain
-from service.api.auth import Principal, scope_for
+from service.api.auth import actor, scope_for
 from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
+from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.types import (
     AddMessagesSuccess,
     Context,
@@ -52,12 +53,6 @@ SearchResult = Annotated[
     SearchHits | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
     strawberry.union("SearchResult"),
 ]
-
-
-def actor(info: Info[Any, None]) -> str:
-    """Who writes: the API key's principal, recorded on every MemoryEvent."""
-    principal: Principal = info.context["principal"]
-    return principal.name
 
 
 def service(info: Info[Any, None]) -> MemoryService:
@@ -142,8 +137,8 @@ class Mutation:
 def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema with the depth, token and alias limits of Settings."""
     return strawberry.Schema(
-        query=merge_types("Query", (Query, DashboardQuery, GraphQuery)),
-        mutation=Mutation,
+        query=merge_types("Query", (Query, DashboardQuery, GraphQuery, LifecycleQuery)),
+        mutation=merge_types("Mutation", (Mutation, LifecycleMutation)),
         extensions=[
             partial(QueryDepthLimiter, max_depth=settings.max_query_depth),
             partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),

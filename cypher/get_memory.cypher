@@ -1,0 +1,6 @@
+// One memory by id inside the caller's scope (none when it lives in another scope), with the
+// keys of the entities it mentions.
+MATCH (n:Memory {id: $id})
+WHERE {{in_scope}}
+OPTIONAL MATCH (n)-[:MENTIONS]->(e:Entity)
+RETURN n {.*, embedding: null} AS memory, collect(DISTINCT e.key) AS entity_keys
