@@ -1,6 +1,7 @@
 // For each candidate fact: an existing memory with the same hash, the nearest current memory
 // above the similarity threshold, and the current memories holding the same subject + slot.
-// All inside the caller's scope.
+// All inside the caller's scope; slot holders inside the caller's user, across its agents and
+// runs, so that two agents writing for one user are arbitrated.
 UNWIND $candidates AS c
 OPTIONAL CALL (c) {
   MATCH (same:Memory {hash: c.hash})
@@ -25,9 +26,9 @@ OPTIONAL CALL (c) {
   WITH c WHERE c.slot IS NOT NULL
   MATCH (old:Memory {slot: c.slot, subject: c.subject})
   WHERE old.invalidated_at IS NULL
-    AND ($user_id IS NULL OR old.user_id = $user_id)
-    AND ($agent_id IS NULL OR old.agent_id = $agent_id)
-    AND ($run_id IS NULL OR old.run_id = $run_id)
-  RETURN collect(old {.id, .slot_value, .said_at}) AS holders
+    AND CASE WHEN $user_id IS NOT NULL THEN old.user_id = $user_id
+             ELSE ($agent_id IS NULL OR old.agent_id = $agent_id)
+                  AND ($run_id IS NULL OR old.run_id = $run_id) END
+  RETURN collect(old {.id, .slot_value, .said_at, .agent_id, .confidence}) AS holders
 }
 RETURN c.key AS key, same_id, near_id, near_text, near_score, holders

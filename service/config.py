@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     # Write path: a new fact this similar to a current memory updates it instead.
     duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
     reconcile_fetch_k: int = Field(default=10, ge=1, le=1000)
+    # Slot conflicts: newer wins, then higher agent priority ({"planner": 2, "chat": 1}), then
+    # higher confidence. The loser is kept as superseded.
+    agent_priority: dict[str, int] = Field(default_factory=dict)
     write_batch_size: int = Field(default=256, ge=1, le=10_000)
 
     # Retrieval: each retriever returns max(3 x limit, retriever_depth) candidates; fusion is

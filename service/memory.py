@@ -33,7 +33,7 @@ from service.retrieval.hybrid import HybridRetriever
 from service.store.database import Database
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
-from service.write_plan import make_candidates, mention_rows, plan_writes
+from service.write_plan import Arbiter, make_candidates, mention_rows, plan_writes
 
 DEFAULT_ACTOR = "engram"
 
@@ -96,7 +96,7 @@ class Memory:
         reconcile = await self.store.reconcile(
             scope, candidates, self.settings.duplicate_threshold, self.settings.reconcile_fetch_k
         )
-        plan = plan_writes(candidates, reconcile)
+        plan = plan_writes(candidates, reconcile, Arbiter(self.settings.agent_priority))
         clock.lap("reconcile")
         await self.store.write_plan(
             scope, message_rows, plan, mention_rows(scope, plan.new), self.embedder.model_name,

@@ -7,7 +7,7 @@ transaction. Order matters: within a batch, later messages win a slot over earli
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from service.domain import Scope
@@ -27,6 +27,7 @@ class Candidate:
     speaker: str | None
     subject: str | None
     source_ids: list[str]
+    agent_id: str | None = None
     embedding: list[float] = field(default_factory=list)
 
     @property
@@ -78,12 +79,16 @@ def make_candidates(
                 key=scoped_id(scope, "mem", digest), hash=digest, fact=fact,
                 said_at=said_at[index], speaker=speakers[index],
                 subject=speakers[index] or scope.user_id or scope.agent_id,
-                source_ids=[message_ids[index]],
+                source_ids=[message_ids[index]], agent_id=scope.agent_id,
             )  # fmt: skip
     return list(by_hash.values())
 
 
-def plan_writes(candidates: list[Candidate], reconcile: dict[str, dict[str, Any]]) -> WritePlan:
+def plan_writes(
+    candidates: list[Candidate],
+    reconcile: dict[str, dict[str, Any]],
+    arbiter: Arbiter | None = None,
+) -> WritePlan:
     """Decide per candidate: unchanged (same hash), UPDATE (near-duplicate), or new."""
     plan = WritePlan()
     for cand in candidates:
@@ -97,7 +102,7 @@ def plan_writes(candidates: list[Candidate], reconcile: dict[str, dict[str, Any]
                 plan.updates.append(_update(existing, row.get("near_text") or "", cand))
             continue
         plan.new.append(cand)
-    plan.supersessions = _supersessions(plan.new, reconcile)
+    plan.supersessions = _supersessions(plan.new, reconcile, arbiter or Arbiter())
     return plan
 
 
@@ -112,28 +117,61 @@ def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
 
 
 def _supersessions(
-    new: list[Candidate], reconcile: dict[str, dict[str, Any]]
+    new: list[Candidate], reconcile: dict[str, dict[str, Any]], priority: Arbiter
 ) -> list[dict[str, Any]]:
-    """Old holders of a slot lose it to a different value; inside the batch, later wins."""
+    """Conflicting values for one subject + slot: the loser is superseded (kept, invalidated)."""
     result: list[dict[str, Any]] = []
     latest: dict[tuple[str, str], Candidate] = {}
-    for cand in sorted(new, key=lambda c: c.said_at):
+    for cand in sorted(new, key=lambda c: priority.rank(c.said_at, c.agent_id, c.fact.confidence)):
         slot = cand.fact.slot
         if slot is None or cand.subject is None:
             continue
         value = normalize_name(slot.value, "CONCEPT")
-        reason = f"{slot.slot}: {slot.value}"
+        mine = priority.rank(cand.said_at, cand.agent_id, cand.fact.confidence)
         for old in reconcile.get(cand.key, {}).get("holders") or []:
-            if normalize_name(old.get("slot_value") or "", "CONCEPT") != value:
-                result.append({"new_id": cand.id, "old_id": old["id"], "reason": reason,
-                               "at": cand.said_at})  # fmt: skip
+            if normalize_name(old.get("slot_value") or "", "CONCEPT") == value:
+                continue
+            old_said = _native_time(old.get("said_at"))
+            theirs = priority.rank(old_said, old.get("agent_id"), old.get("confidence"))
+            if mine >= theirs:
+                result.append(_supersede(cand.id, old["id"], slot.slot, slot.value, cand.said_at))
+            else:  # an older fact arrived late: the stored, newer one keeps the slot
+                result.append(_supersede(old["id"], cand.id, slot.slot, old.get("slot_value"),
+                                         old_said))  # fmt: skip
         previous = latest.get((cand.subject, slot.slot))
         previous_value = previous.fact.slot.value if previous and previous.fact.slot else None
         if previous and previous_value and normalize_name(previous_value, "CONCEPT") != value:
-            result.append({"new_id": cand.id, "old_id": previous.id, "reason": reason,
-                           "at": cand.said_at})  # fmt: skip
+            result.append(_supersede(cand.id, previous.id, slot.slot, slot.value, cand.said_at))
         latest[(cand.subject, slot.slot)] = cand
     return result
+
+
+def _supersede(
+    new_id: str, old_id: str, slot: str, value: str | None, at: datetime | None
+) -> dict[str, Any]:
+    return {"new_id": new_id, "old_id": old_id, "reason": f"{slot}: {value}", "at": at}
+
+
+def _native_time(value: Any) -> datetime | None:
+    native: datetime | None = value.to_native() if hasattr(value, "to_native") else value
+    return native
+
+
+@dataclass(frozen=True)
+class Arbiter:
+    """Who wins a slot: the newer fact, then the agent with the higher priority (Settings
+    agent_priority; unknown agents 0), then the higher confidence."""
+
+    agent_priority: dict[str, int] = field(default_factory=dict)
+
+    def rank(
+        self, said_at: datetime | None, agent_id: str | None, confidence: float | None
+    ) -> tuple[datetime, int, float]:
+        return (
+            said_at or datetime.min.replace(tzinfo=UTC),
+            self.agent_priority.get(agent_id or "", 0),
+            confidence or 0.0,
+        )
 
 
 def mention_rows(scope: Scope, new: list[Candidate]) -> list[dict[str, Any]]:

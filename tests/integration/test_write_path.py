@@ -142,3 +142,32 @@ async def test_chinese_conversation_is_extracted(mem: Memory, neo4j_target: Neo4
     assert "阿里巴巴集团" in work["entities"]  # type: ignore[operator]
     assert work["vf"].to_native() == datetime(2024, 4, 1, tzinfo=UTC)  # type: ignore[union-attr]
     assert not any(str(r["text"]).startswith("你好") for r in rows)
+
+
+async def test_an_older_fact_arriving_late_does_not_win_the_slot(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
+                    "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
+    late = await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
+                           "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
+    assert late.superseded == late.added  # the late, older fact is the one superseded
+    rows = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory) RETURN m.text AS text, m.invalidated_at IS NULL AS current",
+    )
+    current = {str(r["text"]) for r in rows if r["current"]}
+    assert current == {"Alice moved to Seattle."}
+
+
+async def test_agent_priority_breaks_a_tie(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+    mem.settings = mem.settings.model_copy(update={"agent_priority": {"planner": 2}})
+    try:
+        at = "2024-03-01T10:00:00Z"
+        await mem.add([{"content": "I live in Boston.", "speaker": "Alice", "timestamp": at}],
+                      Scope(user_id="alice", agent_id="planner"))  # fmt: skip
+        denver = {"content": "I live in Denver.", "speaker": "Alice", "timestamp": at}
+        chat = await mem.add([denver], Scope(user_id="alice", agent_id="chat"))
+    finally:
+        mem.settings = mem.settings.model_copy(update={"agent_priority": {}})
+    assert chat.superseded == chat.added
