@@ -1,6 +1,7 @@
-// Retriever 4 (only with a time window): every visible memory in the window, ranked by exact
-// cosine similarity to the query, so a question about "last month" is not left to the top-k of
-// the whole history. Bounded by $window_cap memories.
+// Retriever 4 (with a time window): every visible memory in the window, ranked by exact cosine
+// similarity to the query, so a question about "last month" is not left to the top-k of the
+// whole history. Without a window it is the exact fallback of the vector retriever for a scope
+// the index's global top-k starved. Bounded by $window_cap memories.
 MATCH (m:Memory)
 WHERE {{memory_visible}}
 WITH m LIMIT $window_cap

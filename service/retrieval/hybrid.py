@@ -74,7 +74,12 @@ class HybridRetriever:
             calls["speaker"] = {**params, "embedding": embedding, "speakers": list(plan.names),
                                 "window_cap": s.time_window_cap}  # fmt: skip
         names = list(calls)
-        rows = await asyncio.gather(*(self.store.retrieve(n, calls[n]) for n in names))
+        rows = list(await asyncio.gather(*(self.store.retrieve(n, calls[n]) for n in names)))
+        if len(rows[0]) < params["limit"]:
+            # The index's global top-k held too few of this scope's memories (a small tenant
+            # among large ones): rank the whole visible scope by exact cosine instead.
+            exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+            rows[0] = await self.store.retrieve("scope_scan", exact)
         return {
             name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
                           tuple(r.get("matched") or ())) for r in found]

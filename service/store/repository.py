@@ -118,6 +118,7 @@ _RETRIEVERS = {
     "fulltext": "search_fulltext",
     "graph": "search_graph",
     "time": "search_time_window",
+    "scope_scan": "search_time_window",  # the same exact ranking, without a window
     "speaker": "search_speaker",
 }
 

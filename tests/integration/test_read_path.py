@@ -138,3 +138,17 @@ async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: Memory) ->
     )  # fmt: skip
     [top, *_] = await mem.search("How does Melanie relax?", two_speakers, limit=2)
     assert top.memory.speaker == "Melanie" and retrievers(top).get("speaker") == 1
+
+
+async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> None:
+    big, small = Scope(user_id="big"), Scope(user_id="small")
+    await mem.add(
+        [{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
+         for i in range(400)],
+        big, infer=False,
+    )  # fmt: skip
+    mine = ["My dog Rex loves walks.", "I repaired the kitchen sink.", "We bought a new sofa."]
+    await mem.add([{"content": text} for text in mine], small, infer=False)
+    hits = await mem.search("dog walks in the park", small, limit=10)
+    assert sorted(h.memory.text for h in hits) == sorted(mine)
+    assert hits[0].memory.text == "My dog Rex loves walks."
