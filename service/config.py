@@ -56,6 +56,7 @@ class Settings(BaseSettings):
     spacy_model: str = "en_core_web_sm"
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = Field(default=384, gt=0)
+    embedding_threads: int = Field(default=1, ge=1, le=64)
 
     # reset() deletes every scope of the database; off unless ENGRAM_ALLOW_RESET=true.
     allow_reset: bool = False

@@ -31,10 +31,9 @@ class HybridRetriever:
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         plan = plan_query(query, options)
-        [embedding] = await self.embedder.aembed([plan.text])
         fetch = max(options.limit * 3, self.settings.retriever_depth)
         params = {**scope.params(), **plan.filter_params(), "limit": fetch}
-        results = await self._run_retrievers(plan, params, embedding)
+        results = await self._run_retrievers(plan, params)
         fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
         fused = [f for f in fused if f.score >= options.min_score]
         fused = await self._diversify(fused, options.limit, params)
@@ -54,36 +53,43 @@ class HybridRetriever:
         return [by_id[i] for i in order]
 
     async def _run_retrievers(
-        self, plan: QueryPlan, params: dict[str, Any], embedding: list[float]
+        self, plan: QueryPlan, params: dict[str, Any]
     ) -> dict[str, list[Ranked]]:
+        """Text retrievers start at once; the embedding ones when the query is embedded."""
         s = self.settings
-        calls: dict[str, dict[str, Any]] = {
-            "vector": {**params, "embedding": embedding,
-                       "fetch_k": params["limit"] * s.vector_overfetch},
-        }  # fmt: skip
+        text_calls: dict[str, dict[str, Any]] = {}
         if plan.lucene:
-            calls["fulltext"] = {**params, "lucene": plan.lucene,
-                                 "fetch_k": params["limit"] * s.vector_overfetch}  # fmt: skip
-            calls["graph"] = {
+            text_calls["fulltext"] = {**params, "lucene": plan.lucene,
+                                      "fetch_k": params["limit"] * s.vector_overfetch}  # fmt: skip
+            text_calls["graph"] = {
                 **params, "lucene": plan.lucene, "max_entities": s.graph_entities,
                 "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
             }  # fmt: skip
+        text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
+        try:
+            [embedding] = await self.embedder.aembed([plan.text])
+        except BaseException:
+            text_rows.cancel()
+            raise
+        exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+        calls = {"vector": {**params, "embedding": embedding,
+                            "fetch_k": params["limit"] * s.vector_overfetch}}  # fmt: skip
         if plan.window is not None:
-            calls["time"] = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+            calls["time"] = exact
         if plan.names:
-            calls["speaker"] = {**params, "embedding": embedding, "speakers": list(plan.names),
-                                "window_cap": s.time_window_cap}  # fmt: skip
-        names = list(calls)
-        rows = list(await asyncio.gather(*(self.store.retrieve(n, calls[n]) for n in names)))
+            calls["speaker"] = {**exact, "speakers": list(plan.names)}
+        rows = list(await asyncio.gather(*(self.store.retrieve(n, p) for n, p in calls.items())))
         if len(rows[0]) < params["limit"]:
             # The index's global top-k held too few of this scope's memories (a small tenant
             # among large ones): rank the whole visible scope by exact cosine instead.
-            exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
             rows[0] = await self.store.retrieve("scope_scan", exact)
+        found = dict(zip(calls, rows, strict=True)) | dict(
+            zip(text_calls, await text_rows, strict=True)
+        )
         return {
             name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
-                          tuple(r.get("matched") or ())) for r in found]
-            for name, found in zip(names, rows, strict=True)
+                          tuple(r.get("matched") or ())) for r in hits]
+            for name, hits in found.items()
         }  # fmt: skip
 
     async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
