@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from service.config import Settings, get_settings
-from service.errors import EngramError
+from service.errors import DatabaseUnavailableError, EngramError
 from service.store.local_server import LocalNeo4j
 
 if TYPE_CHECKING:
@@ -55,11 +55,25 @@ def import_file(
     if settings.uses_local_server:
         _start_local(LocalNeo4j(settings))
     conversations = _guard(lambda: read_conversations(path))
-    summary = asyncio.run(_import(settings, conversations, user_id, batch_size))
+    try:
+        summary = asyncio.run(_import(settings, conversations, user_id, batch_size))
+    except ImportInterrupted as stop:
+        done = stop.summary
+        console.print(
+            f"[red]Neo4j stopped answering[/red] in conversation {stop.conversation} at message "
+            f"{stop.offset}: {done['messages']:.0f} messages were written before that "
+            f"({done['added']:.0f} memories added). Run the same command again to finish; "
+            "what was written is not written twice."
+        )
+        raise typer.Exit(2) from stop
+    except EngramError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(1) from e
     console.print(
-        f"imported {summary['messages']} messages from {len(conversations)} conversation(s) in "
-        f"{summary['seconds']:.1f}s: {summary['added']} added, {summary['updated']} updated, "
-        f"{summary['superseded']} superseded, {summary['unchanged']} unchanged"
+        f"imported {summary['messages']:.0f} messages from {len(conversations)} conversation(s) "
+        f"in {summary['seconds']:.1f}s: {summary['added']:.0f} added, "
+        f"{summary['updated']:.0f} updated, {summary['superseded']:.0f} superseded, "
+        f"{summary['unchanged']:.0f} unchanged"
     )
 
 
@@ -80,7 +94,12 @@ async def _import(
                 scope = Scope(user_id=user_id or conv.id)
                 for start in range(0, len(conv.messages), batch_size):
                     batch = conv.messages[start : start + batch_size]
-                    result = await memory.add(batch, scope)
+                    try:
+                        result = await memory.add(batch, scope)
+                    except DatabaseUnavailableError as e:
+                        # Each batch is one transaction: what is counted landed, nothing else
+                        # did, and a re-run skips what landed (ids are derived from content).
+                        raise ImportInterrupted(conv.id, start, summary) from e
                     for key in ("added", "updated", "superseded", "unchanged"):
                         summary[key] += len(getattr(result, key))
                     summary["messages"] += len(batch)
@@ -89,6 +108,14 @@ async def _import(
         await memory.close()
     summary["seconds"] = time.monotonic() - began
     return summary
+
+
+class ImportInterrupted(Exception):
+    """The database went away mid-import; carries what had been written."""
+
+    def __init__(self, conversation: str, offset: int, summary: dict[str, float]) -> None:
+        super().__init__(f"import stopped in {conversation} at message {offset}")
+        self.conversation, self.offset, self.summary = conversation, offset, summary
 
 
 @neo4j_app.command("install")
