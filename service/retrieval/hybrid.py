@@ -33,7 +33,7 @@ class HybridRetriever:
         plan = plan_query(query, options)
         fetch = max(options.limit * 3, self.settings.retriever_depth)
         params = {**scope.params(), **plan.filter_params(), "limit": fetch}
-        results = await self._run_retrievers(plan, params)
+        results = await self._run_retrievers(plan, params, options.limit)
         fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
         fused = [f for f in fused if f.score >= options.min_score]
         fused = await self._diversify(fused, options.limit, params)
@@ -53,7 +53,7 @@ class HybridRetriever:
         return [by_id[i] for i in order]
 
     async def _run_retrievers(
-        self, plan: QueryPlan, params: dict[str, Any]
+        self, plan: QueryPlan, params: dict[str, Any], wanted: int
     ) -> dict[str, list[Ranked]]:
         """Text retrievers start at once; the embedding ones when the query is embedded."""
         s = self.settings
@@ -79,7 +79,7 @@ class HybridRetriever:
         if plan.names:
             calls["speaker"] = {**exact, "speakers": list(plan.names)}
         rows = list(await asyncio.gather(*(self.store.retrieve(n, p) for n, p in calls.items())))
-        if len(rows[0]) < params["limit"]:
+        if len(rows[0]) < wanted:
             # The index's global top-k held too few of this scope's memories (a small tenant
             # among large ones): rank the whole visible scope by exact cosine instead.
             rows[0] = await self.store.retrieve("scope_scan", exact)
