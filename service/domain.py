@@ -5,8 +5,16 @@ from __future__ import annotations
 import unicodedata
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 MAX_TEXT_CHARS = 20_000
 MAX_ID_CHARS = 200
@@ -15,11 +23,41 @@ MAX_BATCH = 1_000
 
 def clean_text(value: str) -> str:
     """Normalise Unicode (NFC) and refuse control characters other than tab and newlines."""
+    surrogates = [c for c in value if unicodedata.category(c) == "Cs"]
+    if surrogates:  # a lone surrogate is not text (JSON's "\ud800" escapes can carry one)
+        raise ValueError(f"text contains a lone surrogate U+{ord(surrogates[0]):04X}")
     value = unicodedata.normalize("NFC", value)
     bad = [c for c in value if unicodedata.category(c) == "Cc" and c not in "\t\n\r"]
     if bad:
         raise ValueError(f"text contains control character U+{ord(bad[0]):04X}")
     return value
+
+
+def instant_or_error(value: datetime | None) -> datetime | None:
+    """check_instant for callers outside pydantic: a bad instant is a ValidationError."""
+    from service.errors import ValidationError
+
+    try:
+        return check_instant(value)
+    except ValueError as e:
+        raise ValidationError(str(e)) from e
+
+
+def check_instant(value: datetime | None) -> datetime | None:
+    """An aware datetime whose UTC instant lies inside the calendar (years 1..9999); naive
+    ones are taken as UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        value.astimezone(UTC)
+    except OverflowError as e:
+        raise ValueError("the instant lies outside the years 1..9999 in UTC") from e
+    return value
+
+
+Instant = Annotated[datetime | None, AfterValidator(check_instant)]
 
 
 class Role(StrEnum):
@@ -62,7 +100,7 @@ class MessageIn(BaseModel):
     content: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
     role: Role = Role.USER
     speaker: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
-    timestamp: datetime | None = None
+    timestamp: Instant = None
     id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
     session_id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
 
@@ -112,10 +150,15 @@ class TimeFilter(BaseModel):
     """A time window on one clock: explicit bounds, or a phrase resolved at reference_time."""
 
     clock: Clock | None = None
-    start: datetime | None = None
-    end: datetime | None = None
+    start: Instant = None
+    end: Instant = None
     phrase: str | None = Field(default=None, max_length=200)
-    reference_time: datetime | None = None
+    reference_time: Instant = None
+
+    @field_validator("phrase")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        return None if value is None else clean_text(value)
 
 
 class SearchOptions(BaseModel):
@@ -123,7 +166,7 @@ class SearchOptions(BaseModel):
 
     limit: int = Field(default=10, ge=1, le=200)
     when: TimeFilter | None = None
-    as_of: datetime | None = None
+    as_of: Instant = None
     min_score: float = Field(default=0.0, ge=0.0)
 
 

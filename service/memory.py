@@ -203,7 +203,8 @@ def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[Messa
         raise ValidationError("no messages to add")
     if len(messages) > MAX_BATCH:
         raise ValidationError(f"{len(messages)} messages in one call; the limit is {MAX_BATCH}")
-    parsed = []
+    parsed: list[MessageIn] = []
+    seen: dict[str, int] = {}
     for index, raw in enumerate(messages):
         try:
             parsed.append(raw if isinstance(raw, MessageIn) else MessageIn.model_validate(raw))
@@ -211,6 +212,13 @@ def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[Messa
             first = e.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "message"
             raise ValidationError(f"message {index}: {where}: {first['msg']}") from e
+        message_id = parsed[-1].id
+        if message_id is not None and message_id in seen:
+            raise ValidationError(
+                f"message {index}: id {message_id!r} repeats message {seen[message_id]}"
+            )
+        if message_id is not None:
+            seen[message_id] = index
     return parsed
 
 

@@ -60,9 +60,14 @@ def service(info: Info[Any, None]) -> MemoryService:
     return memory
 
 
-def to_options(**values: Any) -> domain.SearchOptions:
+def to_options(
+    limit: int, when: TimeFilterInput | None, as_of: datetime | None
+) -> domain.SearchOptions:
+    """Search options from GraphQL arguments; bad values become ValidationError."""
     try:
-        return domain.SearchOptions(**values)
+        return domain.SearchOptions(
+            limit=limit, when=when.to_domain() if when else None, as_of=as_of
+        )
     except pydantic.ValidationError as e:
         first = e.errors()[0]
         raise ValidationError(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from e
@@ -81,7 +86,7 @@ class Query:
         as_of: datetime | None = None,
     ) -> SearchResult:
         try:
-            options = to_options(limit=limit, when=when.to_domain() if when else None, as_of=as_of)
+            options = to_options(limit=limit, when=when, as_of=as_of)
             hits = await service(info).search(query, scope_for(info, scope), options=options)
         except EngramError as e:
             return problem(e)
@@ -98,7 +103,7 @@ class Query:
         as_of: datetime | None = None,
     ) -> ContextResult:
         try:
-            options = to_options(limit=50, when=when.to_domain() if when else None, as_of=as_of)
+            options = to_options(limit=50, when=when, as_of=as_of)
             block = await service(info).context(
                 query, scope_for(info, scope), token_budget, options
             )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -133,11 +134,16 @@ def resolve_first_person(sentence: str, speaker: str | None, lang: str) -> str:
     if not speaker:
         return sentence
     if lang == "zh":
-        return _ZH_I.sub(speaker, sentence)
+        return _ZH_I.sub(lambda _: speaker, sentence)  # a name is text, not a template
     text = sentence
     for pattern, replacement in _FIRST_PERSON:
-        text = pattern.sub(replacement.format(name=speaker), text)
+        # A name is text, not a template: re.escape-free replacement through a function.
+        text = pattern.sub(_literal(replacement.format(name=speaker)), text)
     return text
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _: text
 
 
 def split_chinese(text: str) -> list[tuple[int, int]]:

@@ -10,6 +10,9 @@ _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _OPERATORS = {"AND", "OR", "NOT", "TO"}
 MAX_TERMS = 32
+# Lucene's standard analyzer makes one clause per CJK character; 32 terms x 16 stays far
+# below its 1,024-clause limit.
+MAX_CJK_TERM = 16
 
 
 def escape_term(term: str) -> str:
@@ -24,6 +27,8 @@ def lucene_query(text: str) -> str | None:
         word = word.split("'")[0].split("’")[0]
         if (len(word) < 2 and not _is_cjk(word)) or word.lower() in STOP_WORDS:
             continue
+        if _is_cjk(word):
+            word = word[:MAX_CJK_TERM]
         term = escape_term(word)
         if term not in terms:
             terms.append(term)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from service.domain import Clock, SearchOptions, utcnow
+from service.domain import Clock, SearchOptions, clean_text, utcnow
 from service.errors import ValidationError
 from service.nlp.patterns import detect_lang
 from service.nlp.temporal import find_time_tags, resolve_phrase
@@ -17,6 +17,9 @@ _SAID = re.compile(
     r"chat(?:ted)?|write|wrote)\b|说|讲|提到|聊|问",
     re.IGNORECASE,
 )
+
+
+MAX_QUERY_CHARS = 2_000
 
 
 @dataclass(frozen=True)
@@ -118,9 +121,14 @@ class QueryPlan:
 
 def plan_query(query: str, options: SearchOptions) -> QueryPlan:
     """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms."""
-    text = query.strip()
+    try:
+        text = clean_text(query).strip()
+    except ValueError as e:
+        raise ValidationError(f"query: {e}") from e
     if not text:
         raise ValidationError("the search query is empty")
+    if len(text) > MAX_QUERY_CHARS:
+        raise ValidationError(f"the search query is over {MAX_QUERY_CHARS} characters")
     window = _window(text, options)
     return QueryPlan(
         text=text, lucene=lucene_query(text), window=window, as_of=options.as_of,

@@ -8,9 +8,9 @@ but are never walked through, so one hub cannot turn a 3-hop question into the w
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
-from service.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text
+from service.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text, instant_or_error
 from service.errors import NotFoundError, ValidationError
 from service.nlp.normalize import entity_key
 from service.nlp.patterns import EntityLabel
@@ -58,8 +58,7 @@ class GraphTraversal:
         """Memories that mention the entity, newest first: current ones, or as of an instant."""
         check_range("limit", limit, 1, MAX_MEMORIES)
         # A naive instant is UTC, as on the write path (Neo4j never matches naive to zoned).
-        if as_of is not None and as_of.tzinfo is None:
-            as_of = as_of.replace(tzinfo=UTC)
+        as_of = instant_or_error(as_of)
         return await self.store.entity_memories(scope, entity.key, limit, as_of)
 
     async def neighbors(

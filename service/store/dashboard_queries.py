@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from service.domain import Clock, Scope, StoredMemory
+from service.domain import Clock, Scope, StoredMemory, instant_or_error
 from service.errors import ValidationError
 from service.store.catalog import and_
 from service.store.database import Database, Record
@@ -181,7 +181,7 @@ def _to_page(
 
 def _aware(value: datetime | None) -> datetime | None:
     # Naive times are UTC, as on the write path; Neo4j never matches naive against zoned ones.
-    return value.replace(tzinfo=UTC) if value and value.tzinfo is None else value
+    return instant_or_error(value)
 
 
 def _native(record: Record) -> Record:

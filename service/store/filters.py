@@ -402,7 +402,18 @@ class Ordering:
             numeric = kind is float and isinstance(value, int)
             if isinstance(value, bool) or not (isinstance(value, kind) or numeric):
                 raise ValidationError("after: not a cursor from this API")
+            if not _packable(value):
+                raise ValidationError("after: not a cursor from this API")
         return values
+
+
+def _packable(value: Any) -> bool:
+    """What the Bolt driver can send: 64-bit ints, text without lone surrogates."""
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    if isinstance(value, str):
+        return not any("\ud800" <= c <= "\udfff" for c in value)
+    return True
 
 
 def memory_ordering(sort: Sequence[SortKey]) -> Ordering:
