@@ -27,6 +27,7 @@ from service.embedding import Embedder
 from service.errors import ValidationError
 from service.ids import scoped_id, text_hash
 from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
+from service.nlp.chinese import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
@@ -235,6 +236,6 @@ def _message_row(scope: Scope, msg: MessageIn, index: int, said_at: datetime) ->
 def _whole_message_fact(msg: MessageIn, index: int) -> Fact:
     return Fact(
         text=msg.content, source_text=msg.content, message_index=index,
-        lang="zh" if any("\u4e00" <= c <= "\u9fff" for c in msg.content) else "en",
+        lang=detect_lang(msg.content),
         confidence=STATEMENT_CONFIDENCE,
     )  # fmt: skip

@@ -131,7 +131,7 @@ def _supersessions(
         for old in reconcile.get(cand.key, {}).get("holders") or []:
             if normalize_name(old.get("slot_value") or "", "CONCEPT") == value:
                 continue
-            old_said = _native_time(old.get("said_at"))
+            old_said: datetime | None = old.get("said_at")
             theirs = priority.rank(old_said, old.get("agent_id"), old.get("confidence"))
             if mine >= theirs:
                 result.append(_supersede(cand.id, old["id"], slot.slot, slot.value, cand.said_at))
@@ -150,11 +150,6 @@ def _supersede(
     new_id: str, old_id: str, slot: str, value: str | None, at: datetime | None
 ) -> dict[str, Any]:
     return {"new_id": new_id, "old_id": old_id, "reason": f"{slot}: {value}", "at": at}
-
-
-def _native_time(value: Any) -> datetime | None:
-    native: datetime | None = value.to_native() if hasattr(value, "to_native") else value
-    return native
 
 
 @dataclass(frozen=True)

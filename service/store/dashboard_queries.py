@@ -119,7 +119,7 @@ class DashboardStore:
         ordering = entity_ordering(sort)
         rows = await self._fetch_page("list_entities", scope, entity_predicate(where), ordering,
                                 first, after, {})  # fmt: skip
-        return _to_page(rows, ordering, first, lambda r: EntityNode.model_validate(_native(r)))
+        return _to_page(rows, ordering, first, lambda r: EntityNode.model_validate(r))
 
     async def timeline(
         self,
@@ -136,7 +136,7 @@ class DashboardStore:
             **scope.params(), "as_of": None, "unit": Bucket(bucket).value,
             "clock": Clock(clock).value, "start": _aware(start), "end": _aware(end),
         })  # fmt: skip
-        return [TimelineCount.model_validate(_native(r)) for r in rows]
+        return [TimelineCount.model_validate(r) for r in rows]
 
     async def entity_type_counts(self, scope: Scope) -> list[TypeCount]:
         rows = await self.db.read("count_entities_by_type", scope.params())
@@ -144,7 +144,7 @@ class DashboardStore:
 
     async def stats(self, scope: Scope) -> ScopeStats:
         rows = await self.db.read("summarize_scope", scope.params())
-        return ScopeStats.model_validate(_native(rows[0]))
+        return ScopeStats.model_validate(rows[0])
 
     async def _fetch_page(
         self,
@@ -182,8 +182,3 @@ def _to_page(
 def _aware(value: datetime | None) -> datetime | None:
     # Naive times are UTC, as on the write path; Neo4j never matches naive against zoned ones.
     return instant_or_error(value)
-
-
-def _native(record: Record) -> Record:
-    """Neo4j temporal values as Python ones (DateTime -> datetime, Date -> date)."""
-    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in record.items()}

@@ -17,6 +17,23 @@ Record = dict[str, Any]
 _UNAVAILABLE = (ServiceUnavailable, SessionExpired, AuthError, OSError)
 
 
+def native(value: Any) -> Any:
+    """Neo4j temporal values as Python ones, inside maps and lists too; float lists (embeddings)
+    are passed through untouched."""
+    if hasattr(value, "to_native"):
+        return value.to_native()
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    if isinstance(value, list) and not (value and isinstance(value[0], float)):
+        return [native(v) for v in value]
+    return value
+
+
+def native_rows(rows: list[Record]) -> list[Record]:
+    """Every result leaves the store with native values: converted here, once."""
+    return [native(row) for row in rows]
+
+
 class Database:
     """Runs catalogue queries by name; turns connection failures into DatabaseUnavailableError."""
 
@@ -65,7 +82,7 @@ class Database:
             results = []
             for name, params in steps:
                 cursor = await tx.run(query(name), dict(params))
-                results.append(await cursor.data())
+                results.append(native_rows(await cursor.data()))
             return results
 
         try:
@@ -94,7 +111,7 @@ class Database:
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Record]:
             cursor = await tx.run(cypher, dict(params or {}))
-            return await cursor.data()
+            return native_rows(await cursor.data())
 
         try:
             async with self._driver.session(database=self.name, default_access_mode=access) as s:

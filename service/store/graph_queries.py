@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from neo4j.time import DateTime as Neo4jDateTime
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.domain import Scope, StoredMemory
@@ -123,11 +122,5 @@ def visibility(scope: Scope, as_of: datetime | None = None) -> dict[str, Any]:
 
 
 def to_entity(record: Record) -> EntityNode:
-    """An Entity projection as the model (Neo4j temporals made native, missing fields unset)."""
-    return EntityNode.model_validate(
-        {
-            k: v.to_native() if isinstance(v, Neo4jDateTime) else v
-            for k, v in record.items()
-            if v is not None
-        }
-    )
+    """An Entity projection as the model (missing fields unset)."""
+    return EntityNode.model_validate({k: v for k, v in record.items() if v is not None})

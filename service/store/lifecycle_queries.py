@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.domain import Scope, StoredMemory
-from service.store.database import Database, Record
+from service.store.database import Database
 from service.store.repository import to_memory
 
 RESET_BATCH = 10_000
@@ -129,7 +129,7 @@ class LifecycleStore:
 
     async def history(self, memory_id: str, scope: Scope) -> list[MemoryEvent]:
         rows = await self.db.read("list_memory_events", {**scope.params(), "id": memory_id})
-        return [MemoryEvent.model_validate(_native(r["event"])) for r in rows]
+        return [MemoryEvent.model_validate(r["event"]) for r in rows]
 
     async def update(
         self,
@@ -245,8 +245,3 @@ class LifecycleStore:
 def lucene_phrase(text: str) -> str:
     """``text`` as one exact Lucene phrase: only the quote and the backslash need escaping."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _native(record: Record) -> Record:
-    """Neo4j temporal values as Python ones."""
-    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in record.items()}

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from neo4j.time import DateTime as Neo4jDateTime
-
 from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
 from service.store.database import Database, Record
 
@@ -98,7 +96,7 @@ class GraphStore:
         return {
             r["memory"]["id"]: (
                 to_memory(r["memory"]),
-                [SourceMessage.model_validate(_native_map(s)) for s in r["sources"]],
+                [SourceMessage.model_validate(_without_nulls(s)) for s in r["sources"]],
                 [EntityRef.model_validate(e) for e in r["entities"]],
             )
             for r in rows
@@ -123,17 +121,10 @@ _RETRIEVERS = {
 }
 
 
-def _native_map(record: Record) -> Record:
-    return {k: _native(v) for k, v in record.items() if v is not None}
+def _without_nulls(record: Record) -> Record:
+    return {k: v for k, v in record.items() if v is not None}
 
 
 def to_memory(record: Record) -> StoredMemory:
     """A Memory node's properties as the domain model (Neo4j temporals made native)."""
-    return StoredMemory.model_validate(_native_map(record))
-
-
-def _native(value: Any) -> Any:
-    if isinstance(value, Neo4jDateTime):
-        native: datetime = value.to_native()
-        return native
-    return value
+    return StoredMemory.model_validate(_without_nulls(record))
