@@ -162,4 +162,5 @@ def is_unexpected(error: GraphQLError) -> bool:
     return not isinstance(original, EngramError) or isinstance(original, DatabaseUnavailableError)
 
 
-schema = build_schema(Settings(_env_file=None))
+# Default limits, for tests and embedding; no environment is read at import time.
+schema = build_schema(Settings.model_construct())
