@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = Field(default=384, gt=0)
     embedding_threads: int = Field(default=1, ge=1, le=64)
+    # onnx: the same weights exported once to ONNX (model_cache_dir) and run by onnxruntime;
+    # same vectors as torch, faster per call. torch: sentence-transformers as shipped.
+    embedding_backend: Literal["onnx", "torch"] = "onnx"
+    model_cache_dir: Path = _CACHE / "models"
 
     # reset() deletes every scope of the database; off unless ENGRAM_ALLOW_RESET=true.
     allow_reset: bool = False
@@ -91,7 +95,7 @@ class Settings(BaseSettings):
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)
     time_window_cap: int = Field(default=5000, ge=1)
 
-    @field_validator("data_dir", "neo4j_home")
+    @field_validator("data_dir", "neo4j_home", "model_cache_dir")
     @classmethod
     def _expand(cls, value: Path) -> Path:
         return value.expanduser().resolve()

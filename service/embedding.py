@@ -16,21 +16,27 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 
 class Embedder:
-    """Encodes texts to unit-length vectors; batches run in a worker thread."""
+    """Encodes texts to unit-length vectors; batches run in a worker thread.
+
+    Two backends give the same vectors: ONNX Runtime (default) over the model exported once to
+    ONNX, and sentence-transformers on torch. ``model_name`` is what memories record as their
+    embedding model, so switching backends needs no re-embedding.
+    """
 
     def __init__(self, settings: Settings) -> None:
-        import torch
-        from sentence_transformers import SentenceTransformer
-
-        # Neo4j, spaCy and the API share the cores with torch: intra-op threads that spin
-        # while another process holds a core made a one-query embedding 8x slower (measured:
-        # 141 ms with 2 threads, 17 ms with 1, on this 2-core machine under load).
-        torch.set_num_threads(settings.embedding_threads)
-
         self.model_name = settings.embedding_model
+        self.backend = settings.embedding_backend
         path = resolve_model_path(settings.embedding_model, "sentence-transformers")
-        self._model: Any = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-        dimensions = self._model.get_embedding_dimension()
+        if self.backend == "onnx":
+            from service.onnx_encoder import OnnxSentenceEncoder
+
+            self._onnx: Any = OnnxSentenceEncoder(
+                path, settings.model_cache_dir, settings.embedding_threads
+            )
+            dimensions: int | None = self._onnx.dimensions
+        else:
+            self._model: Any = _load_torch_model(str(path), settings.embedding_threads)
+            dimensions = self._model.get_embedding_dimension()
         if dimensions is None or dimensions != settings.embedding_dimensions:
             raise ConfigurationError(
                 f"model {self.model_name} gives {dimensions} dimensions but "
@@ -41,14 +47,30 @@ class Embedder:
     def embed(self, texts: list[str], batch_size: int = 64) -> list[list[float]]:
         if not texts:
             return []
-        vectors = self._model.encode(
-            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
+        if self.backend == "onnx":
+            vectors = self._onnx.encode(texts, batch_size)
+        else:
+            vectors = self._model.encode(
+                texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
         return [[float(x) for x in row] for row in vectors]
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` under the model's own tokenizer (word pieces, no specials)."""
+        if self.backend == "onnx":
+            return int(self._onnx.count_tokens(text))
         return len(self._model.tokenizer.tokenize(text))
 
     async def aembed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed, texts)
+
+
+def _load_torch_model(path: str, threads: int) -> Any:
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    # Neo4j, spaCy and the API share the cores with torch: intra-op threads that spin while
+    # another process holds a core made a one-query embedding 8x slower (measured: 141 ms with
+    # 2 threads, 17 ms with 1, on this 2-core machine under load).
+    torch.set_num_threads(threads)
+    return SentenceTransformer(path, device="cpu", local_files_only=True)
