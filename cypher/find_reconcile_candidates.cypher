@@ -12,6 +12,7 @@ OPTIONAL CALL (c) {
   LIMIT 1
 }
 OPTIONAL CALL (c) {
+  WITH c WHERE $near_duplicates  // false while the vector index is missing or being rebuilt
   CALL db.index.vector.queryNodes('memory_embedding', $fetch_k, c.embedding) YIELD node, score
   WHERE score >= $threshold
     AND ($user_id IS NULL OR node.user_id = $user_id)

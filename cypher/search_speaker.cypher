@@ -3,6 +3,7 @@
 // to relax?" weighs what Melanie said above what others said about relaxing.
 MATCH (m:Memory)
 WHERE m.speaker IN $speakers AND {{memory_visible}}
+  AND size(m.embedding) = size($embedding)  // vectors of another model are skipped
 WITH m LIMIT $window_cap
 RETURN m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC

@@ -4,6 +4,7 @@
 // the index's global top-k starved. Bounded by $window_cap memories.
 MATCH (m:Memory)
 WHERE {{memory_visible}}
+  AND size(m.embedding) = size($embedding)  // vectors of another model are skipped
 WITH m LIMIT $window_cap
 RETURN m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import neo4j
 from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
 from service.store.database import Database, Record
 
 if TYPE_CHECKING:
     from service.write_plan import Candidate, WritePlan
+
+
+log = logging.getLogger(__name__)
+
+
+def vector_index_unusable(error: neo4j.exceptions.ClientError) -> bool:
+    """The vector index is missing or sized for another model (during `engram reembed`)."""
+    unusable = "memory_embedding" in error.message or "dimensions" in error.message
+    if unusable and error.code == "Neo.ClientError.Procedure.ProcedureCallFailed":
+        log.warning("vector index unusable, searching without it: %s", error.message)
+        return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -37,10 +51,17 @@ class GraphStore:
              "slot": c.fact.slot.slot if c.fact.slot else None, "subject": c.subject}
             for c in candidates
         ]  # fmt: skip
-        found = await self.db.read(
-            "find_reconcile_candidates",
-            {**scope.params(), "candidates": rows, "threshold": threshold, "fetch_k": fetch_k},
-        )
+        params = {**scope.params(), "candidates": rows, "threshold": threshold,
+                  "fetch_k": fetch_k, "near_duplicates": True}  # fmt: skip
+        try:
+            found = await self.db.read("find_reconcile_candidates", params)
+        except neo4j.exceptions.ClientError as e:
+            if not vector_index_unusable(e):
+                raise
+            # Same-hash and slot checks still hold; near-duplicates wait for the index.
+            found = await self.db.read(
+                "find_reconcile_candidates", {**params, "near_duplicates": False}
+            )
         return {r["key"]: r for r in found}
 
     async def write_plan(
@@ -78,7 +99,13 @@ class GraphStore:
         """Run one retriever of the hybrid search; only the known ones exist."""
         if retriever not in _RETRIEVERS:
             raise ValueError(f"unknown retriever {retriever!r}")
-        return await self.db.read(_RETRIEVERS[retriever], params)
+        try:
+            return await self.db.read(_RETRIEVERS[retriever], params)
+        except neo4j.exceptions.ClientError as e:
+            if retriever != "vector" or not vector_index_unusable(e):
+                raise
+            # The caller ranks the scope by exact cosine when the index gives it too little.
+            return []
 
     async def fetch_embeddings(
         self, ids: list[str], params: dict[str, Any]
