@@ -6,6 +6,8 @@ The same store grows from size to size; memories go in through the fast path (in
 memory per message, batches of 1000) over --tenants users, one of them "small" (1% of the
 memories). At each size: --queries questions against random tenants and the same questions
 against the small tenant, timed in-process (Memory.search) and over HTTP (GraphQL under uvicorn).
+With --reuse the last run's memories stay and only the sizes at or above them are measured
+(the others are kept in search.json): latency can be measured again without reloading 100k.
 Baselines, side by side: brute-force cosine in numpy over the tenant's embeddings fetched per
 query (how Graphiti ranks), and the vector index alone (what fusion adds on top of it). Every
 timing includes embedding the query.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import socket
 import statistics
@@ -40,6 +43,7 @@ from service.config import Settings
 from service.domain import MessageIn, Scope, SearchOptions
 from service.memory import Memory
 from service.retrieval.query import QueryPlan, plan_query
+from service.store.dashboard_queries import DashboardStore
 
 BATCH = 1000
 LIMIT = 10
@@ -299,7 +303,13 @@ async def run_sizes(
     memory: Memory, client: EngramClient, args: argparse.Namespace, console: Console
 ) -> list[Step]:
     scopes = [tenant(i) for i in range(args.tenants)]
-    await clear_tenants(memory, args.tenants)
+    stored = small_stored = 0
+    if args.reuse:
+        counts = [(await DashboardStore(memory.db).stats(scope)).memories for scope in scopes]
+        stored, small_stored = sum(counts), counts[0]
+        console.print(f"reusing {stored} memories of {len(scopes)} tenants")
+    else:
+        await clear_tenants(memory, args.tenants)
     source, rng = MessageSource(args.seed), random.Random(args.seed + 1)
     methods: dict[str, Search] = {
         "engram": lambda p: engram(memory, p), "http": lambda p: over_http(client, p),
@@ -308,7 +318,10 @@ async def run_sizes(
     }  # fmt: skip
     steps: list[Step] = []
     for size in sorted(args.sizes):
-        last = steps[-1] if steps else Step(size=0)
+        if size < stored:
+            console.print(f"{size}: skipped, the store already holds {stored}")
+            continue
+        last = steps[-1] if steps else Step(size=0, memories=stored, small_memories=small_stored)
         step = Step(size=size, memories=last.memories, small_memories=last.small_memories)
         await grow(memory, scopes, step, source)
         console.print(f"{size}: {step.memories} memories, +{step.messages} messages in "
@@ -318,8 +331,11 @@ async def run_sizes(
         )
         steps.append(step)
         # After every size, so that a long run that dies still leaves its figures.
-        path = write_result("search.json", payload(steps, args, memory.settings), "bench.scale")
-        console.print(f"wrote {path} and {plot(steps)}")
+        results = payload(steps, args, memory.settings)
+        if args.reuse:
+            results = merge_by_size(json.loads((RESULTS / "search.json").read_text()), results)
+        path = write_result("search.json", results, "bench.scale")
+        console.print(f"wrote {path} and {plot(results)}")
     return steps
 
 
@@ -409,17 +425,40 @@ def show(steps: list[Step], console: Console) -> None:
     console.print(table)
 
 
-def plot(steps: list[Step]) -> str:
+def merge_by_size(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """``old`` results with the sizes ``new`` measured replaced: a --reuse run adds to a file."""
+    sizes = sorted(set(old["sizes"]) | set(new["sizes"]))
+
+    def merge(before: Any, after: Any) -> Any:
+        if isinstance(after, dict):
+            return {k: merge(before.get(k) if isinstance(before, dict) else None, v)
+                    for k, v in after.items()}  # fmt: skip
+        if isinstance(after, list) and len(after) == len(new["sizes"]):
+            was = dict(zip(old["sizes"], before, strict=True)) if (
+                isinstance(before, list) and len(before) == len(old["sizes"])) else {}  # fmt: skip
+            now = dict(zip(new["sizes"], after, strict=True))
+            return [now[size] if size in now else was.get(size) for size in sizes]
+        return after
+
+    merged: dict[str, Any] = merge(old, new)
+    merged["sizes_from_earlier_run"] = [size for size in sizes if size not in new["sizes"]]
+    merged["earlier_command"] = old.get("command")
+    return merged
+
+
+def plot(results: dict[str, Any]) -> str:
     matplotlib.use("Agg")  # headless: a file, never a window
     from matplotlib import pyplot as plt
 
-    sizes = [s.size for s in steps]
+    sizes = results["sizes"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    lines = {"engram": ("Engram in-process", "tab:blue"), "http": ("Engram over HTTP", "tab:green"),
-             "bruteforce": ("brute-force cosine (baseline)", "tab:red")}  # fmt: skip
-    for method, (label, colour) in lines.items():
-        ax.plot(sizes, [s.p(method, 50) for s in steps], "o-", color=colour, label=f"{label} p50")
-        ax.plot(sizes, [s.p(method, 95) for s in steps], "s--", color=colour, label=f"{label} p95")
+    lines = {"Engram in-process": (results["in_process_ms"], "tab:blue"),
+             "Engram over HTTP": (results["http_ms"], "tab:green"),
+             "brute-force cosine (baseline)": (results["baselines"]["bruteforce_cosine_ms"],
+                                               "tab:red")}  # fmt: skip
+    for label, (ms, colour) in lines.items():
+        ax.plot(sizes, ms["p50"], "o-", color=colour, label=f"{label} p50")
+        ax.plot(sizes, ms["p95"], "s--", color=colour, label=f"{label} p95")
     ax.set(xscale="log", yscale="log", xlabel="memories in the store",
            ylabel="search latency (ms)", title="Search latency against store size")  # fmt: skip
     ax.grid(True, which="both", alpha=0.3)
@@ -438,4 +477,7 @@ if __name__ == "__main__":
     parser.add_argument("--bruteforce-queries", type=int, default=30,
                         help="questions per tenant kind for the brute-force baseline")  # fmt: skip
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the last run's memories; measure only sizes at or above "
+                             "what is stored; other sizes stay in search.json")  # fmt: skip
     asyncio.run(main(parser.parse_args()))
