@@ -1,9 +1,14 @@
-// The memories that mention one entity, newest first: current ones, or those standing at $as_of.
-MATCH (n:Entity {key: $key})
+// The memories that mention each of several entities (one request's DataLoader batch), newest
+// first: current ones, or those standing at $as_of; at most $limit per entity.
+UNWIND $keys AS key
+MATCH (n:Entity {key: key})
 WHERE {{in_scope}}
-MATCH (n)<-[:MENTIONS]-(m:Memory)
-WHERE {{memory_visible}}
-WITH DISTINCT m
-ORDER BY coalesce(m.said_at, m.created_at) DESC, m.id
-LIMIT $limit
-RETURN m {.*, embedding: null} AS memory
+CALL (n) {
+  MATCH (n)<-[:MENTIONS]-(m:Memory)
+  WHERE {{memory_visible}}
+  WITH DISTINCT m
+  ORDER BY coalesce(m.said_at, m.created_at) DESC, m.id
+  LIMIT $limit
+  RETURN collect(m {.*, embedding: null}) AS memories
+}
+RETURN key, memories

@@ -14,6 +14,7 @@ import strawberry
 from strawberry.types import Info
 
 from service import domain
+from service.api import loaders
 from service.api.auth import scope_for
 from service.api.types import (
     DatabaseUnavailable,
@@ -58,8 +59,8 @@ class Entity:
     async def memories(
         self, info: Info[Any, None], limit: int = 20, as_of: datetime | None = None
     ) -> list[Memory]:
-        found = await graph(info).memories(self.node, self.scope, limit=limit, as_of=as_of)
-        return [Memory.of(m) for m in found]
+        loader = loaders.entity_memories(info, graph(info), self.scope, limit, as_of)
+        return [Memory.of(m) for m in await loader.load(self.node.key)]
 
     @strawberry.field(description="Entities up to `hops` (1-3) hops away, nearest first.")
     async def neighbors(

@@ -56,10 +56,18 @@ class GraphTraversal:
         self, entity: EntityNode, scope: Scope, limit: int = 20, as_of: datetime | None = None
     ) -> list[StoredMemory]:
         """Memories that mention the entity, newest first: current ones, or as of an instant."""
+        found = await self.memories_of_many([entity.key], scope, limit, as_of)
+        return found[0]
+
+    async def memories_of_many(
+        self, keys: list[str], scope: Scope, limit: int = 20, as_of: datetime | None = None
+    ) -> list[list[StoredMemory]]:
+        """``memories`` for several entities (by key) in one query, in the order of ``keys``."""
         check_range("limit", limit, 1, MAX_MEMORIES)
         # A naive instant is UTC, as on the write path (Neo4j never matches naive to zoned).
         as_of = instant_or_error(as_of)
-        return await self.store.entity_memories(scope, entity.key, limit, as_of)
+        found = await self.store.entity_memories(scope, keys, limit, as_of)
+        return [found.get(key, []) for key in keys]
 
     async def neighbors(
         self, entity: EntityNode, scope: Scope, hops: int = 1, limit: int = 25

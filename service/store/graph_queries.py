@@ -69,12 +69,13 @@ class TraversalStore:
         return to_entity(rows[0]["entity"]) if rows else None
 
     async def entity_memories(
-        self, scope: Scope, key: str, limit: int, as_of: datetime | None
-    ) -> list[StoredMemory]:
+        self, scope: Scope, keys: list[str], limit: int, as_of: datetime | None
+    ) -> dict[str, list[StoredMemory]]:
+        """Per entity key, the memories that mention it; one query for all the keys."""
         rows = await self.db.read(
-            "fetch_entity_memories", {**visibility(scope, as_of), "key": key, "limit": limit}
+            "fetch_entity_memories", {**visibility(scope, as_of), "keys": keys, "limit": limit}
         )
-        return [to_memory(r["memory"]) for r in rows]
+        return {r["key"]: [to_memory(m) for m in r["memories"]] for r in rows}
 
     async def neighbors(
         self, scope: Scope, key: str, hops: int, limit: int, hub_limit: int

@@ -286,6 +286,37 @@ async def test_graphql_entity_with_memories_and_neighbors(
     assert data["entity"]["neighbors"] == []  # its only link is superseded
 
 
+NESTED = """
+query Nested($scope: ScopeInput!) {
+  entity(name: "Google", scope: $scope) {
+    ... on Entity {
+      neighbors(hops: 3) { entity { name memories(limit: 5) { text } } }
+    }
+  }
+}"""
+
+
+async def test_nested_memories_load_in_one_query_per_request(
+    mem: Memory, graph: GraphTraversal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+    real_read = mem.db.read
+
+    async def counting_read(name: str, *args: Any, **kwargs: Any) -> Any:
+        reads.append(name)
+        return await real_read(name, *args, **kwargs)
+
+    monkeypatch.setattr(mem.db, "read", counting_read)
+    data, errors = await gql(mem, NESTED, scope={"userId": "alice"})
+    neighbors = data["entity"]["neighbors"]
+    assert errors == [] and len(neighbors) == 3  # Priya Sharma, Lisbon, pottery
+    assert reads.count("fetch_entity_memories") == 1
+    for neighbor in neighbors:  # the same answer as asking for each entity alone
+        alone = await graph.memories(await entity(graph, neighbor["entity"]["name"]), ALICE, 5)
+        assert [m["text"] for m in neighbor["entity"]["memories"]] == [m.text for m in alone]
+        assert alone
+
+
 async def test_graphql_expected_failures(mem: Memory, graph: GraphTraversal) -> None:
     data, _ = await gql(mem, ENTITY, name="Dublin", scope={"userId": "alice"})
     assert data["entity"] == {"__typename": "NotFound",

@@ -1,0 +1,41 @@
+"""Per-request DataLoaders: nested fields of a list load in one query, not one per item.
+
+`entity { neighbors { entity { memories } } }` asks for the memories of every neighbour; the
+loader gathers the keys asked for in one tick and reads them with one Cypher statement. Loaders
+live in the request's context, so nothing is cached across requests (or across callers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from strawberry.dataloader import DataLoader
+from strawberry.types import Info
+
+from service import domain
+from service.retrieval.traversal import GraphTraversal
+
+EntityMemories = DataLoader[str, list[domain.StoredMemory]]
+
+
+def entity_memories(
+    info: Info[Any, None],
+    graph: GraphTraversal,
+    scope: domain.Scope,
+    limit: int,
+    as_of: datetime | None,
+) -> EntityMemories:
+    """The request's loader of entity key → memories for these arguments."""
+    loaders: dict[tuple[Any, ...], EntityMemories] = info.context.setdefault(
+        "entity_memories_loaders", {}
+    )
+    key = (tuple(scope.params().items()), limit, as_of)
+    if key not in loaders:
+
+        async def load(keys: Sequence[str]) -> list[list[domain.StoredMemory]]:
+            return await graph.memories_of_many(list(keys), scope, limit, as_of)
+
+        loaders[key] = DataLoader(load_fn=load)
+    return loaders[key]
