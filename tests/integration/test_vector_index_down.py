@@ -31,7 +31,8 @@ async def index_down(
     request: pytest.FixtureRequest, mem: Memory, neo4j_target: Neo4jTarget
 ) -> AsyncIterator[Memory]:
     await mem.add(CONVERSATION, ALICE)
-    await mem.add([{"content": "I adopted a tabby kitten from the shelter.", "speaker": "Bob"}], BOB)
+    kitten = {"content": "I adopted a tabby kitten from the shelter.", "speaker": "Bob"}
+    await mem.add([kitten], BOB)
     await run_cypher(neo4j_target, "DROP INDEX memory_embedding IF EXISTS")
     if request.param == "eight-dimensional":
         await run_cypher(neo4j_target, EIGHT_DIMENSIONS)
