@@ -1,6 +1,7 @@
 // Everything forget(scope) removes, by id: the scope's messages, memories and entities, every
-// edge touching them (by element id), and the scope's events that still hold text. The dry run
-// reports this; the real run deletes exactly these ids. With $with_content the texts, entity
+// edge touching them (by element id), and the scope's events that still hold text; and how many
+// read events (the read audit) the scope holds. The dry run reports this; the real run deletes
+// exactly these ids, and every read event of the scope. With $with_content the texts, entity
 // names and embeddings come too, so that the real run can probe the indexes for them after.
 CALL () {
   MATCH (n:Message)
@@ -38,5 +39,10 @@ CALL () {
   WITH n ORDER BY n.id
   RETURN collect(n.id) AS events
 }
+CALL () {
+  MATCH (n:ReadEvent)
+  WHERE {{in_scope}}
+  RETURN count(n) AS read_events
+}
 RETURN messages, message_texts, memories, memory_texts, source_texts, embeddings, entities,
-       entity_names, edges, events
+       entity_names, edges, events, read_events

@@ -18,6 +18,7 @@ from service.store.local_server import LocalNeo4j
 
 if TYPE_CHECKING:
     from service.importers import Conversation
+    from service.reembed import ReembedReport
 
 app = typer.Typer(help="Engram: long-term memory for AI agents.", no_args_is_help=True)
 neo4j_app = typer.Typer(help="The local Neo4j server (used when ENGRAM_NEO4J_URI is unset).")
@@ -62,8 +63,9 @@ def import_file(
         console.print(
             f"[red]Neo4j stopped answering[/red] in conversation {stop.conversation} at message "
             f"{stop.offset}: {done['messages']:.0f} messages were written before that "
-            f"({done['added']:.0f} memories added). Run the same command again to finish; "
-            "what was written is not written twice."
+            f"({done['added']:.0f} memories added); the {stop.in_flight} being written then may "
+            "have landed too. Run the same command again to finish; what was written is not "
+            "written twice."
         )
         raise typer.Exit(2) from stop
     except EngramError as e:
@@ -97,9 +99,11 @@ async def _import(
                     try:
                         result = await memory.add(batch, scope)
                     except DatabaseUnavailableError as e:
-                        # Each batch is one transaction: what is counted landed, nothing else
-                        # did, and a re-run skips what landed (ids are derived from content).
-                        raise ImportInterrupted(conv.id, start, summary) from e
+                        # Each batch is one transaction: what is counted landed, whole. The
+                        # batch in flight may have landed too (a commit whose acknowledgement
+                        # was lost), also whole; a re-run skips what landed (ids come from
+                        # content).
+                        raise ImportInterrupted(conv.id, start, len(batch), summary) from e
                     for key in ("added", "updated", "superseded", "unchanged"):
                         summary[key] += len(getattr(result, key))
                     summary["messages"] += len(batch)
@@ -113,9 +117,74 @@ async def _import(
 class ImportInterrupted(Exception):
     """The database went away mid-import; carries what had been written."""
 
-    def __init__(self, conversation: str, offset: int, summary: dict[str, float]) -> None:
+    def __init__(
+        self, conversation: str, offset: int, in_flight: int, summary: dict[str, float]
+    ) -> None:
         super().__init__(f"import stopped in {conversation} at message {offset}")
         self.conversation, self.offset, self.summary = conversation, offset, summary
+        self.in_flight = in_flight  # messages of the batch whose transaction did not answer
+
+
+@app.command()
+def reembed(
+    batch_size: Annotated[
+        int, typer.Option(min=1, max=10_000, help="memories per transaction")
+    ] = 256,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="only say how many memories would be re-embedded")
+    ] = False,
+) -> None:
+    """Re-embed the memories stored under another model than ENGRAM_EMBEDDING_MODEL.
+
+    Resumable: run it again after an interruption. When the vector size changes, the vector
+    index is rebuilt at the end; vector search is unavailable until it is online.
+    """
+    settings = get_settings()
+    if settings.uses_local_server:
+        _start_local(LocalNeo4j(settings))
+    try:
+        report = asyncio.run(_reembed(settings, batch_size, dry_run))
+    except EngramError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(1) from e
+    console.print(_reembed_summary(report))
+
+
+async def _reembed(settings: Settings, batch_size: int, dry_run: bool) -> ReembedReport:
+    from service.embedding import Embedder
+    from service.reembed import reembed as run_reembed
+    from service.store.database import Database
+
+    embedder = Embedder(settings)
+    db = Database(settings)
+    try:
+        with Progress(console=console, disable=dry_run) as progress:
+            task = progress.add_task(f"re-embedding with {embedder.model_name}", total=None)
+
+            def show(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            return await run_reembed(db, embedder, batch_size, dry_run, show)
+    finally:
+        await db.close()
+
+
+def _reembed_summary(report: ReembedReport) -> str:
+    index = report.index_dimensions or "no"
+    if report.dry_run:
+        text = f"{report.stale} memories would be re-embedded with {report.model}"
+        if report.rebuilt_index:
+            text += (f"; the vector index would be rebuilt from {index} to {report.dimensions} "
+                     "dimensions (vector search is unavailable until it is online)")  # fmt: skip
+        return text
+    text = (f"re-embedded {report.migrated} memories with {report.model} "
+            f"in {report.seconds:.1f}s")  # fmt: skip
+    if report.rebuilt_index:
+        text += f"; vector index rebuilt from {index} to {report.dimensions} dimensions"
+    if report.remaining:
+        text += (f"; {report.remaining} are still stale (written meanwhile by a process on "
+                 "another model?): run `engram reembed` again")  # fmt: skip
+    return text
 
 
 @neo4j_app.command("install")

@@ -66,6 +66,9 @@ class Settings(BaseSettings):
 
     # reset() deletes every scope of the database; off unless ENGRAM_ALLOW_RESET=true.
     allow_reset: bool = False
+    # Read audit: every read (search, context, get, lists, graph) leaves a (:ReadEvent) in the
+    # scope it read: who, which operation, the sha256 of the query text, the result count, when.
+    audit_reads: bool = False
 
     # Facts: sentences shorter than fact_min_words join their neighbour, up to fact_max_words.
     fact_min_words: int = Field(default=15, ge=1, le=100)
@@ -78,6 +81,9 @@ class Settings(BaseSettings):
     # higher confidence. The loser is kept as superseded.
     agent_priority: dict[str, int] = Field(default_factory=dict)
     write_batch_size: int = Field(default=256, ge=1, le=10_000)
+    # Extracted facts below this confidence are not stored as memories (their message still is);
+    # 0.0 keeps every fact. Statements are extracted at 0.9, questions at 0.6.
+    memory_min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
 
     # Retrieval: each retriever returns max(3 x limit, retriever_depth) candidates; fusion is
     # weighted reciprocal rank (score = sum of weight / (rrf_k + rank)).

@@ -211,6 +211,7 @@ class AddResult(BaseModel):
     updated: list[str] = Field(default_factory=list)
     superseded: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
+    below_confidence: int = 0  # extracted facts not stored: under memory_min_confidence
     stage_ms: dict[str, float] = Field(default_factory=dict)
 
 

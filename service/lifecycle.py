@@ -1,8 +1,8 @@
 """The memory lifecycle (Mem0's API beyond add/search): get, get_all, update, delete,
-delete_all, history, reset, and the verifiable forget and eviction, each within one scope.
+delete_all, history, reset, and the verifiable forget, eviction and decay, each within one scope.
 
-Every change leaves a MemoryEvent (ADD / UPDATE / SUPERSEDE / DELETE / FORGET) with actor and
-time; events outlive their memory. Delete keeps the text in its event (an audit trail);
+Every change leaves a MemoryEvent (ADD / UPDATE / SUPERSEDE / DELETE / FORGET / DECAY) with actor
+and time; events outlive their memory. Delete keeps the text in its event (an audit trail);
 forget erases it (right to be forgotten) and proves the erasure. An id from another scope is
 reported exactly like an unknown id.
 """
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import pydantic
 from pydantic import BaseModel, Field
 
+from service.decay import DECAY_ACTOR, DecayReport, decay
 from service.domain import MAX_ID_CHARS, MessageIn, Scope, StoredMemory, utcnow
 from service.errors import ForbiddenError, NotFoundError, ValidationError
 from service.ids import text_hash
@@ -68,8 +69,9 @@ class ForgetReport(BaseModel):
     """What forget(scope) removes (dry run) or removed, by id, and the proof of absence.
 
     ``events_redacted`` are the scope's events whose texts are (or would be) erased; a real run
-    also adds one text-less FORGET event per memory (``forget_events``). ``leftovers`` is null
-    on a dry run.
+    also adds one text-less FORGET event per memory (``forget_events``). ``read_events`` are
+    the scope's read-audit events, deleted with it: they hold its ids and query hashes.
+    ``leftovers`` is null on a dry run.
     """
 
     dry_run: bool
@@ -78,6 +80,7 @@ class ForgetReport(BaseModel):
     entities: list[str]
     edges: list[EdgeRef]
     events_redacted: list[str]
+    read_events: int = 0
     forget_events: int = 0
     leftovers: Leftovers | None = None
 
@@ -103,6 +106,7 @@ class ForgetReport(BaseModel):
         return cls(
             dry_run=dry_run, messages=targets.messages, memories=targets.memories,
             entities=targets.entities, edges=targets.edges, events_redacted=targets.events,
+            read_events=targets.read_events,
         )  # fmt: skip
 
 
@@ -211,6 +215,18 @@ class Lifecycle:
             doomed = await self.store.delete(scope, doomed, EVICTION_ACTOR, utcnow())
         return EvictReport(dry_run=dry_run, **doomed.model_dump())
 
+    async def decay(
+        self,
+        scope: Scope,
+        half_life_days: float,
+        floor: float = 0.0,
+        dry_run: bool = True,
+        actor: str = DECAY_ACTOR,
+    ) -> DecayReport:
+        """Lower confidences by time unused (service/decay.py); evict(min_confidence=…) then
+        removes what has faded."""
+        return await decay(self.store, scope, half_life_days, floor, dry_run, actor)
+
     async def forget(
         self, scope: Scope, dry_run: bool = True, actor: str = DEFAULT_ACTOR
     ) -> ForgetReport:
@@ -313,4 +329,11 @@ def _not_found(memory_id: str) -> NotFoundError:
     return NotFoundError(f"no memory {memory_id!r} in this scope")
 
 
-__all__ = ["DeleteReport", "EvictReport", "ForgetReport", "Lifecycle", "MemoryEvent"]
+__all__ = [
+    "DecayReport",
+    "DeleteReport",
+    "EvictReport",
+    "ForgetReport",
+    "Lifecycle",
+    "MemoryEvent",
+]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pydantic
 
+from service.audit import ReadAudit, ReadEvent, ReadOp
 from service.config import Settings
 from service.domain import (
     MAX_BATCH,
@@ -29,9 +30,12 @@ from service.ids import scoped_id, text_hash
 from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
 from service.nlp.chinese import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
+from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
+from service.store.dashboard_queries import Page
 from service.store.database import Database
+from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
 from service.write_plan import Arbiter, make_candidates, mention_rows, plan_writes
@@ -48,6 +52,8 @@ class Memory:
     store: GraphStore
     embedder: Embedder
     extractor: Extractor
+    # Stored vectors vs the current model, checked at start-up (service/reembed.py).
+    embedding_status: EmbeddingStatus | None = None
 
     @classmethod
     async def start(
@@ -56,12 +62,14 @@ class Memory:
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
     ) -> Memory:
-        """Connect to Neo4j, apply the schema and load the models."""
+        """Connect to Neo4j, apply the schema, load the models; warn if memories need reembed."""
         db = Database(settings)
         embedder = embedder or Embedder(settings)
         extractor = extractor or Extractor(settings)
         await apply_schema(db, embedder.dimensions)
-        return cls(settings, db, GraphStore(db), embedder, extractor)
+        status = await check_embeddings(db, embedder)
+        warn_if_stale(status)
+        return cls(settings, db, GraphStore(db), embedder, extractor, status)
 
     async def close(self) -> None:
         await self.db.close()
@@ -89,6 +97,11 @@ class Memory:
         candidates = make_candidates(
             scope, facts, [r.id for r in message_rows], said_at, [m.speaker for m in parsed]
         )
+        # Weak extractions stay in the message layer only; a caller's own memory (infer=False)
+        # is the caller's call and is never dropped.
+        floor = self.settings.memory_min_confidence if infer else 0.0
+        confident = [c for c in candidates if c.fact.confidence >= floor]
+        below_confidence, candidates = len(candidates) - len(confident), confident
         clock.lap("nlp")
         vectors = await self.embedder.aembed([c.fact.text for c in candidates])
         for cand, vector in zip(candidates, vectors, strict=True):
@@ -110,6 +123,7 @@ class Memory:
             updated=[u["memory_id"] for u in plan.updates],
             superseded=[s["old_id"] for s in plan.supersessions],
             unchanged=plan.unchanged,
+            below_confidence=below_confidence,
             stage_ms=clock.laps,
         )
 
@@ -119,18 +133,50 @@ class Memory:
         scope: Scope,
         limit: int | None = None,
         options: SearchOptions | None = None,
+        actor: str = DEFAULT_ACTOR,
     ) -> list[SearchHit]:
         """Hybrid search (vector, full-text, graph, time window) within the scope, explained."""
         options = options or SearchOptions(limit=limit or self.settings.search_default_limit)
         if limit is not None:
             options = options.model_copy(update={"limit": limit})
-        return await HybridRetriever(self.settings, self.store, self.embedder).search(
-            query, scope, options
-        )
+        async with self.audit.reading(ReadOp.SEARCH, actor, scope, query) as read:
+            hits = await HybridRetriever(self.settings, self.store, self.embedder).search(
+                query, scope, options
+            )
+            read.count = len(hits)
+        return hits
+
+    @property
+    def audit(self) -> ReadAudit:
+        """The read audit (service/audit.py); it records only when Settings.audit_reads is on."""
+        return ReadAudit(self.db, self.settings.audit_reads)
+
+    async def read_audit(
+        self, scope: Scope, first: int = 20, after: str | None = None
+    ) -> Page[ReadEvent]:
+        """The scope's audited reads, newest first, cursor-paged."""
+        return await self.audit.events(scope, first, after)
 
     # -- lifecycle (service/lifecycle.py): the Mem0-style get/update/delete/history/forget --
-    async def get(self, memory_id: str, scope: Scope) -> StoredMemory:
-        return await Lifecycle(self).get(memory_id, scope)
+    async def get(self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR) -> StoredMemory:
+        async with self.audit.reading(ReadOp.GET, actor, scope, memory_id) as read:
+            found = await Lifecycle(self).get(memory_id, scope)
+            read.count = 1
+        return found
+
+    async def get_all(
+        self,
+        scope: Scope,
+        where: MemoryWhere | None = None,
+        first: int = 20,
+        after: str | None = None,
+        actor: str = DEFAULT_ACTOR,
+    ) -> Page[StoredMemory]:
+        filter_json = where.model_dump_json(exclude_none=True) if where else None
+        async with self.audit.reading(ReadOp.GET_ALL, actor, scope, filter_json) as read:
+            page = await Lifecycle(self).get_all(scope, where, first, after)
+            read.count = len(page.edges)
+        return page
 
     async def update(
         self, memory_id: str, text: str, scope: Scope, actor: str = DEFAULT_ACTOR
@@ -145,8 +191,13 @@ class Memory:
     async def delete_all(self, scope: Scope, actor: str = DEFAULT_ACTOR) -> DeleteReport:
         return await Lifecycle(self).delete_all(scope, actor)
 
-    async def history(self, memory_id: str, scope: Scope) -> list[MemoryEvent]:
-        return await Lifecycle(self).history(memory_id, scope)
+    async def history(
+        self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR
+    ) -> list[MemoryEvent]:
+        async with self.audit.reading(ReadOp.HISTORY, actor, scope, memory_id) as read:
+            events = await Lifecycle(self).history(memory_id, scope)
+            read.count = len(events)
+        return events
 
     async def forget(
         self, scope: Scope, dry_run: bool = True, actor: str = DEFAULT_ACTOR
@@ -162,10 +213,14 @@ class Memory:
         scope: Scope,
         token_budget: int = 1000,
         options: SearchOptions | None = None,
+        actor: str = DEFAULT_ACTOR,
     ) -> ContextBlock:
         """The best hits as a dated, ready-to-paste prompt block within the token budget."""
         options = options or SearchOptions(limit=50)
-        return await build_prompt_context(self, query, scope, token_budget, options)
+        async with self.audit.reading(ReadOp.CONTEXT, actor, scope, query) as read:
+            block = await build_prompt_context(self, query, scope, token_budget, options)
+            read.count = len(block.memory_ids)
+        return block
 
 
 async def build_prompt_context(

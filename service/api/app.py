@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
@@ -13,7 +13,9 @@ from strawberry.fastapi import GraphQLRouter
 from service.api.auth import Principal, principal_from
 from service.api.schema import build_schema
 from service.config import Settings
+from service.errors import DatabaseUnavailableError
 from service.memory import Memory
+from service.reembed import recheck_if_pending
 
 
 def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
@@ -47,10 +49,26 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     async def healthz(request: Request) -> JSONResponse:
         db = request.app.state.memory.db
         up = await db.ping()
-        body = {"status": "ok" if up else "unavailable", "neo4j": "up" if up else "down",
-                "uri": db.uri}  # fmt: skip
+        body: dict[str, Any] = {"status": "ok" if up else "unavailable",
+                                "neo4j": "up" if up else "down", "uri": db.uri}  # fmt: skip
         if not up:
             body["detail"] = f"Neo4j at {db.uri} does not answer"
+        elif (embeddings := await _embeddings_health(request.app.state.memory)) is not None:
+            body["embeddings"] = embeddings
         return JSONResponse(body, status_code=200 if up else 503)
 
     return app
+
+
+async def _embeddings_health(memory: Memory) -> dict[str, Any] | None:
+    """The embedding model and how many memories still need `engram reembed`."""
+    if memory.embedding_status is None:  # a Memory built without start(): never checked
+        return None
+    with suppress(DatabaseUnavailableError):  # then the last known status is the best answer
+        memory.embedding_status = await recheck_if_pending(
+            memory.embedding_status, memory.db, memory.embedder
+        )
+    status = memory.embedding_status
+    return {"model": status.model, "stale": status.stale, "dimensions": status.dimensions,
+            "index_dimensions": status.index_dimensions,
+            "checked_at": status.checked_at.isoformat()}  # fmt: skip

@@ -1,7 +1,7 @@
 """GraphQL for the memory lifecycle: memory(id), history, addMemory, updateMemory, deleteMemory,
-forget and evict. Every result is a union: the value, or InvalidInput / NotFound / Forbidden /
-DatabaseUnavailable. Events record the caller's principal as their actor (eviction records
-"eviction").
+forget, evict and decay. Every result is a union: the value, or InvalidInput / NotFound /
+Forbidden / DatabaseUnavailable. Events record the caller's principal as their actor (eviction
+records "eviction").
 
 `addMemory` stores its text as one memory, verbatim (Memory.add with infer=False, Mem0's fast
 path): the caller has already decided what the fact is, so it is neither split nor rewritten.
@@ -41,6 +41,7 @@ class EventOp(Enum):
     SUPERSEDE = "SUPERSEDE"
     DELETE = "DELETE"
     FORGET = "FORGET"
+    DECAY = "DECAY"
 
 
 @strawberry.type(description="One change to a memory; texts are null once forgotten.")
@@ -53,13 +54,16 @@ class MemoryEvent:
     actor: str | None
     at: datetime
     redacted_at: datetime | None
+    old_confidence: float | None = strawberry.field(description="Set on DECAY events.")
+    new_confidence: float | None = strawberry.field(description="Set on DECAY events.")
 
     @classmethod
     def of(cls, e: lifecycle.MemoryEvent) -> MemoryEvent:
         return cls(
             id=strawberry.ID(e.id), op=EventOp(e.op.value), memory_id=strawberry.ID(e.memory_id),
             old_text=e.old_text, new_text=e.new_text, actor=e.actor, at=e.at,
-            redacted_at=e.redacted_at,
+            redacted_at=e.redacted_at, old_confidence=e.old_confidence,
+            new_confidence=e.new_confidence,
         )  # fmt: skip
 
 
@@ -105,6 +109,7 @@ class ForgetCounts:
     derived_from: int
     supersedes: int
     events_redacted: int
+    read_events: int
 
 
 @strawberry.type(description="What forget removes (dryRun) or removed, with the proof.")
@@ -117,6 +122,7 @@ class ForgetReport:
     derived_from: list[RemovedEdge]
     supersedes: list[RemovedEdge]
     events_redacted: list[strawberry.ID]
+    read_events: int = strawberry.field(description="Read-audit events of the scope, deleted.")
     forget_events: int
     verified: bool | None = strawberry.field(description="Null on a dry run.")
     verification: ForgetVerification | None
@@ -127,7 +133,7 @@ class ForgetReport:
             messages=len(self.message_ids), memories=len(self.memory_ids),
             entities=len(self.entity_keys), mentions=len(self.mentions),
             derived_from=len(self.derived_from), supersedes=len(self.supersedes),
-            events_redacted=len(self.events_redacted),
+            events_redacted=len(self.events_redacted), read_events=self.read_events,
         )  # fmt: skip
 
     @classmethod
@@ -138,7 +144,8 @@ class ForgetReport:
             entity_keys=r.entities, mentions=[RemovedEdge.of(e) for e in r.mentions],
             derived_from=[RemovedEdge.of(e) for e in r.derived_from],
             supersedes=[RemovedEdge.of(e) for e in r.supersedes],
-            events_redacted=_ids(r.events_redacted), forget_events=r.forget_events,
+            events_redacted=_ids(r.events_redacted), read_events=r.read_events,
+            forget_events=r.forget_events,
             verified=r.verified,
             verification=ForgetVerification(**left.model_dump()) if left else None,
         )  # fmt: skip
@@ -151,6 +158,17 @@ class EvictReport:
     entity_keys: list[str]
 
 
+@strawberry.type(description="Memories whose confidence decayed (or would, on a dryRun).")
+class DecayReport:
+    dry_run: bool
+    changed: int
+    lowest_confidence: float | None = strawberry.field(
+        description="The lowest confidence a changed memory ends with; null when none changes."
+    )
+    half_life_days: float
+    floor: float
+
+
 _Problems = InvalidInput | NotFound | Forbidden | DatabaseUnavailable
 MemoryResult = Annotated[Memory | _Problems, strawberry.union("MemoryResult")]
 HistoryResult = Annotated[MemoryHistory | _Problems, strawberry.union("HistoryResult")]
@@ -158,6 +176,7 @@ AddMemoryResult = Annotated[AddMessagesSuccess | _Problems, strawberry.union("Ad
 DeleteMemoryResult = Annotated[DeletedMemory | _Problems, strawberry.union("DeleteMemoryResult")]
 ForgetResult = Annotated[ForgetReport | _Problems, strawberry.union("ForgetResult")]
 EvictResult = Annotated[EvictReport | _Problems, strawberry.union("EvictResult")]
+DecayResult = Annotated[DecayReport | _Problems, strawberry.union("DecayResult")]
 
 
 @strawberry.type
@@ -260,6 +279,27 @@ class LifecycleMutation:
             dry_run=report.dry_run, memory_ids=_ids(report.memory_ids),
             entity_keys=report.entity_keys,
         )  # fmt: skip
+
+    @strawberry.mutation(
+        description="Lower each current memory's confidence by its time unused: times "
+        "0.5^(days / halfLifeDays), never below floor. Reading a memory restarts its clock; "
+        "evict(minConfidence) then removes what has faded."
+    )
+    async def decay(
+        self,
+        info: Info[Any, None],
+        scope: ScopeInput,
+        half_life_days: float,
+        dry_run: bool,
+        floor: float = 0.0,
+    ) -> DecayResult:
+        try:
+            report = await _lifecycle(info).decay(
+                scope_for(info, scope), half_life_days, floor, dry_run, actor(info)
+            )
+        except EngramError as e:
+            return problem(e)
+        return DecayReport(**report.model_dump())
 
 
 def _lifecycle(info: Info[Any, None]) -> lifecycle.Lifecycle:

@@ -19,6 +19,7 @@ from strawberry.tools import merge_types
 from strawberry.types import Info
 
 from service import domain
+from service.api.audit import AuditQuery, ReadAuditExtension
 from service.api.auth import actor, scope_for
 from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
@@ -142,13 +143,14 @@ class Mutation:
 def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema with the depth, token and alias limits of Settings."""
     return strawberry.Schema(
-        query=merge_types("Query", (Query, DashboardQuery, GraphQuery, LifecycleQuery)),
+        query=merge_types("Query", (Query, DashboardQuery, GraphQuery, LifecycleQuery, AuditQuery)),
         mutation=merge_types("Mutation", (Mutation, LifecycleMutation)),
         extensions=[
             partial(QueryDepthLimiter, max_depth=settings.max_query_depth),
             partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
             partial(MaxAliasesLimiter, max_alias_count=settings.max_query_aliases),
             partial(MaskErrors, should_mask_error=is_unexpected),
+            ReadAuditExtension,  # records reads when Settings.audit_reads is on
         ],
     )
 

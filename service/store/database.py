@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import AuthError, DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 import neo4j
 from neo4j import AsyncGraphDatabase
@@ -14,7 +14,8 @@ from service.errors import DatabaseUnavailableError
 from service.store.catalog import fill_markers, query
 
 Record = dict[str, Any]
-_UNAVAILABLE = (ServiceUnavailable, SessionExpired, AuthError, OSError)
+# DatabaseUnavailable is what a stopping server answers; the driver retries it, then gives up.
+_UNAVAILABLE = (ServiceUnavailable, SessionExpired, DatabaseUnavailable, AuthError, OSError)
 
 
 def native(value: Any) -> Any:

@@ -29,10 +29,14 @@ class EventOp(StrEnum):
     SUPERSEDE = "SUPERSEDE"
     DELETE = "DELETE"
     FORGET = "FORGET"
+    DECAY = "DECAY"
 
 
 class MemoryEvent(BaseModel):
-    """One entry of a memory's audit trail; texts are null once forget has redacted them."""
+    """One entry of a memory's audit trail; texts are null once forget has redacted them.
+
+    DECAY events carry no text, only the confidence before and after.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -44,6 +48,8 @@ class MemoryEvent(BaseModel):
     actor: str | None = None
     at: datetime
     redacted_at: datetime | None = None
+    old_confidence: float | None = None
+    new_confidence: float | None = None
 
 
 class FoundMemory(BaseModel):
@@ -72,13 +78,18 @@ class EdgeRef(BaseModel):
 
 
 class ForgetTargets(BaseModel):
-    """What forget(scope) removes, by id; events listed still hold text and get redacted."""
+    """What forget(scope) removes, by id; events listed still hold text and get redacted.
+
+    ``read_events`` counts the scope's read-audit events: all of them go (not listed by id,
+    there can be one per read ever made).
+    """
 
     messages: list[str] = Field(default_factory=list)
     memories: list[str] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
     edges: list[EdgeRef] = Field(default_factory=list)
     events: list[str] = Field(default_factory=list)
+    read_events: int = 0
 
 
 class ForgottenContent(BaseModel):
@@ -184,6 +195,23 @@ class LifecycleStore:
             entity_keys=sorted(results[1][0]["deleted"]),
         )
 
+    async def decay(
+        self,
+        scope: Scope,
+        half_life_days: float,
+        floor: float,
+        dry_run: bool,
+        actor: str,
+        now: datetime,
+    ) -> tuple[int, float | None]:
+        """How many memories decay (or would, on a dry run) and the lowest new confidence; one
+        statement, so the dry run counts exactly what the real run changes."""
+        rows = await self.db.write("decay_memories", {
+            **scope.params(), "half_life_days": half_life_days, "floor": floor,
+            "dry_run": dry_run, "actor": actor, "now": now,
+        })  # fmt: skip
+        return int(rows[0]["changed"]), rows[0]["lowest"]
+
     async def forget_targets(
         self, scope: Scope, with_content: bool
     ) -> tuple[ForgetTargets, ForgottenContent]:
@@ -202,7 +230,8 @@ class LifecycleStore:
     async def forget(
         self, scope: Scope, targets: ForgetTargets, actor: str, now: datetime
     ) -> ForgetTargets:
-        """FORGET tombstones, redacted events, then the listed edges and nodes; one transaction.
+        """FORGET tombstones, redacted events, then the listed edges and nodes and every read
+        event of the scope; one transaction.
 
         Returns what was actually removed or redacted (the listed ids that were still there).
         """
@@ -213,6 +242,7 @@ class LifecycleStore:
             ("delete_relationships", {**params, "ids": [e.id for e in targets.edges]}),
             ("delete_scope_nodes", {**params, "messages": targets.messages,
                                     "memories": targets.memories, "entities": targets.entities}),
+            ("delete_read_events", params),
         ])  # fmt: skip
         deleted_edges = set(results[2][0]["deleted"])
         nodes = results[3][0]
@@ -221,6 +251,7 @@ class LifecycleStore:
             entities=sorted(nodes["entities"]),
             edges=[e for e in targets.edges if e.id in deleted_edges],
             events=sorted(results[1][0]["redacted"]),
+            read_events=int(results[4][0]["deleted"]),
         )  # fmt: skip
 
     async def leftovers(self, scope: Scope, content: ForgottenContent, probe_k: int) -> Leftovers:

@@ -1,0 +1,65 @@
+"""Embedding versions: which memories a model change left stale, and their migration.
+
+A memory is stale when its `embedding_model` is not the current model's name, or its vector
+has another size ({{memory_stale}}). These queries read and write across every scope: they are
+an operator's maintenance tool (`engram reembed`), never reachable from the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.store.catalog import query
+from service.store.database import Database
+
+
+@dataclass(frozen=True)
+class StaleMemory:
+    """A memory to re-embed: its id (the keyset cursor) and the text its vector is made from."""
+
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class NewEmbedding:
+    """A re-embedded memory; `text` is the text the vector was made from."""
+
+    id: str
+    text: str
+    embedding: list[float]
+
+
+class EmbeddingStore:
+    """Reads and writes of `engram reembed` and the start-up check."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def index_dimensions(self) -> int | None:
+        """The vector index's configured size; None when the index does not exist."""
+        rows = await self.db.read("fetch_vector_dimensions")
+        return int(rows[0]["dimensions"]) if rows else None
+
+    async def count_stale(self, model: str, dimensions: int) -> int:
+        rows = await self.db.read(
+            "count_stale_memories", {"model": model, "dimensions": dimensions}
+        )
+        return int(rows[0]["stale"])
+
+    async def stale_batch(
+        self, model: str, dimensions: int, after: str, limit: int
+    ) -> list[StaleMemory]:
+        """Up to ``limit`` stale memories with ids above ``after``, in id order."""
+        params = {"model": model, "dimensions": dimensions, "after": after, "limit": limit}
+        rows = await self.db.read("list_stale_memories", params)
+        return [StaleMemory(r["id"], r["text"] or "") for r in rows]
+
+    async def write_embeddings(self, batch: list[NewEmbedding], model: str) -> int:
+        """One transaction for the batch; returns how many memories took their new vector."""
+        rows = [{"id": e.id, "text": e.text, "embedding": e.embedding} for e in batch]
+        written = await self.db.write("set_memory_embeddings", {"rows": rows, "model": model})
+        return int(written[0]["written"])
+
+    async def drop_vector_index(self) -> None:
+        await self.db.run_statement(query("drop_vector_index"))
