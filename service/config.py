@@ -102,6 +102,12 @@ class Settings(BaseSettings):
     graph_hub_limit: int = Field(default=20, ge=1)
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)
     time_window_cap: int = Field(default=5000, ge=1)
+    # The vector index's top-k is global: a scope holding a small share of the store gets few of
+    # it. The index is asked for enough candidates that such a scope expects 2 x limit of its
+    # own (at most vector_fetch_max); a scope of at most exact_scan_max memories that would
+    # need more than the usual over-fetch is ranked by exact cosine instead (cheaper, and exact).
+    exact_scan_max: int = Field(default=2000, ge=0)
+    vector_fetch_max: int = Field(default=10000, ge=1, le=100000)
 
     @field_validator("data_dir", "neo4j_home", "model_cache_dir")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 from service.config import Settings
@@ -66,26 +67,33 @@ class HybridRetriever:
                 "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
+        share = asyncio.ensure_future(self.store.scope_share(params))
         try:
             [embedding] = await self.embedder.aembed([plan.text])
+            retriever, fetch_k = embedding_route(s, *await share, wanted)
         except BaseException:
             text_rows.cancel()
+            share.cancel()
             raise
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
-        calls = {"vector": {**params, "embedding": embedding,
-                            "fetch_k": params["limit"] * s.vector_overfetch}}  # fmt: skip
-        if plan.window is not None:
-            calls["time"] = exact
+        # With a window the time retriever ranks the window exactly: that is the exact ranking
+        # the vector retriever would fall back to (same statement, same parameters).
+        calls = {"time": ("time", exact)} if plan.window is not None else {}
+        if retriever == "vector":
+            calls["vector"] = ("vector", {**exact, "fetch_k": fetch_k})
+        elif plan.window is None:
+            calls["vector"] = ("scope_scan", exact)
         if plan.names:
-            calls["speaker"] = {**exact, "speakers": list(plan.names)}
-        rows = list(await asyncio.gather(*(self.store.retrieve(n, p) for n, p in calls.items())))
-        if len(rows[0]) < wanted:
-            # The index's global top-k held too few of this scope's memories (a small tenant
-            # among large ones): rank the whole visible scope by exact cosine instead.
-            rows[0] = await self.store.retrieve("scope_scan", exact)
-        found = dict(zip(calls, rows, strict=True)) | dict(
-            zip(text_calls, await text_rows, strict=True)
-        )
+            calls["speaker"] = ("speaker", {**exact, "speakers": list(plan.names)})
+        rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
+        found = dict(zip(calls, rows, strict=True))
+        if "vector" not in found or (retriever == "vector" and len(found["vector"]) < wanted):
+            # The index's global top-k still held too few of this scope's memories (they are
+            # far from the query, or the index is down): rank the visible scope exactly.
+            found["vector"] = (
+                found["time"] if "time" in found else await self.store.retrieve("scope_scan", exact)
+            )
+        found |= dict(zip(text_calls, await text_rows, strict=True))
         return {
             name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
                           tuple(r.get("matched") or ())) for r in hits]
@@ -106,3 +114,22 @@ class HybridRetriever:
                 matched_entities=list(f.matched), path=list(f.path),
             ))  # fmt: skip
         return hits
+
+
+def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) -> tuple[str, int]:
+    """Which retriever ranks the scope by embedding, and how deep the index is asked.
+
+    The index's top-k is global, so a scope holding scoped/total of the store expects that
+    share of it. The usual over-fetch serves a scope that expects 2 x ``wanted`` hits from
+    it; a smaller scope asks for more, up to vector_fetch_max, or, when it holds at most
+    exact_scan_max memories, is ranked by exact cosine (reading a thousand vectors through
+    the scope index costs less than a deep index search, and misses nothing).
+    """
+    s = settings
+    usual = max(wanted * 3, s.retriever_depth) * s.vector_overfetch
+    needed = math.ceil(2 * wanted * total / max(scoped, 1))
+    if needed <= usual:
+        return "vector", usual
+    if scoped <= s.exact_scan_max:
+        return "scope_scan", 0
+    return "vector", min(needed, s.vector_fetch_max)

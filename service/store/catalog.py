@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from service.config import REPO_ROOT
 from service.errors import UnknownQueryError
@@ -17,6 +18,8 @@ _INCLUDE = re.compile(r"\{\{([a-z][a-z0-9_]*)\}\}")
 # output never holds these, so refusing them keeps a bug from turning into a comment-out.
 _MARKER = re.compile(r"/\*([a-z_]+)\*/")
 _FORBIDDEN = (";", "//", "/*", "*/")
+# An optional filter, `($param IS NULL OR predicate)` with no parentheses inside the predicate.
+_OPTIONAL = re.compile(r"\(\$([a-z_]+) IS NULL OR ([^()]*)\)")
 
 
 @cache
@@ -64,6 +67,38 @@ def fill_markers(cypher: str, fills: Mapping[str, str]) -> str:
         if any(token in text for token in _FORBIDDEN):
             raise ValueError(f"fill for /*{name}*/ holds a statement or comment delimiter")
     return _MARKER.sub(lambda m: fills[m.group(1)], cypher)
+
+
+def bind_optional(cypher: str, params: Mapping[str, Any]) -> str:
+    """Resolve each optional filter `($p IS NULL OR pred)` for these parameters: `pred` when $p
+    is set, `true` when it is null (left alone when $p is not passed at all).
+
+    Neo4j plans a query text once for every parameter value, and one plan that must also serve
+    `$user_id IS NULL` cannot seek the index on `m.user_id`: it scans every Memory. Resolved per
+    call, `m.user_id = $user_id` is seen by the planner, and a small scope among 100k memories
+    is read through the index. Only null-ness picks the text, so there are at most 2^n plans of
+    a query with n optional filters, and no value ever enters the Cypher text.
+    """
+    optional = _optional_names(cypher)
+    nulls = frozenset(n for n in optional if n in params and params[n] is None)
+    given = frozenset(n for n in optional if params.get(n) is not None)
+    return _bind(cypher, nulls, given) if nulls or given else cypher
+
+
+@cache
+def _optional_names(cypher: str) -> frozenset[str]:
+    return frozenset(name for name, _ in _OPTIONAL.findall(cypher))
+
+
+@lru_cache(maxsize=4096)
+def _bind(cypher: str, nulls: frozenset[str], given: frozenset[str]) -> str:
+    def resolve(match: re.Match[str]) -> str:
+        name, predicate = match.group(1), match.group(2)
+        if name in nulls:
+            return "true"
+        return f"({predicate})" if name in given else match.group(0)
+
+    return _OPTIONAL.sub(resolve, cypher)
 
 
 def and_(predicate: str) -> str:

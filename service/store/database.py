@@ -11,7 +11,7 @@ import neo4j
 from neo4j import AsyncGraphDatabase
 from service.config import Settings
 from service.errors import DatabaseUnavailableError
-from service.store.catalog import fill_markers, query
+from service.store.catalog import bind_optional, fill_markers, query
 
 Record = dict[str, Any]
 # DatabaseUnavailable is what a stopping server answers; the driver retries it, then gives up.
@@ -82,7 +82,7 @@ class Database:
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Record]]:
             results = []
             for name, params in steps:
-                cursor = await tx.run(query(name), dict(params))
+                cursor = await tx.run(bind_optional(query(name), params), dict(params))
                 results.append(native_rows(await cursor.data()))
             return results
 
@@ -109,6 +109,7 @@ class Database:
         fills: Mapping[str, str] | None = None,
     ) -> list[Record]:
         cypher = query(name) if fills is None else fill_markers(query(name), fills)
+        cypher = bind_optional(cypher, params or {})
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Record]:
             cursor = await tx.run(cypher, dict(params or {}))

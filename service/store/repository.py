@@ -107,6 +107,11 @@ class GraphStore:
             # The caller ranks the scope by exact cosine when the index gives it too little.
             return []
 
+    async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
+        """(memories in the store, memories in the caller's scope)."""
+        [row] = await self.db.read("count_scope_memories", params)
+        return int(row["total"]), int(row["scoped"])
+
     async def fetch_embeddings(
         self, ids: list[str], params: dict[str, Any]
     ) -> dict[str, list[float]]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -152,3 +154,32 @@ async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> N
     hits = await mem.search("dog walks in the park", small, limit=10)
     assert sorted(h.memory.text for h in hits) == sorted(mine)
     assert hits[0].memory.text == "My dog Rex loves walks."
+
+
+async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, mid = Scope(user_id="big"), Scope(user_id="mid")
+    await mem.add(
+        [{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
+         for i in range(400)],
+        big, infer=False,
+    )  # fmt: skip
+    mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
+    await mem.add([{"content": text} for text in mine], mid, infer=False)
+    # No exact scan allowed, and an over-fetch that alone would reach only the big scope's
+    # dog walks: the index is asked for enough candidates that mid gets its own share.
+    deep = replace(mem, settings=mem.settings.model_copy(
+        update={"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}))  # fmt: skip
+    ran, retrieve = [], mem.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append((name, params.get("fetch_k")))
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(mem.store, "retrieve", recording)
+    hits = await deep.search("walking the dog in the park", mid, limit=10)
+    assert len(hits) == 10 and {h.memory.text for h in hits} <= set(mine)
+    assert all(retrievers(h).get("vector") for h in hits)
+    [(_, fetch_k)] = [call for call in ran if call[0] == "vector"]
+    assert fetch_k == 2 * 10 * 412 // 12 + 1 and "scope_scan" not in {n for n, _ in ran}

@@ -51,3 +51,25 @@ def test_render_conf_replaces_keys_and_keeps_repeated_jvm_flags() -> None:
     assert "# a=comment" in lines
     assert lines.count("server.jvm.additional=-X1") == 1
     assert lines.count("server.jvm.additional=-X2") == 1
+
+
+def test_bind_optional_resolves_filters_by_nullness_only() -> None:
+    cypher = (
+        "MATCH (m) WHERE ($user_id IS NULL OR m.user_id = $user_id)"
+        " AND ($run_id IS NULL OR m.run_id = $run_id)"
+        " AND ($to IS NULL OR coalesce(m.a, m.b) < $to)"
+    )
+    bound = catalog.bind_optional(cypher, {"user_id": "u'1 OR true", "run_id": None, "to": None})
+    assert bound == (
+        "MATCH (m) WHERE (m.user_id = $user_id) AND true"
+        " AND ($to IS NULL OR coalesce(m.a, m.b) < $to)"  # parentheses inside: left as it is
+    )
+    # A parameter that is not passed leaves its filter alone (Neo4j then names it as missing).
+    assert catalog.bind_optional(cypher, {"user_id": "u"}).count("$run_id IS NULL") == 1
+
+
+def test_every_scope_filter_of_the_catalogue_binds() -> None:
+    scope = {"user_id": "u", "agent_id": None, "run_id": None}
+    for name in catalog.names():
+        bound = catalog.bind_optional(catalog.query(name), scope)
+        assert "$agent_id IS NULL" not in bound and "$user_id IS NULL" not in bound, name

@@ -6,11 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from service.config import Settings
 from service.domain import Clock, SearchHit, SearchOptions, StoredMemory, TimeFilter
 from service.errors import ValidationError
 from service.retrieval.context import build_context
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
+from service.retrieval.hybrid import embedding_route
 from service.retrieval.lucene import lucene_query
 from service.retrieval.query import candidate_names, plan_query
 
@@ -102,3 +104,22 @@ def test_context_block_stops_at_the_budget() -> None:
     assert block.text.splitlines()[1] == "- [2024-05-10, Ann] fact number 0"
     assert block.tokens <= 30 and 0 < len(block.memory_ids) < 5
     assert build_context(hits, 3, lambda s: len(s.split())).text == ""
+
+
+@pytest.mark.parametrize(
+    ("total", "scoped", "route"),
+    [
+        (1_000, 1_000, ("vector", 300)),  # the whole store: the usual over-fetch
+        (100_000, 20_000, ("vector", 300)),  # a fifth of it expects 60 of its own in 300
+        (100_000, 5_000, ("vector", 400)),  # a twentieth asks deeper for 20 of its own
+        (100_000, 1_000, ("scope_scan", 0)),  # small: exact cosine over its own vectors
+        (10_000_000, 2_001, ("vector", 10_000)),  # deeper, but never past vector_fetch_max
+        (5_000, 0, ("scope_scan", 0)),  # an empty scope reads nothing
+    ],
+)
+def test_embedding_route_follows_the_scope_share(
+    total: int, scoped: int, route: tuple[str, int]
+) -> None:
+    settings = Settings(exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10,
+                        retriever_depth=30)  # fmt: skip
+    assert embedding_route(settings, total, scoped, wanted=10) == route
