@@ -3,8 +3,10 @@
 // to relax?" weighs what Melanie said above what others said about relaxing.
 MATCH (m:Memory)
 WHERE m.speaker IN $speakers AND {{memory_visible}}
-  AND size(m.embedding) = size($embedding)  // vectors of another model are skipped
 WITH m LIMIT $window_cap
+// After the LIMIT, so that the planner cannot test this first and read the vector of every
+// memory of the scope, in the window or not. Vectors of another model's size are skipped.
+WITH m WHERE size(m.embedding) = size($embedding)
 RETURN m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC
 LIMIT $limit
