@@ -92,11 +92,17 @@ class ReembedReport:
     seconds: float
 
 
-async def check_embeddings(db: Database, embedder: Embedder) -> EmbeddingStatus:
-    """Count stale memories and read the vector index's size."""
+async def check_embeddings(
+    db: Database, embedder: Embedder, exact: bool = False
+) -> EmbeddingStatus:
+    """Count stale memories and read the vector index's size.
+
+    Start-up and /healthz count by model name through an index, which costs milliseconds on a
+    large store; ``exact`` (engram reembed) also reads every vector's size.
+    """
     store = EmbeddingStore(db)
     index_dimensions = await store.index_dimensions()
-    stale = await store.count_stale(embedder.model_name, embedder.dimensions)
+    stale = await store.count_stale(embedder.model_name, embedder.dimensions, exact)
     return EmbeddingStatus(
         embedder.model_name, embedder.dimensions, index_dimensions, stale, utcnow()
     )
@@ -127,14 +133,14 @@ async def reembed(
     if batch_size < 1:
         raise ValidationError(f"batch size must be at least 1, got {batch_size}")
     began = time.monotonic()
-    before = await check_embeddings(db, embedder)
+    before = await check_embeddings(db, embedder, exact=True)
     migrated, after = 0, before
     if not dry_run:
         migrated = await _migrate(EmbeddingStore(db), embedder, before.stale, batch_size, progress)
         if not before.index_matches:
             await EmbeddingStore(db).drop_vector_index()
             await apply_schema(db, embedder.dimensions, wait_s=INDEX_WAIT_S)
-        after = await check_embeddings(db, embedder)
+        after = await check_embeddings(db, embedder, exact=True)
     return ReembedReport(
         model=embedder.model_name, dimensions=embedder.dimensions, stale=before.stale,
         migrated=migrated, remaining=after.stale, index_dimensions=before.index_dimensions,

@@ -41,10 +41,14 @@ class EmbeddingStore:
         rows = await self.db.read("fetch_vector_dimensions")
         return int(rows[0]["dimensions"]) if rows else None
 
-    async def count_stale(self, model: str, dimensions: int) -> int:
-        rows = await self.db.read(
-            "count_stale_memories", {"model": model, "dimensions": dimensions}
-        )
+    async def count_stale(self, model: str, dimensions: int, exact: bool = True) -> int:
+        """Stale memories: by model name and vector size (reads every vector), or, not
+        ``exact``, by model name alone through an index (the start-up check)."""
+        if exact:
+            params = {"model": model, "dimensions": dimensions}
+            rows = await self.db.read("count_stale_memories", params)
+        else:
+            rows = await self.db.read("count_other_model_memories", {"model": model})
         return int(rows[0]["stale"])
 
     async def stale_batch(

@@ -19,7 +19,7 @@ from service.config import get_settings
 from service.domain import Scope
 from service.embedding import Embedder
 from service.memory import Memory
-from service.reembed import reembed
+from service.reembed import check_embeddings, reembed
 from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -91,6 +91,23 @@ async def start(mem: Memory, embedder: Embedder, started: list[Memory]) -> Memor
     service = await Memory.start(mem.settings, embedder=embedder, extractor=mem.extractor)
     started.append(service)
     return service
+
+
+async def test_start_up_counts_by_model_and_reembed_also_by_vector_size(
+    mem: Memory, embedder: Embedder, neo4j_target: Neo4jTarget
+) -> None:
+    [old] = await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS[:1])
+    [short] = await add_under(mem, embedder, FACTS[1:2])
+    await run_cypher(
+        neo4j_target, "MATCH (m:Memory {id: $id}) SET m.embedding = [1.0, 0.0]", id=short
+    )  # the current model's name on a vector of another size
+    quick = await check_embeddings(mem.db, embedder)
+    exact = await check_embeddings(mem.db, embedder, exact=True)
+    assert (quick.stale, exact.stale) == (1, 2)
+    report = await reembed(mem.db, embedder)
+    assert report.migrated == 2 and report.remaining == 0
+    assert {r["id"]: len(r["embedding"]) for r in (await stored(neo4j_target)).values()} == {
+        old: embedder.dimensions, short: embedder.dimensions}  # fmt: skip
 
 
 async def test_start_up_counts_memories_of_another_model(
