@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     embedding_threads: int = Field(default=2, ge=1, le=64)
     # onnx: the same weights exported once to ONNX (model_cache_dir) and run by onnxruntime;
     # same vectors as torch, faster per call. torch: sentence-transformers as shipped.
-    embedding_backend: Literal["onnx", "torch"] = "onnx"
+    embedding_backend: Literal["onnx", "onnx-int8", "torch"] = "onnx"
     model_cache_dir: Path = _CACHE / "models"
 
     # reset() deletes every scope of the database; off unless ENGRAM_ALLOW_RESET=true.

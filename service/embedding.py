@@ -27,12 +27,15 @@ class Embedder:
         self.model_name = settings.embedding_model
         self.backend = settings.embedding_backend
         path = resolve_model_path(settings.embedding_model, "sentence-transformers")
-        if self.backend == "onnx":
+        if self.backend in ("onnx", "onnx-int8"):
             from service.onnx_encoder import OnnxSentenceEncoder
 
+            int8 = self.backend == "onnx-int8"
             self._onnx: Any = OnnxSentenceEncoder(
-                path, settings.model_cache_dir, settings.embedding_threads
+                path, settings.model_cache_dir, settings.embedding_threads, int8
             )
+            if int8:  # other vectors than the float model's: memories must say so
+                self.model_name = f"{settings.embedding_model}+int8"
             dimensions: int | None = self._onnx.dimensions
         else:
             self._model: Any = _load_torch_model(str(path), settings.embedding_threads)
@@ -47,7 +50,7 @@ class Embedder:
     def embed(self, texts: list[str], batch_size: int = 64) -> list[list[float]]:
         if not texts:
             return []
-        if self.backend == "onnx":
+        if self.backend != "torch":
             vectors = self._onnx.encode(texts, batch_size)
         else:
             vectors = self._model.encode(
@@ -57,7 +60,7 @@ class Embedder:
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` under the model's own tokenizer (word pieces, no specials)."""
-        if self.backend == "onnx":
+        if self.backend != "torch":
             return int(self._onnx.count_tokens(text))
         return len(self._model.tokenizer.tokenize(text))
 

@@ -31,7 +31,7 @@ ST_NORMALIZE = "sentence_transformers.models.Normalize"
 class OnnxSentenceEncoder:
     """Encodes texts to unit vectors with ONNX Runtime; safe to call from one worker thread."""
 
-    def __init__(self, model_dir: Path, cache_dir: Path, threads: int) -> None:
+    def __init__(self, model_dir: Path, cache_dir: Path, threads: int, int8: bool = False) -> None:
         _check_pipeline(model_dir)
         max_length = json.loads((model_dir / "sentence_bert_config.json").read_text())[
             "max_seq_length"
@@ -43,6 +43,8 @@ class OnnxSentenceEncoder:
         self._counter.no_truncation()
         self._counter.no_padding()
         onnx_path = exported_model(model_dir, cache_dir)
+        if int8:
+            onnx_path = quantized_model(onnx_path)
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -97,6 +99,23 @@ def exported_model(model_dir: Path, cache_dir: Path) -> Path:
     os.close(fd)
     try:
         _export(model_dir, Path(partial))
+        os.replace(partial, target)
+    finally:
+        Path(partial).unlink(missing_ok=True)
+    return target
+
+
+def quantized_model(fp32: Path) -> Path:
+    """The exported model with int8 weights (dynamic quantisation), made once beside it."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    target = fp32.with_name(f"{fp32.stem}-int8.onnx")
+    if target.is_file():
+        return target
+    fd, partial = tempfile.mkstemp(dir=fp32.parent, suffix=".partial")
+    os.close(fd)
+    try:
+        quantize_dynamic(fp32, partial, weight_type=QuantType.QInt8)
         os.replace(partial, target)
     finally:
         Path(partial).unlink(missing_ok=True)

@@ -72,3 +72,15 @@ def test_a_pooling_it_cannot_reproduce_is_refused(model_dir: Path, tmp_path: Pat
     config.write_text(json.dumps(pooling))
     with pytest.raises(ConfigurationError, match="ENGRAM_EMBEDDING_BACKEND=torch"):
         OnnxSentenceEncoder(copy, tmp_path / "cache", threads=1)
+
+
+def test_int8_backend_is_close_and_recorded_as_another_model(
+    backends: tuple[Embedder, Embedder],
+) -> None:
+    int8 = Embedder(Settings(_env_file=None, embedding_backend="onnx-int8"))  # type: ignore[call-arg]
+    assert int8.model_name == "all-MiniLM-L6-v2+int8" != backends[0].model_name
+    near, exact = np.array(int8.embed(TEXTS)), np.array(backends[0].embed(TEXTS))
+    assert np.allclose(np.linalg.norm(near, axis=1), 1.0, atol=1e-5)
+    # Close, but not the same vectors: memories of the two must not share one ranking.
+    similarity = (near * exact).sum(axis=1)
+    assert similarity.min() > 0.85 and similarity.max() < 0.9999
