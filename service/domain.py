@@ -33,6 +33,13 @@ def clean_text(value: str) -> str:
     return value
 
 
+def clean_before_limits(value: object) -> object:
+    """clean_text as a "before" validator: NFC runs before the field's length limits are checked
+    (NFC can lengthen text: U+0958 becomes two code points), and a non-string is left for the
+    field's own type check to refuse."""
+    return clean_text(value) if isinstance(value, str) else value
+
+
 def instant_or_error(value: datetime | None) -> datetime | None:
     """check_instant for callers outside pydantic: a bad instant is a ValidationError."""
     from service.errors import ValidationError
@@ -76,10 +83,10 @@ class Scope(BaseModel):
     agent_id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
     run_id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
 
-    @field_validator("user_id", "agent_id", "run_id")
+    @field_validator("user_id", "agent_id", "run_id", mode="before")
     @classmethod
-    def _clean(cls, value: str | None) -> str | None:
-        return None if value is None else clean_text(value)
+    def _clean(cls, value: object) -> object:
+        return clean_before_limits(value)
 
     @model_validator(mode="after")
     def _at_least_one(self) -> Scope:
@@ -104,10 +111,10 @@ class MessageIn(BaseModel):
     id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
     session_id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
 
-    @field_validator("content", "speaker", "id", "session_id")
+    @field_validator("content", "speaker", "id", "session_id", mode="before")
     @classmethod
-    def _clean(cls, value: str | None) -> str | None:
-        return None if value is None else clean_text(value)
+    def _clean(cls, value: object) -> object:
+        return clean_before_limits(value)
 
     @field_validator("timestamp")
     @classmethod
@@ -155,10 +162,10 @@ class TimeFilter(BaseModel):
     phrase: str | None = Field(default=None, max_length=200)
     reference_time: Instant = None
 
-    @field_validator("phrase")
+    @field_validator("phrase", mode="before")
     @classmethod
-    def _clean(cls, value: str | None) -> str | None:
-        return None if value is None else clean_text(value)
+    def _clean(cls, value: object) -> object:
+        return clean_before_limits(value)
 
 
 class SearchOptions(BaseModel):

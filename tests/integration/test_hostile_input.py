@@ -10,8 +10,8 @@ and no hostile scope id reaches another tenant's memories.
 The tests are coroutines: pytest-asyncio runs each example of an async @given test on the
 session loop, where the shared Memory's driver lives, while function-scoped fixtures (the clean
 database and its seed) run once per test, not per example; hence the suppressed health check.
-Bugs this suite found are pinned by tests at the end, on fixed inputs (fixed since, apart from
-the one still marked xfail), so that hypothesis does not spend minutes shrinking them. Their
+Bugs this suite found are pinned by tests at the end, on fixed inputs (all fixed
+since), so that hypothesis does not spend minutes shrinking them. Their
 inputs are still kept out of the strategies (widening them is the next step):
 lone surrogates (JSON's "\\ud800" escapes do deliver them), datetimes at the calendar's edges,
 unbroken CJK runs longer than Lucene's 1,024 clauses (long texts here are repeated units joined
@@ -96,8 +96,8 @@ phrases = st.one_of(
     st.sampled_from(["yesterday", "last month", "上个月"]),
     hostile.map(lambda p: p[:200]),
 )
-# A backslash in the speaker breaks Chinese extraction (see the xfail tests); left out of the
-# strategies for messages that extraction reads until that is fixed.
+# A backslash in the speaker broke Chinese extraction (fixed; pinned by the tests at the end);
+# still left out of the strategies for messages that extraction reads.
 plain_speaker = hostile.filter(lambda name: "\\" not in name)
 sentence_with_hostile_bits = st.lists(
     st.sampled_from(SENTENCES) | hostile, min_size=1, max_size=4
@@ -200,10 +200,11 @@ def answered(response: httpx.Response) -> dict[str, Any]:
 def quiet_asyncio() -> Iterator[None]:
     """Silence asyncio's "exception was never retrieved" logs while these tests run.
 
-    Resolvers that fail (the xfail cases) leave such futures behind. When the garbage collector
-    finalises one inside pytest's own ast.parse of a failure report, formatting the log's
-    traceback parses source again and trips a CPython 3.11 bug ("SystemError: AST constructor
-    recursion depth mismatch"), which ends the whole session with an INTERNALERROR.
+    Resolvers that fail (as the pinned cases did before their fixes) leave such futures
+    behind. When the garbage collector finalises one inside pytest's own ast.parse of a failure
+    report, formatting the log's traceback parses source again and trips a CPython 3.11 bug
+    ("SystemError: AST constructor recursion depth mismatch"), which ends the whole session
+    with an INTERNALERROR.
     """
     logger = logging.getLogger("asyncio")
     level = logger.level
@@ -318,7 +319,7 @@ async def test_add_messages_over_http_is_typed_and_exact(
     client: httpx.AsyncClient, neo4j_target: Neo4jTarget, messages: list[dict[str, str]]
 ) -> None:
     ids = [stored_form(m["id"]) for m in messages if "id" in m]
-    assume(len(set(ids)) == len(ids))  # one id twice in a batch: see the xfail test below
+    assume(len(set(ids)) == len(ids))  # one id twice in a batch: see the pinned test below
     scope = {"userId": "writer", "runId": uuid.uuid4().hex}
     before = await graph_size(neo4j_target)
     result = answered(await post(client, ADD, messages=messages, scope=scope))["addMessages"]
@@ -547,8 +548,6 @@ async def test_one_id_twice_in_a_batch_is_refused_or_kept_apart(
     assert rows and all(r["fact"] == r["source"] for r in rows)
 
 
-@pytest.mark.xfail(strict=True, reason="max_length is checked before NFC: U+0958 x 20,000 is "
-                   "stored as 40,000 characters")  # fmt: skip
 async def test_text_limit_holds_after_normalisation(mem: Memory) -> None:
     with pytest.raises(ValidationError):
         await mem.add([{"content": "\u0958" * MAX_TEXT_CHARS}], ALICE, infer=False)
