@@ -142,13 +142,18 @@ async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: Memory) ->
     assert top.memory.speaker == "Melanie" and retrievers(top).get("speaker") == 1
 
 
-async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> None:
-    big, small = Scope(user_id="big"), Scope(user_id="small")
+async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
+    """A large scope of near-identical memories that crowd the vector index's global top-k."""
     await mem.add(
         [{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
-         for i in range(400)],
-        big, infer=False,
+         for i in range(count)],
+        scope, infer=False,
     )  # fmt: skip
+
+
+async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> None:
+    big, small = Scope(user_id="big"), Scope(user_id="small")
+    await add_dog_walks(mem, big, 400)
     mine = ["My dog Rex loves walks.", "I repaired the kitchen sink.", "We bought a new sofa."]
     await mem.add([{"content": text} for text in mine], small, infer=False)
     hits = await mem.search("dog walks in the park", small, limit=10)
@@ -160,11 +165,7 @@ async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
     mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     big, mid = Scope(user_id="big"), Scope(user_id="mid")
-    await mem.add(
-        [{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
-         for i in range(400)],
-        big, infer=False,
-    )  # fmt: skip
+    await add_dog_walks(mem, big, 400)
     mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
     await mem.add([{"content": text} for text in mine], mid, infer=False)
     # No exact scan allowed, and an over-fetch that alone would reach only the big scope's
