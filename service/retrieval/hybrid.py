@@ -11,7 +11,7 @@ from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
-from service.retrieval.query import QueryPlan, plan_query
+from service.retrieval.query import QueryPlan, plan_query, without_names
 from service.store.repository import GraphStore
 
 
@@ -68,12 +68,16 @@ class HybridRetriever:
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
         share = asyncio.ensure_future(self.store.scope_share(params))
+        speakers_found = asyncio.ensure_future(self._speakers(plan, params))
         try:
-            [embedding] = await self.embedder.aembed([plan.text])
+            # Named speakers are a filter (the speaker retriever); the embedding retrievers rank
+            # by what the question asks, not by whose name it holds (see without_names).
+            speakers = await speakers_found
+            [embedding] = await self.embedder.aembed([without_names(plan.text, speakers)])
             retriever, fetch_k = embedding_route(s, *await share, wanted)
         except BaseException:
-            text_rows.cancel()
-            share.cancel()
+            for task in (text_rows, share, speakers_found):
+                task.cancel()
             raise
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
         # With a window the time retriever ranks the window exactly: that is the exact ranking
@@ -83,8 +87,8 @@ class HybridRetriever:
             calls["vector"] = ("vector", {**exact, "fetch_k": fetch_k})
         elif plan.window is None:
             calls["vector"] = ("scope_scan", exact)
-        if plan.names:
-            calls["speaker"] = ("speaker", {**exact, "speakers": list(plan.names)})
+        if speakers:
+            calls["speaker"] = ("speaker", {**exact, "speakers": speakers})
         rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
         found = dict(zip(calls, rows, strict=True))
         if "vector" not in found or (retriever == "vector" and len(found["vector"]) < wanted):
@@ -99,6 +103,10 @@ class HybridRetriever:
                           tuple(r.get("matched") or ())) for r in hits]
             for name, hits in found.items()
         }  # fmt: skip
+
+    async def _speakers(self, plan: QueryPlan, params: dict[str, Any]) -> list[str]:
+        """The names in the question that speak in this scope (none asked when it names none)."""
+        return await self.store.scope_speakers(list(plan.names), params) if plan.names else []
 
     async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
         loaded = await self.store.fetch_hits([f.id for f in fused], params)

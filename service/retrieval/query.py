@@ -147,6 +147,21 @@ def candidate_names(text: str) -> tuple[str, ...]:
     return tuple(names[:8])
 
 
+def without_names(text: str, names: list[str]) -> str:
+    """The question without these names (and their possessive 's), for ranking by embedding
+    once the names have done their work as a filter: memories are written in the third person
+    ("Caroline went to a support group"), so a speaker's name stands in almost every memory of
+    theirs, and a question vector holding it favours memories that repeat the name over those
+    that answer. Returns the text unchanged when nothing would be left."""
+    if not names:
+        return text
+    stripped = text
+    for name in names:
+        stripped = re.sub(rf"\b{re.escape(name)}(?:['’]s)?\b", " ", stripped)
+    stripped = " ".join(stripped.split())
+    return stripped if re.search(r"\w", stripped) else text
+
+
 def _window(text: str, options: SearchOptions) -> TimeWindow | None:
     when = options.when
     reference = (when.reference_time if when else None) or utcnow()

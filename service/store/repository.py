@@ -107,6 +107,11 @@ class GraphStore:
             # The caller ranks the scope by exact cosine when the index gives it too little.
             return []
 
+    async def scope_speakers(self, names: list[str], params: dict[str, Any]) -> list[str]:
+        """The ``names`` that speak in the caller's scope, in the order given."""
+        [row] = await self.db.read("find_scope_speakers", {**params, "names": names})
+        return list(row["speakers"])
+
     async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
         """(memories in the store, memories in the caller's scope)."""
         [row] = await self.db.read("count_scope_memories", params)

@@ -142,6 +142,34 @@ async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: Memory) ->
     assert top.memory.speaker == "Melanie" and retrievers(top).get("speaker") == 1
 
 
+async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_name(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pair = Scope(user_id="pair")
+    await mem.add(
+        [{"content": "I researched adoption agencies for weeks.", "speaker": "Caroline"},
+         {"content": "I told my mom that I am proud of who I am.", "speaker": "Caroline"},
+         {"content": "I looked into adoption too, years ago.", "speaker": "Melanie"}],
+        pair,
+    )  # fmt: skip
+    # Stored in the third person ("Caroline researched ..."): the name is in every memory of
+    # hers, three times in the second. "Caroline" speaks here, "Boston" does not.
+    speakers = await mem.store.scope_speakers(["Caroline", "Boston"], pair.params())
+    assert speakers == ["Caroline"]
+    embedded: list[str] = []
+    embed = mem.embedder.aembed
+
+    async def recording(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return await embed(texts)
+
+    monkeypatch.setattr(mem.embedder, "aembed", recording)
+    hits = await mem.search("What did Caroline research in Boston?", pair, limit=3)
+    assert embedded == ["What did research in Boston?"]  # one embedding, the name left out
+    assert "adoption agencies" in hits[0].memory.text and retrievers(hits[0]).get("speaker") == 1
+    assert all(h.memory.speaker == "Caroline" for h in hits if retrievers(h).get("speaker"))
+
+
 async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
     """A large scope of near-identical memories that crowd the vector index's global top-k."""
     await mem.add(

@@ -14,7 +14,7 @@ from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
 from service.retrieval.hybrid import embedding_route
 from service.retrieval.lucene import lucene_query
-from service.retrieval.query import candidate_names, plan_query
+from service.retrieval.query import candidate_names, plan_query, without_names
 
 REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
 
@@ -123,3 +123,21 @@ def test_embedding_route_follows_the_scope_share(
     settings = Settings(exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10,
                         retriever_depth=30)  # fmt: skip
     assert embedding_route(settings, total, scoped, wanted=10) == route
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("What did Caroline research?", ["Caroline"], "What did research?"),
+        ("What do Melanie's kids like?", ["Melanie"], "What do kids like?"),
+        ("What do Melanie’s kids like?", ["Melanie"], "What do kids like?"),
+        ("Did Jon meet Gina in Paris?", ["Jon", "Gina"], "Did meet in Paris?"),
+        ("Did Carolina call Carol?", ["Carol"], "Did Carolina call ?"),  # whole words only
+        ("Caroline?", ["Caroline"], "Caroline?"),  # nothing would be left
+        ("What did  Caroline say?", [], "What did  Caroline say?"),  # no speaker: untouched
+    ],
+)
+def test_without_names_drops_speaker_names_and_possessives(
+    text: str, names: list[str], expected: str
+) -> None:
+    assert without_names(text, names) == expected
