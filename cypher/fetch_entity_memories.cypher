@@ -9,6 +9,6 @@ CALL (n) {
   WITH DISTINCT m
   ORDER BY coalesce(m.said_at, m.created_at) DESC, m.id
   LIMIT $limit
-  RETURN collect(m {.*, embedding: null}) AS memories
+  RETURN collect({{memory_fields}}) AS memories
 }
 RETURN key, memories

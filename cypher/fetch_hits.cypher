@@ -5,5 +5,5 @@ WHERE {{memory_visible}}
 OPTIONAL MATCH (m)-[:DERIVED_FROM]->(msg:Message)
 WITH m, collect(msg {.id, .external_id, .text, .speaker, .said_at, .session_id}) AS sources
 OPTIONAL MATCH (m)-[r:MENTIONS]->(e:Entity)
-RETURN m {.*, embedding: null} AS memory, sources,
+RETURN {{memory_fields}} AS memory, sources,
        collect(e {.name, .type, extractor: r.extractor}) AS entities

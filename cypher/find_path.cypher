@@ -25,7 +25,7 @@ CALL (chain, step) {
   WITH DISTINCT m
   ORDER BY coalesce(m.said_at, m.created_at) DESC, m.id
   LIMIT $per_step
-  RETURN collect(m {.*, embedding: null}) AS memories
+  RETURN collect({{memory_fields}}) AS memories
 }
 WITH chain, step, memories
 ORDER BY step

@@ -15,6 +15,6 @@ CALL () {
   WITH m, sort_key
   ORDER BY /*order*/
   LIMIT $limit
-  RETURN collect({node: m {.*, embedding: null}, sort_key: sort_key, id: m.id}) AS rows
+  RETURN collect({node: {{memory_fields}}, sort_key: sort_key, id: m.id}) AS rows
 }
 RETURN total, rows

@@ -110,6 +110,10 @@ class Settings(BaseSettings):
     # need more than the usual over-fetch is ranked by exact cosine instead (cheaper, and exact).
     exact_scan_max: int = Field(default=2000, ge=0)
     vector_fetch_max: int = Field(default=10000, ge=1, le=100000)
+    # How long a scope's size (which picks the route above) is reused before it is counted
+    # again; 0 counts on every search. A stale size can only pick another of those routes (too
+    # few vector hits still fall back to the exact scan).
+    scope_size_ttl_s: float = Field(default=30.0, ge=0.0)
 
     @field_validator("data_dir", "neo4j_home", "model_cache_dir")
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -32,7 +32,7 @@ from service.nlp.chinese import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.retrieval.context import build_context
-from service.retrieval.hybrid import HybridRetriever
+from service.retrieval.hybrid import HybridRetriever, ScopeSizes, scope_sizes
 from service.store.dashboard_queries import Page
 from service.store.database import Database
 from service.store.filters import MemoryWhere
@@ -54,6 +54,11 @@ class Memory:
     extractor: Extractor
     # Stored vectors vs the current model, checked at start-up (service/reembed.py).
     embedding_status: EmbeddingStatus | None = None
+    # Scope sizes for search routing, reused for Settings.scope_size_ttl_s; add() drops them.
+    sizes: ScopeSizes | None = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.sizes = scope_sizes(self.settings)
 
     @classmethod
     async def start(
@@ -117,6 +122,8 @@ class Memory:
             actor, now,
         )  # fmt: skip
         clock.lap("write")
+        if self.sizes is not None and plan.new:
+            self.sizes.clear()  # a grown scope may need another route (embedding_route)
         return AddResult(
             message_ids=[r.id for r in message_rows],
             added=[c.id for c in plan.new],
@@ -140,9 +147,8 @@ class Memory:
         if limit is not None:
             options = options.model_copy(update={"limit": limit})
         async with self.audit.reading(ReadOp.SEARCH, actor, scope, query) as read:
-            hits = await HybridRetriever(self.settings, self.store, self.embedder).search(
-                query, scope, options
-            )
+            retriever = HybridRetriever(self.settings, self.store, self.embedder, self.sizes)
+            hits = await retriever.search(query, scope, options)
             read.count = len(hits)
         return hits
 

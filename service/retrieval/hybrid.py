@@ -6,6 +6,8 @@ import asyncio
 import math
 from typing import Any
 
+from cachetools import TTLCache
+
 from service.config import Settings
 from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
@@ -14,14 +16,30 @@ from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.query import QueryPlan, plan_query, without_names
 from service.store.repository import GraphStore
 
+# (user_id, agent_id, run_id) -> (memories in the store, in that scope), for embedding_route.
+ScopeSizes = TTLCache[tuple[str | None, str | None, str | None], tuple[int, int]]
+
+
+def scope_sizes(settings: Settings) -> ScopeSizes | None:
+    """The cache of scope sizes a Memory keeps between searches (None when the TTL is 0)."""
+    ttl = settings.scope_size_ttl_s
+    return TTLCache(maxsize=10_000, ttl=ttl) if ttl > 0 else None
+
 
 class HybridRetriever:
     """Runs the retrievers concurrently, fuses their rankings and loads the evidence."""
 
-    def __init__(self, settings: Settings, store: GraphStore, embedder: Embedder) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: GraphStore,
+        embedder: Embedder,
+        sizes: ScopeSizes | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
+        self.sizes = sizes
 
     @property
     def weights(self) -> dict[str, float]:
@@ -67,18 +85,16 @@ class HybridRetriever:
                 "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
-        share = asyncio.ensure_future(self.store.scope_share(params))
-        speakers_found = asyncio.ensure_future(self._speakers(plan, params))
+        size = asyncio.ensure_future(self._scope_size(params))
+        question = asyncio.ensure_future(self._question_embedding(plan, params))
         try:
-            # Named speakers are a filter (the speaker retriever); the embedding retrievers rank
-            # by what the question asks, not by whose name it holds (see without_names).
-            speakers = await speakers_found
-            [embedding] = await self.embedder.aembed([without_names(plan.text, speakers)])
-            retriever, fetch_k = embedding_route(s, *await share, wanted)
+            embedding, speakers = await question
+            total, scoped = await size
         except BaseException:
-            for task in (text_rows, share, speakers_found):
+            for task in (text_rows, size, question):
                 task.cancel()
             raise
+        retriever, fetch_k = embedding_route(s, total, scoped, wanted)
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
         # With a window the time retriever ranks the window exactly: that is the exact ranking
         # the vector retriever would fall back to (same statement, same parameters).
@@ -104,9 +120,43 @@ class HybridRetriever:
             for name, hits in found.items()
         }  # fmt: skip
 
-    async def _speakers(self, plan: QueryPlan, params: dict[str, Any]) -> list[str]:
-        """The names in the question that speak in this scope (none asked when it names none)."""
-        return await self.store.scope_speakers(list(plan.names), params) if plan.names else []
+    async def _question_embedding(
+        self, plan: QueryPlan, params: dict[str, Any]
+    ) -> tuple[list[float], list[str]]:
+        """The question's embedding without the names that speak in this scope, and those names.
+
+        Named speakers are a filter (the speaker retriever); the embedding retrievers rank by
+        what the question asks, not by whose name it holds (see without_names). Which names
+        speak here takes a query; rather than wait for it, the texts it can lead to are embedded
+        meanwhile, as one batch (two short texts cost ~1.4x one): every choice of one or two
+        names, only "all" and "none" of more (another name mix is embedded afterwards).
+        """
+        if not plan.names:
+            [embedding] = await self.embedder.aembed([plan.text])
+            return embedding, []
+        names = list(plan.names)
+        subsets = [names, []] if len(names) > 2 else [[n] for n in names] + [names, []]
+        likely = list(dict.fromkeys(without_names(plan.text, subset) for subset in subsets))
+        embedded = asyncio.ensure_future(self.embedder.aembed(likely))
+        try:
+            speakers = await self.store.scope_speakers(names, params)
+        except BaseException:
+            embedded.cancel()
+            raise
+        text, vectors = without_names(plan.text, speakers), await embedded
+        if text in likely:
+            return vectors[likely.index(text)], speakers
+        [embedding] = await self.embedder.aembed([text])
+        return embedding, speakers
+
+    async def _scope_size(self, params: dict[str, Any]) -> tuple[int, int]:
+        """(memories in the store, in the caller's scope), reused for scope_size_ttl_s."""
+        key = (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
+        if self.sizes is None or (size := self.sizes.get(key)) is None:
+            size = await self.store.scope_share(params)
+            if self.sizes is not None:
+                self.sizes[key] = size
+        return size
 
     async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
         loaded = await self.store.fetch_hits([f.id for f in fused], params)

@@ -156,16 +156,30 @@ async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_na
     # hers, three times in the second. "Caroline" speaks here, "Boston" does not.
     speakers = await mem.store.scope_speakers(["Caroline", "Boston"], pair.params())
     assert speakers == ["Caroline"]
-    embedded: list[str] = []
+    embedded: list[list[str]] = []
     embed = mem.embedder.aembed
 
     async def recording(texts: list[str]) -> list[list[float]]:
-        embedded.extend(texts)
+        embedded.append(texts)
         return await embed(texts)
 
+    ranked_by: list[list[float]] = []
+    retrieve = mem.store.retrieve
+
+    async def recording_retrieve(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if name in {"vector", "scope_scan"}:
+            ranked_by.append(params["embedding"])
+        return await retrieve(name, params)
+
     monkeypatch.setattr(mem.embedder, "aembed", recording)
+    monkeypatch.setattr(mem.store, "retrieve", recording_retrieve)
     hits = await mem.search("What did Caroline research in Boston?", pair, limit=3)
-    assert embedded == ["What did research in Boston?"]  # one embedding, the name left out
+    # The texts the speaker check could lead to are embedded while it runs, as one batch; the
+    # ranking uses the one without the name that speaks.
+    [batch] = embedded
+    assert "What did research in Boston?" in batch and len(batch) == 4
+    [wanted] = await embed(["What did research in Boston?"])
+    assert ranked_by == [pytest.approx(wanted, abs=1e-5)]
     assert "adoption agencies" in hits[0].memory.text and retrievers(hits[0]).get("speaker") == 1
     assert all(h.memory.speaker == "Caroline" for h in hits if retrievers(h).get("speaker"))
 
@@ -212,3 +226,23 @@ async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
     assert all(retrievers(h).get("vector") for h in hits)
     [(_, fetch_k)] = [call for call in ran if call[0] == "vector"]
     assert fetch_k == 2 * 10 * 412 // 12 + 1 and "scope_scan" not in {n for n, _ in ran}
+
+
+async def test_a_scope_size_is_reused_between_searches_and_recounted_after_a_write(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scope = Scope(user_id="sized")
+    await mem.add([{"content": "I walked my dog Rex to the park."}], scope, infer=False)
+    counted, share = [], mem.store.scope_share
+
+    async def counting(params: dict[str, Any]) -> tuple[int, int]:
+        counted.append(params["user_id"])
+        return await share(params)
+
+    monkeypatch.setattr(mem.store, "scope_share", counting)
+    await mem.search("dog walks", scope)
+    await mem.search("the park", scope)
+    assert counted == ["sized"]
+    await mem.add([{"content": "Rex chased a ball by the lake."}], scope, infer=False)
+    [hit, _] = await mem.search("a ball by the lake", scope)
+    assert counted == ["sized", "sized"] and "ball" in hit.memory.text

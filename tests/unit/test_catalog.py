@@ -1,7 +1,9 @@
+import re
 from pathlib import Path
 
 import pytest
 
+from service.domain import StoredMemory
 from service.errors import UnknownQueryError
 from service.store import catalog
 from service.store.local_server import render_conf
@@ -73,3 +75,8 @@ def test_every_scope_filter_of_the_catalogue_binds() -> None:
     for name in catalog.names():
         bound = catalog.bind_optional(catalog.query(name), scope)
         assert "$agent_id IS NULL" not in bound and "$user_id IS NULL" not in bound, name
+
+
+def test_memory_fields_read_every_stored_memory_field_and_no_embedding() -> None:
+    projected = re.findall(r"\.([a-z_]+)", catalog.fragment("memory_fields"))
+    assert projected == list(StoredMemory.model_fields) and "embedding" not in projected
