@@ -94,8 +94,14 @@ async def test_over_deep_and_over_aliased_queries_are_refused(client: httpx.Asyn
 
 
 async def test_over_deep_queries_are_refused(mem: Memory, neo4j_target: Neo4jTarget) -> None:
-    settings = neo4j_target.settings(auth_mode="local", max_query_depth=2)
-    transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        response = await search(http, None, {"userId": "alice"})
-    assert "exceeds maximum operation depth" in response.text  # type: ignore[attr-defined]
+    # Query texts are parsed and validated once (service/api/schema.py): a repeated text is
+    # refused every time, and the cached verdict does not carry over to a schema whose limit
+    # lets the same text through.
+    for depth, refused in [(2, True), (2, True), (10, False)]:
+        settings = neo4j_target.settings(auth_mode="local", max_query_depth=depth)
+        transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            response = await search(http, None, {"userId": "alice"})
+        text = response.text  # type: ignore[attr-defined]
+        assert ("exceeds maximum operation depth" in text) is refused, (depth, text)
+        assert ("SearchHits" in text) is not refused
