@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from contextlib import aclosing
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -90,14 +91,20 @@ async def _import(
     memory = await Memory.start(settings)
     total = sum(len(c.messages) for c in conversations)
     try:
-        with Progress(console=console) as progress:
-            task = progress.add_task("importing", total=total)
-            for conv in conversations:
-                scope = Scope(user_id=user_id or conv.id)
-                for start in range(0, len(conv.messages), batch_size):
-                    batch = conv.messages[start : start + batch_size]
+        batches = [
+            (conv, start, conv.messages[start : start + batch_size])
+            for conv in conversations
+            for start in range(0, len(conv.messages), batch_size)
+        ]
+        scopes = {conv.id: Scope(user_id=user_id or conv.id) for conv in conversations}
+        # Batch n + 1 is extracted while batch n is written (Memory.add_batches).
+        pairs = ((batch, scopes[conv.id]) for conv, _, batch in batches)
+        async with aclosing(memory.add_batches(pairs)) as results:
+            with Progress(console=console) as progress:
+                task = progress.add_task("importing", total=total)
+                for conv, start, batch in batches:
                     try:
-                        result = await memory.add(batch, scope)
+                        result = await anext(results)
                     except DatabaseUnavailableError as e:
                         # Each batch is one transaction: what is counted landed, whole. The
                         # batch in flight may have landed too (a commit whose acknowledgement

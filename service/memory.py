@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,7 +38,7 @@ from service.store.database import Database
 from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
-from service.write_plan import Arbiter, make_candidates, mention_rows, plan_writes
+from service.write_plan import Arbiter, Candidate, make_candidates, mention_rows, plan_writes
 
 DEFAULT_ACTOR = "engram"
 
@@ -90,6 +90,40 @@ class Memory:
 
         With ``infer=False`` each message is stored as one memory, without extraction.
         """
+        return await self._write(await self._extract(messages, scope, infer), actor)
+
+    async def add_batches(
+        self,
+        batches: Iterable[tuple[Sequence[MessageIn | dict[str, Any]], Scope]],
+        infer: bool = True,
+        actor: str = DEFAULT_ACTOR,
+    ) -> AsyncGenerator[AddResult, None]:
+        """add() over consecutive batches, in order, for bulk import: each batch is extracted
+        (spaCy, on a thread) while the one before it is embedded, reconciled and written, so
+        the two halves share the cores (bench/ingest.py). Each batch is still one transaction;
+        the first batch that fails stops the run with its error, and every batch before it has
+        landed, whole. Extraction reads nothing stored, so running it early changes nothing.
+        """
+        pending = iter(batches)
+
+        def extract_next() -> asyncio.Future[_Extracted] | None:
+            batch = next(pending, None)
+            return None if batch is None else asyncio.ensure_future(self._extract(*batch, infer))
+
+        upcoming = extract_next()
+        try:
+            while upcoming is not None:
+                extracted = await upcoming
+                upcoming = extract_next()
+                yield await self._write(extracted, actor)
+        finally:
+            if upcoming is not None:
+                upcoming.cancel()
+
+    async def _extract(
+        self, messages: Sequence[MessageIn | dict[str, Any]], scope: Scope, infer: bool
+    ) -> _Extracted:
+        """Validate a batch and extract its facts; nothing is read or written."""
         clock = StageClock()
         parsed = parse_messages(messages)
         now = utcnow()
@@ -106,32 +140,38 @@ class Memory:
         # is the caller's call and is never dropped.
         floor = self.settings.memory_min_confidence if infer else 0.0
         confident = [c for c in candidates if c.fact.confidence >= floor]
-        below_confidence, candidates = len(candidates) - len(confident), confident
         clock.lap("nlp")
+        return _Extracted(scope, message_rows, confident, len(candidates) - len(confident), now,
+                          clock.laps)  # fmt: skip
+
+    async def _write(self, batch: _Extracted, actor: str) -> AddResult:
+        """Embed, reconcile against the scope and write one extracted batch (one transaction)."""
+        clock, candidates = StageClock(), batch.candidates
         vectors = await self.embedder.aembed([c.fact.text for c in candidates])
         for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding = vector
         clock.lap("embedding")
         reconcile = await self.store.reconcile(
-            scope, candidates, self.settings.duplicate_threshold, self.settings.reconcile_fetch_k
-        )
+            batch.scope, candidates, self.settings.duplicate_threshold,
+            self.settings.reconcile_fetch_k,
+        )  # fmt: skip
         plan = plan_writes(candidates, reconcile, Arbiter(self.settings.agent_priority))
         clock.lap("reconcile")
         await self.store.write_plan(
-            scope, message_rows, plan, mention_rows(scope, plan.new), self.embedder.model_name,
-            actor, now,
+            batch.scope, batch.message_rows, plan, mention_rows(batch.scope, plan.new),
+            self.embedder.model_name, actor, batch.now,
         )  # fmt: skip
         clock.lap("write")
         if self.sizes is not None and plan.new:
             self.sizes.clear()  # a grown scope may need another route (embedding_route)
         return AddResult(
-            message_ids=[r.id for r in message_rows],
+            message_ids=[r.id for r in batch.message_rows],
             added=[c.id for c in plan.new],
             updated=[u["memory_id"] for u in plan.updates],
             superseded=[s["old_id"] for s in plan.supersessions],
             unchanged=plan.unchanged,
-            below_confidence=below_confidence,
-            stage_ms=clock.laps,
+            below_confidence=batch.below_confidence,
+            stage_ms=batch.stage_ms | clock.laps,
         )
 
     async def search(
@@ -236,6 +276,18 @@ async def build_prompt_context(
     _check_budget(token_budget)
     hits = await memory.search(query, scope, options=options)
     return build_context(hits, token_budget, memory.embedder.count_tokens)
+
+
+@dataclass
+class _Extracted:
+    """A validated batch with its candidate facts: what add() embeds, reconciles and writes."""
+
+    scope: Scope
+    message_rows: list[MessageRow]
+    candidates: list[Candidate]
+    below_confidence: int
+    now: datetime
+    stage_ms: dict[str, float]
 
 
 class StageClock:

@@ -171,3 +171,35 @@ async def test_agent_priority_breaks_a_tie(mem: Memory, neo4j_target: Neo4jTarge
     finally:
         mem.settings = mem.settings.model_copy(update={"agent_priority": {}})
     assert chat.superseded == chat.added
+
+
+async def test_batches_added_in_a_pipeline_land_as_added_one_by_one(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    # Batch 2 supersedes batch 1's fact: the pipeline must still write in order.
+    batches = [CONVERSATION[:2], CONVERSATION[2:],
+               [{"id": "m4", "speaker": "Alice", "timestamp": "2024-06-01T09:00:00Z",
+                 "content": "I moved to Seattle in May."}]]  # fmt: skip
+    one_by_one = [await mem.add(batch, ALICE) for batch in batches]
+    graph = await counts(neo4j_target)
+    await run_cypher(neo4j_target, "MATCH (n) DETACH DELETE n")
+    piped = [r async for r in mem.add_batches((batch, ALICE) for batch in batches)]
+    assert [r.message_ids for r in piped] == [r.message_ids for r in one_by_one]
+    assert [sorted(r.added) for r in piped] == [sorted(r.added) for r in one_by_one]
+    assert len(piped[2].superseded) == 1 and await counts(neo4j_target) == graph
+
+
+async def test_a_pipeline_stops_at_a_bad_batch_with_the_ones_before_it_landed(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    bad = [{"content": "I bought a red bicycle.", "speaker": "Alice"},
+           {"content": "fine", "timestamp": "not a date"}]  # fmt: skip
+    after = [{"content": "I adopted a puppy named Max.", "speaker": "Alice"}]
+    landed = []
+    with pytest.raises(ValidationError, match=r"message 1: timestamp"):
+        async for result in mem.add_batches([(CONVERSATION, ALICE), (bad, ALICE), (after, ALICE)]):
+            landed.append(result)
+    [first] = landed
+    texts = await run_cypher(neo4j_target, "MATCH (m:Memory) RETURN m.text AS text")
+    assert len(texts) == len(first.added) > 0
+    assert not any("bicycle" in str(t["text"]) or "Max" in str(t["text"]) for t in texts)
