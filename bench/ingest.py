@@ -4,9 +4,13 @@
 
 Runs, each into a fresh scope of its own:
   engram        extraction on (facts, entities, time, reconcile), batches of --batch messages
+                through Memory.add_batches (what `engram import` runs: batch n + 1 extracted
+                while batch n is embedded and written)
+  engram-add    the same batches through add(), one after the other (no overlap)
   raw-batched   baseline: infer=False, one memory per message (Mem0's fast path), same batches
   engram-single baseline: extraction on, one message per call (what a chatty client does)
   synthetic     extraction on, a synthetic stream of --synthetic messages
+  synthetic-add the same stream through add(), batch after batch
 """
 
 from __future__ import annotations
@@ -29,15 +33,24 @@ from service.memory import Memory
 
 
 async def run(
-    memory: Memory, name: str, messages: list[MessageIn], batch: int, infer: bool = True
+    memory: Memory,
+    name: str,
+    messages: list[MessageIn],
+    batch: int,
+    infer: bool = True,
+    pipelined: bool = True,
 ) -> dict[str, Any]:
     scope = Scope(user_id=f"bench-ingest-{name}")
     await memory.store.delete_scope(scope)
     stages: dict[str, float] = defaultdict(float)
     facts = 0
     began = time.perf_counter()
-    for start in range(0, len(messages), batch):
-        result = await memory.add(messages[start : start + batch], scope, infer=infer)
+    batches = [(messages[i : i + batch], scope) for i in range(0, len(messages), batch)]
+    if pipelined:
+        results = [r async for r in memory.add_batches(batches, infer=infer)]
+    else:
+        results = [await memory.add(b, scope, infer=infer) for b, _ in batches]
+    for result in results:
         facts += len(result.added) + len(result.updated)
         for stage, ms in result.stage_ms.items():
             stages[stage] += ms
@@ -61,10 +74,22 @@ async def main(args: argparse.Namespace) -> None:
         await run(memory, "warmup", conversation.messages[:64], args.batch)
         runs = {
             "engram": await run(memory, "engram", conversation.messages, args.batch),
+            "engram-add": await run(
+                memory, "add", conversation.messages, args.batch, pipelined=False
+            ),
             "raw-batched": await run(memory, "raw", conversation.messages, args.batch, False),
-            "engram-single": await run(memory, "single", conversation.messages[:100], 1),
+            "engram-single": await run(
+                memory, "single", conversation.messages[:100], 1, pipelined=False
+            ),
             "synthetic": await run(
                 memory, "synthetic", synthetic_messages(args.synthetic), args.batch
+            ),
+            "synthetic-add": await run(
+                memory,
+                "synthetic-add",
+                synthetic_messages(args.synthetic),
+                args.batch,
+                pipelined=False,
             ),
         }
     finally:
