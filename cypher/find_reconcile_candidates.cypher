@@ -11,17 +11,21 @@ OPTIONAL CALL (c) {
   RETURN same.id AS same_id
   LIMIT 1
 }
+// The index's top-k is global: when even its k-th neighbour is at the threshold (other scopes
+// say the same), a near-duplicate of this scope may lie further down, and `crowded` tells the
+// caller to look again (Memory._write).
 OPTIONAL CALL (c) {
   WITH c WHERE $near_duplicates  // false while the vector index is missing or being rebuilt
   CALL db.index.vector.queryNodes('memory_embedding', $fetch_k, c.embedding) YIELD node, score
-  WHERE score >= $threshold
-    AND ($user_id IS NULL OR node.user_id = $user_id)
-    AND ($agent_id IS NULL OR node.agent_id = $agent_id)
-    AND ($run_id IS NULL OR node.run_id = $run_id)
-    AND node.invalidated_at IS NULL
-  RETURN node.id AS near_id, node.text AS near_text, score AS near_score
-  ORDER BY score DESC
-  LIMIT 1
+  WITH collect({node: node, score: score}) AS hits
+  WITH hits, size(hits) = $fetch_k AND hits[-1].score >= $threshold AS crowded,
+       [h IN hits WHERE h.score >= $threshold
+          AND ($user_id IS NULL OR h.node.user_id = $user_id)
+          AND ($agent_id IS NULL OR h.node.agent_id = $agent_id)
+          AND ($run_id IS NULL OR h.node.run_id = $run_id)
+          AND h.node.invalidated_at IS NULL] AS near
+  RETURN near[0].node.id AS near_id, near[0].node.text AS near_text,
+         near[0].score AS near_score, crowded
 }
 OPTIONAL CALL (c) {
   WITH c WHERE c.slot IS NOT NULL
@@ -32,4 +36,4 @@ OPTIONAL CALL (c) {
                   AND ($run_id IS NULL OR old.run_id = $run_id) END
   RETURN collect(old {.id, .slot_value, .said_at, .agent_id, .confidence}) AS holders
 }
-RETURN c.key AS key, same_id, near_id, near_text, near_score, holders
+RETURN c.key AS key, same_id, near_id, near_text, near_score, crowded, holders

@@ -32,13 +32,20 @@ from service.nlp.chinese import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.retrieval.context import build_context
-from service.retrieval.hybrid import HybridRetriever, ScopeSizes, scope_sizes
+from service.retrieval.hybrid import HybridRetriever, ScopeSizes, scope_size, scope_sizes
 from service.store.dashboard_queries import Page
 from service.store.database import Database
 from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
-from service.write_plan import Arbiter, Candidate, make_candidates, mention_rows, plan_writes
+from service.write_plan import (
+    Arbiter,
+    Candidate,
+    make_candidates,
+    mention_rows,
+    near_duplicate_depth,
+    plan_writes,
+)
 
 DEFAULT_ACTOR = "engram"
 
@@ -151,10 +158,7 @@ class Memory:
         for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding = vector
         clock.lap("embedding")
-        reconcile = await self.store.reconcile(
-            batch.scope, candidates, self.settings.duplicate_threshold,
-            self.settings.reconcile_fetch_k,
-        )  # fmt: skip
+        reconcile = await self._reconcile(batch.scope, candidates)
         plan = plan_writes(candidates, reconcile, Arbiter(self.settings.agent_priority))
         clock.lap("reconcile")
         await self.store.write_plan(
@@ -173,6 +177,24 @@ class Memory:
             below_confidence=batch.below_confidence,
             stage_ms=batch.stage_ms | clock.laps,
         )
+
+    async def _reconcile(
+        self, scope: Scope, candidates: list[Candidate]
+    ) -> dict[str, dict[str, Any]]:
+        """Same hash, nearest near-duplicate and slot holders per candidate, from the vector
+        index's top reconcile_fetch_k; a candidate whose top-k was all other scopes' near
+        copies ("crowded") is looked up again, deeper (near_duplicate_depth)."""
+        s = self.settings
+        found = await self.store.reconcile(
+            scope, candidates, s.duplicate_threshold, s.reconcile_fetch_k
+        )
+        crowded = [c for c in candidates
+                   if found[c.key].get("crowded") and not found[c.key].get("near_id")]  # fmt: skip
+        if crowded:
+            total, scoped = await scope_size(self.store, self.sizes, scope.params())
+            depth = near_duplicate_depth(s, total, scoped)
+            found |= await self.store.reconcile(scope, crowded, s.duplicate_threshold, depth)
+        return found
 
     async def search(
         self,

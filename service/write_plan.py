@@ -6,10 +6,12 @@ transaction. Order matters: within a batch, later messages win a slot over earli
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from service.config import Settings
 from service.domain import Scope
 from service.ids import scoped_id, text_hash
 from service.nlp.normalize import display_name, entity_key, normalize_name
@@ -57,6 +59,15 @@ class WritePlan:
     supersessions: list[dict[str, Any]] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     source_links: list[dict[str, Any]] = field(default_factory=list)
+
+
+def near_duplicate_depth(settings: Settings, total: int, scoped: int) -> int:
+    """How deep a crowded near-duplicate check asks the vector index again (its top
+    reconcile_fetch_k held only other scopes' near copies): deep enough that this scope can
+    expect reconcile_fetch_k of its own in the answer, at most vector_fetch_max."""
+    share = min(max(scoped, 1) / max(total, 1), 1.0)
+    wanted = math.ceil(settings.reconcile_fetch_k / share)
+    return min(max(wanted, settings.reconcile_fetch_k), settings.vector_fetch_max)
 
 
 def make_candidates(

@@ -26,6 +26,18 @@ def scope_sizes(settings: Settings) -> ScopeSizes | None:
     return TTLCache(maxsize=10_000, ttl=ttl) if ttl > 0 else None
 
 
+async def scope_size(
+    store: GraphStore, sizes: ScopeSizes | None, params: dict[str, Any]
+) -> tuple[int, int]:
+    """(memories in the store, in the caller's scope), reused from ``sizes`` while fresh."""
+    key = (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
+    if sizes is None or (size := sizes.get(key)) is None:
+        size = await store.scope_share(params)
+        if sizes is not None:
+            sizes[key] = size
+    return size
+
+
 class HybridRetriever:
     """Runs the retrievers concurrently, fuses their rankings and loads the evidence."""
 
@@ -85,7 +97,7 @@ class HybridRetriever:
                 "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
-        size = asyncio.ensure_future(self._scope_size(params))
+        size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         try:
             embedding, speakers = await question
@@ -148,15 +160,6 @@ class HybridRetriever:
             return vectors[likely.index(text)], speakers
         [embedding] = await self.embedder.aembed([text])
         return embedding, speakers
-
-    async def _scope_size(self, params: dict[str, Any]) -> tuple[int, int]:
-        """(memories in the store, in the caller's scope), reused for scope_size_ttl_s."""
-        key = (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
-        if self.sizes is None or (size := self.sizes.get(key)) is None:
-            size = await self.store.scope_share(params)
-            if self.sizes is not None:
-                self.sizes[key] = size
-        return size
 
     async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
         loaded = await self.store.fetch_hits([f.id for f in fused], params)

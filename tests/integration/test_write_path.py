@@ -203,3 +203,16 @@ async def test_a_pipeline_stops_at_a_bad_batch_with_the_ones_before_it_landed(
     texts = await run_cypher(neo4j_target, "MATCH (m:Memory) RETURN m.text AS text")
     assert len(texts) == len(first.added) > 0
     assert not any("bicycle" in str(t["text"]) or "Max" in str(t["text"]) for t in texts)
+
+
+async def test_a_near_duplicate_is_found_in_a_small_scope_among_others_saying_the_same(
+    mem: Memory,
+) -> None:
+    # Twelve other users hold the very words of the new message: the vector index's global
+    # top-k is theirs, and the one near-duplicate of this user's own lies behind them.
+    words = "I adopted a puppy named Max!!"
+    for i in range(12):
+        await mem.add([{"content": words}], Scope(user_id=f"crowd-{i}"), infer=False)
+    first = await mem.add([{"content": "I adopted a puppy named Max."}], ALICE, infer=False)
+    second = await mem.add([{"content": words, "id": "later"}], ALICE, infer=False)
+    assert second.added == [] and second.updated == first.added

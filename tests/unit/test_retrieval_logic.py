@@ -15,6 +15,7 @@ from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
 from service.retrieval.hybrid import embedding_route
 from service.retrieval.lucene import lucene_query
 from service.retrieval.query import candidate_names, plan_query, without_names
+from service.write_plan import near_duplicate_depth
 
 REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
 
@@ -123,6 +124,23 @@ def test_embedding_route_follows_the_scope_share(
     settings = Settings(exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10,
                         retriever_depth=30)  # fmt: skip
     assert embedding_route(settings, total, scoped, wanted=10) == route
+
+
+@pytest.mark.parametrize(
+    ("total", "scoped", "depth"),
+    [
+        (100_000, 100_000, 10),  # the whole store: the index's own top 10 again
+        (100_000, 10_000, 100),  # a tenth of it: 100 neighbours hold ~10 of its own
+        (100_000, 2_000, 500),
+        (10_000_000, 2_001, 10_000),  # never past vector_fetch_max
+        (5_000, 0, 10_000),  # an empty scope: as deep as allowed (nothing to find anyway)
+    ],
+)
+def test_near_duplicate_depth_follows_the_scope_share(
+    total: int, scoped: int, depth: int | None
+) -> None:
+    settings = Settings(exact_scan_max=2000, vector_fetch_max=10_000, reconcile_fetch_k=10)
+    assert near_duplicate_depth(settings, total, scoped) == depth
 
 
 @pytest.mark.parametrize(
