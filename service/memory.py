@@ -32,12 +32,13 @@ from service.nlp.chinese import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.retrieval.context import build_context
-from service.retrieval.hybrid import HybridRetriever, ScopeSizes, scope_size, scope_sizes
+from service.retrieval.hybrid import HybridRetriever
 from service.store.dashboard_queries import Page
 from service.store.database import Database
 from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
+from service.store.scope_sizes import ScopeSizes, scope_size, scope_sizes
 from service.write_plan import (
     Arbiter,
     Candidate,
@@ -61,7 +62,7 @@ class Memory:
     extractor: Extractor
     # Stored vectors vs the current model, checked at start-up (service/reembed.py).
     embedding_status: EmbeddingStatus | None = None
-    # Scope sizes for search routing, reused for Settings.scope_size_ttl_s; add() drops them.
+    # Scope sizes for search routing and crowded near-duplicate checks (store/scope_sizes.py).
     sizes: ScopeSizes | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -167,7 +168,7 @@ class Memory:
         )  # fmt: skip
         clock.lap("write")
         if self.sizes is not None and plan.new:
-            self.sizes.clear()  # a grown scope may need another route (embedding_route)
+            self.sizes.clear()  # a grown scope may need another route
         return AddResult(
             message_ids=[r.id for r in batch.message_rows],
             added=[c.id for c in plan.new],

@@ -6,8 +6,6 @@ import asyncio
 import math
 from typing import Any
 
-from cachetools import TTLCache
-
 from service.config import Settings
 from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
@@ -15,27 +13,7 @@ from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.query import QueryPlan, plan_query, without_names
 from service.store.repository import GraphStore
-
-# (user_id, agent_id, run_id) -> (memories in the store, in that scope), for embedding_route.
-ScopeSizes = TTLCache[tuple[str | None, str | None, str | None], tuple[int, int]]
-
-
-def scope_sizes(settings: Settings) -> ScopeSizes | None:
-    """The cache of scope sizes a Memory keeps between searches (None when the TTL is 0)."""
-    ttl = settings.scope_size_ttl_s
-    return TTLCache(maxsize=10_000, ttl=ttl) if ttl > 0 else None
-
-
-async def scope_size(
-    store: GraphStore, sizes: ScopeSizes | None, params: dict[str, Any]
-) -> tuple[int, int]:
-    """(memories in the store, in the caller's scope), reused from ``sizes`` while fresh."""
-    key = (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
-    if sizes is None or (size := sizes.get(key)) is None:
-        size = await store.scope_share(params)
-        if sizes is not None:
-            sizes[key] = size
-    return size
+from service.store.scope_sizes import ScopeSizes, scope_size
 
 
 class HybridRetriever:
