@@ -1,6 +1,7 @@
 // Retriever 1: nearest memories by embedding, over-fetched so that a small scope among many is
-// not starved, then filtered to what the caller may see.
-CALL db.index.vector.queryNodes('memory_embedding', $fetch_k, $embedding) YIELD node AS m, score
+// not starved, then filtered to what the caller may see. $vector_index is the global index or
+// the caller's user's partition (service/store/vector_shards.py).
+CALL db.index.vector.queryNodes($vector_index, $fetch_k, $embedding) YIELD node AS m, score
 WHERE {{memory_visible}}
 RETURN m.id AS id, score
 ORDER BY score DESC

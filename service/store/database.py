@@ -42,6 +42,7 @@ class Database:
         auth = None
         if settings.neo4j_password.get_secret_value():
             auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+        self.settings = settings
         self.uri = settings.bolt_uri
         self.name = settings.neo4j_database
         self._driver = AsyncGraphDatabase.driver(

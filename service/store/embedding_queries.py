@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from service.store.catalog import query
 from service.store.database import Database
+from service.store.vector_shards import drop_shard_indexes
 
 
 @dataclass(frozen=True)
@@ -66,4 +67,6 @@ class EmbeddingStore:
         return int(written[0]["written"])
 
     async def drop_vector_index(self) -> None:
+        """The global index and its per-user partitions (all sized for the old model)."""
         await self.db.run_statement(query("drop_vector_index"))
+        await drop_shard_indexes(self.db)

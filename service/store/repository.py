@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
 from service.store.database import Database, Record
+from service.store.vector_shards import VectorShards
 
 if TYPE_CHECKING:
     from service.write_plan import Candidate, WritePlan
@@ -37,8 +38,9 @@ class MessageRow:
 class GraphStore:
     """Domain-level operations over the query catalogue."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, shards: VectorShards | None = None) -> None:
         self.db = db
+        self.shards = shards or VectorShards(db.settings.vector_shards)
 
     async def reconcile(
         self, scope: Scope, candidates: list[Candidate], threshold: float, fetch_k: int
@@ -52,7 +54,8 @@ class GraphStore:
             for c in candidates
         ]  # fmt: skip
         params = {**scope.params(), "candidates": rows, "threshold": threshold,
-                  "fetch_k": fetch_k, "near_duplicates": True}  # fmt: skip
+                  "fetch_k": fetch_k, "near_duplicates": True,
+                  "vector_index": self.shards.index(scope.user_id)}  # fmt: skip
         try:
             found = await self.db.read("find_reconcile_candidates", params)
         except neo4j.exceptions.ClientError as e:
@@ -80,7 +83,7 @@ class GraphStore:
                   "actor": actor, "now": now}  # fmt: skip
         memories = [
             {"id": c.id, "props": {**c.props(embedding_model), **scoped},
-             "source_ids": c.source_ids}
+             "source_ids": c.source_ids, "shard": self.shards.label(scope.user_id)}
             for c in plan.new
         ]  # fmt: skip
         links = [{**u, "replace_text": False, "text": None} for u in plan.source_links]
@@ -99,6 +102,8 @@ class GraphStore:
         """Run one retriever of the hybrid search; only the known ones exist."""
         if retriever not in _RETRIEVERS:
             raise ValueError(f"unknown retriever {retriever!r}")
+        if retriever == "vector":
+            params = {**params, "vector_index": self.shards.index(params.get("user_id"))}
         try:
             return await self.db.read(_RETRIEVERS[retriever], params)
         except neo4j.exceptions.ClientError as e:
@@ -113,8 +118,10 @@ class GraphStore:
         return list(row["speakers"])
 
     async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
-        """(memories in the store, memories in the caller's scope)."""
-        [row] = await self.db.read("count_scope_memories", params)
+        """(memories the scope's vector index holds, memories in the caller's scope): the global
+        index holds the store, a user's partition the users that share it (vector_shards.py)."""
+        label = self.shards.counted_label(params.get("user_id"))
+        [row] = await self.db.read("count_scope_memories", params, {"index_label": label})
         return int(row["total"]), int(row["scoped"])
 
     async def fetch_embeddings(

@@ -1,7 +1,8 @@
-"""How many memories the store and a scope hold, counted once and reused while fresh.
+"""How many memories a scope and its vector index hold, counted once and reused while fresh.
 
 Both the search route (retrieval.hybrid.embedding_route) and a crowded near-duplicate check
-(write_plan.near_duplicate_depth) depend on a scope's share of the store; neither needs the
+(write_plan.near_duplicate_depth) depend on a scope's share of that index (the store's, or the
+user's partition: store/vector_shards.py); neither needs the
 exact figure, so one count serves for Settings.scope_size_ttl_s (Memory.add drops them all).
 """
 
@@ -14,7 +15,7 @@ from cachetools import TTLCache
 from service.config import Settings
 from service.store.repository import GraphStore
 
-# (user_id, agent_id, run_id) -> (memories in the store, in that scope).
+# (user_id, agent_id, run_id) -> (memories in the scope's vector index, in that scope).
 ScopeSizes = TTLCache[tuple[str | None, str | None, str | None], tuple[int, int]]
 
 
@@ -27,7 +28,7 @@ def scope_sizes(settings: Settings) -> ScopeSizes | None:
 async def scope_size(
     store: GraphStore, sizes: ScopeSizes | None, params: dict[str, Any]
 ) -> tuple[int, int]:
-    """(memories in the store, in the caller's scope), reused from ``sizes`` while fresh."""
+    """(memories in the scope's vector index, in the caller's scope), reused while fresh."""
     key = (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
     if sizes is None or (size := sizes.get(key)) is None:
         size = await store.scope_share(params)

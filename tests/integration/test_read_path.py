@@ -11,6 +11,8 @@ import pytest
 from service.domain import Clock, Scope, SearchOptions, TimeFilter
 from service.errors import ValidationError
 from service.memory import Memory
+from service.store.repository import GraphStore
+from service.store.vector_shards import VectorShards
 
 ALICE = Scope(user_id="alice")
 REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
@@ -210,17 +212,18 @@ async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
     await add_dog_walks(mem, big, 400)
     mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
     await mem.add([{"content": text} for text in mine], mid, infer=False)
-    # No exact scan allowed, and an over-fetch that alone would reach only the big scope's
-    # dog walks: the index is asked for enough candidates that mid gets its own share.
-    deep = replace(mem, settings=mem.settings.model_copy(
+    # One global index (no user partitions), no exact scan allowed, and an over-fetch that
+    # alone would reach only the big scope's dog walks: the index is asked for enough
+    # candidates that mid gets its own share.
+    deep = replace(mem, store=GraphStore(mem.db, VectorShards(0)), settings=mem.settings.model_copy(
         update={"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}))  # fmt: skip
-    ran, retrieve = [], mem.store.retrieve
+    ran, retrieve = [], deep.store.retrieve
 
     async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         ran.append((name, params.get("fetch_k")))
         return await retrieve(name, params)
 
-    monkeypatch.setattr(mem.store, "retrieve", recording)
+    monkeypatch.setattr(deep.store, "retrieve", recording)
     hits = await deep.search("walking the dog in the park", mid, limit=10)
     assert len(hits) == 10 and {h.memory.text for h in hits} <= set(mine)
     assert all(retrievers(h).get("vector") for h in hits)

@@ -1,0 +1,142 @@
+"""Vector index partitions per user (service/store/vector_shards.py) on a real Neo4j."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from service.domain import Scope
+from service.memory import Memory
+from service.retrieval.query import QueryPlan
+from service.store.database import Database
+from service.store.repository import GraphStore
+from service.store.schema import apply_schema
+from service.store.vector_shards import VectorShards
+from tests.conftest import Neo4jTarget, run_cypher
+
+DOG_WALKS = "walking the dog in the park"
+NO_TIME_FILTER = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
+
+
+def users_in_distinct_shards(shards: VectorShards, count: int) -> list[str]:
+    """``count`` user ids that fall in ``count`` different partitions."""
+    found: dict[int, str] = {}
+    for i in range(10_000):
+        shard = shards.of(f"user-{i}")
+        if shard is not None:
+            found.setdefault(shard, f"user-{i}")
+        if len(found) == count:
+            return list(found.values())
+    raise AssertionError("no users in enough distinct partitions")
+
+
+async def shard_labels(target: Neo4jTarget) -> dict[str, set[str]]:
+    """Per memory id, its partition labels, read apart from the code under test."""
+    rows = await run_cypher(
+        target,
+        "MATCH (m:Memory) RETURN m.id AS id, "
+        "[l IN labels(m) WHERE l STARTS WITH 'MemoryShard_'] AS labels",
+    )
+    return {str(r["id"]): set(r["labels"]) for r in rows}  # type: ignore[call-overload]
+
+
+async def memory_owners(target: Neo4jTarget) -> dict[str, str | None]:
+    rows = await run_cypher(target, "MATCH (m:Memory) RETURN m.id AS id, m.user_id AS user")
+    return {str(r["id"]): r["user"] for r in rows}  # type: ignore[misc]
+
+
+async def shard_indexes(target: Neo4jTarget) -> dict[str, list[str]]:
+    rows = await run_cypher(
+        target,
+        "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, state "
+        "WHERE name STARTS WITH 'memory_embedding_shard_' AND state = 'ONLINE' "
+        "RETURN name, labelsOrTypes + properties AS target",
+    )
+    return {str(r["name"]): list(r["target"]) for r in rows}  # type: ignore[call-overload]
+
+
+async def test_each_users_memories_share_one_partition_label_with_its_own_index(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    users = [f"person-{i}" for i in range(12)]
+    for user in users:
+        await mem.add([{"content": f"{user} keeps bees on the roof."},
+                       {"content": f"{user} repairs old bicycles."}],
+                      Scope(user_id=user), infer=False)  # fmt: skip
+    await mem.add([{"content": "The agent keeps its own notes."}], Scope(agent_id="a"), infer=False)
+    owners = await memory_owners(neo4j_target)
+    labels = await shard_labels(neo4j_target)
+    by_user: dict[str, set[str]] = {}
+    for memory_id, user in owners.items():
+        if user is None:
+            assert labels[memory_id] == set()  # no user: the global index only
+            continue
+        assert len(labels[memory_id]) == 1
+        by_user.setdefault(user, set()).update(labels[memory_id])
+    assert set(by_user) == set(users) and all(len(v) == 1 for v in by_user.values())
+    used = set().union(*by_user.values())
+    assert len(used) > 1  # twelve users do not all hash to one partition of 16
+    indexes = await shard_indexes(neo4j_target)
+    assert len(indexes) == mem.settings.vector_shards
+    for label in used:
+        assert indexes[f"memory_embedding_shard_{label.removeprefix('MemoryShard_')}"] == [
+            label, "embedding"]  # fmt: skip
+
+
+async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big_id, mid_id = users_in_distinct_shards(mem.store.shards, 2)
+    big, mid = Scope(user_id=big_id), Scope(user_id=mid_id)
+    await mem.add([{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
+                   for i in range(400)], big, infer=False)  # fmt: skip
+    mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
+    await mem.add([{"content": text} for text in mine], mid, infer=False)
+    # No exact scan and the usual over-fetch only (30): the global index's top 30 holds the
+    # big user's walks, the partition's holds mid's own.
+    narrow = {"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}
+    sharded = replace(mem, settings=mem.settings.model_copy(update=narrow))
+    embedding = (await mem.embedder.aembed([DOG_WALKS]))[0]
+    probe = {**mid.params(), **NO_TIME_FILTER, "embedding": embedding, "fetch_k": 30, "limit": 30}
+    from_global = await GraphStore(mem.db, VectorShards(0)).retrieve("vector", probe)
+    assert len(from_global) < 10
+    ran, retrieve = [], sharded.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append((name, params.get("fetch_k")))
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(sharded.store, "retrieve", recording)
+    hits = await sharded.search(DOG_WALKS, mid, limit=10)
+    assert len(hits) == 10 and {h.memory.text for h in hits} <= set(mine)
+    assert all({r.retriever for r in h.retrievers} >= {"vector"} for h in hits)
+    assert [k for name, k in ran if name == "vector"] == [30]
+    assert "scope_scan" not in {name for name, _ in ran}
+
+
+async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_it_lacks(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    users = [f"person-{i}" for i in range(10)]
+    for user in users:
+        await mem.add([{"content": f"{user} plays the cello."}], Scope(user_id=user), infer=False)
+    try:
+        for count in (3, 0):
+            db = Database(neo4j_target.settings(vector_shards=count))
+            try:
+                await apply_schema(db, mem.embedder.dimensions)
+            finally:
+                await db.close()
+            labels = await shard_labels(neo4j_target)
+            indexes = await shard_indexes(neo4j_target)
+            assert sorted(indexes) == [f"memory_embedding_shard_{i}" for i in range(count)]
+            expected = {f"MemoryShard_{i}" for i in range(count)}
+            assert all(len(found) == min(count, 1) and found <= expected
+                       for found in labels.values())  # fmt: skip
+    finally:  # the shared service's count again, for the tests after this one
+        await apply_schema(mem.db, mem.embedder.dimensions)
+    labels, owners = await shard_labels(neo4j_target), await memory_owners(neo4j_target)
+    assert {i: found for i, found in labels.items()} == {
+        i: {mem.store.shards.label(user)} for i, user in owners.items()}  # fmt: skip
