@@ -1,3 +1,3 @@
-// Drop a vector index partition that the shard count no longer has, or before a rebuild for
-// another vector size (engram reembed). {shard} is a checked integer.
+// Drop a partition's vector index before it is rebuilt for another vector size (engram
+// reembed); schema_shard.cypher creates it again. {shard} is a checked integer.
 DROP INDEX memory_embedding_shard_{shard} IF EXISTS

@@ -14,7 +14,7 @@ OPTIONAL CALL (c) {
 // The index's top-k is global: when even its k-th neighbour is at the threshold (other scopes
 // say the same), a near-duplicate of this scope may lie further down, and `crowded` tells the
 // caller to look again (Memory._reconcile). $vector_index: the global index or the user's
-// partition (service/store/vector_shards.py).
+// partition (service/store/index_shards.py).
 OPTIONAL CALL (c) {
   WITH c WHERE $near_duplicates  // false while the vector index is missing or being rebuilt
   CALL db.index.vector.queryNodes($vector_index, $fetch_k, c.embedding) YIELD node, score

@@ -5,7 +5,7 @@ MERGE (mem:Memory {id: row.id})
                 mem.created_at = datetime($now), mem.updated_at = datetime($now),
                 mem.access_count = 0
 WITH mem, row
-// The user's vector index partition (service/store/vector_shards.py); null when off or no user.
+// The user's index partition (service/store/index_shards.py); null when off or without a user.
 FOREACH (label IN CASE WHEN row.shard IS NULL THEN [] ELSE [row.shard] END | SET mem:$(label))
 WITH mem, row
 CALL (mem, row) {

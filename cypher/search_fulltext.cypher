@@ -1,5 +1,6 @@
 // Retriever 2: Lucene BM25 over memory text; $lucene is already escaped by the caller.
-CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $fetch_k}) YIELD node AS m, score
+// $text_index is the global index or the caller's user's partition (store/index_shards.py).
+CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $fetch_k}) YIELD node AS m, score
 WHERE {{memory_visible}}
 RETURN m.id AS id, score
 ORDER BY score DESC

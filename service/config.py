@@ -110,11 +110,11 @@ class Settings(BaseSettings):
     # need more than the usual over-fetch is ranked by exact cosine instead (cheaper, and exact).
     exact_scan_max: int = Field(default=2000, ge=0)
     vector_fetch_max: int = Field(default=10000, ge=1, le=100000)
-    # Neo4j 5.26 has no filtered vector search, so users are also spread over this many vector
-    # index partitions (service/store/vector_shards.py): a user's search and near-duplicate
-    # check ask the partition that holds the user, where its share is about this many times
-    # larger. 0 turns partitions off (one global index). Changing it relabels at start-up.
-    vector_shards: int = Field(default=16, ge=0, le=256)
+    # Neo4j 5.26's vector and full-text queries cannot filter, so users are also spread over
+    # this many index partitions (service/store/index_shards.py): a user's search and
+    # near-duplicate check ask the partition that holds the user, where its share is about this
+    # many times larger. 0 turns them off (global indexes only); a change relabels at start-up.
+    index_shards: int = Field(default=16, ge=0, le=256)
     # How long a scope's size (which picks the route above) is reused before it is counted
     # again; 0 counts on every search. A stale size can only pick another of those routes (too
     # few vector hits still fall back to the exact scan).

@@ -159,7 +159,7 @@ def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) ->
     """Which retriever ranks the scope by embedding, and how deep the index is asked.
 
     The index's top-k is global, so a scope holding scoped/total of what the index holds (the
-    store, or the user's partition: store/vector_shards.py) expects that share of it. The
+    store, or the user's partition: store/index_shards.py) expects that share of it. The
     usual over-fetch serves a scope that expects 2 x ``wanted`` hits from it; a smaller
     scope asks for more, up to vector_fetch_max, or, when it holds at most
     exact_scan_max memories, is ranked by exact cosine (reading a thousand vectors through

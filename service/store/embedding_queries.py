@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from service.store.catalog import query
 from service.store.database import Database
-from service.store.vector_shards import drop_shard_indexes
+from service.store.index_shards import drop_shard_indexes
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,6 @@ class EmbeddingStore:
         return int(written[0]["written"])
 
     async def drop_vector_index(self) -> None:
-        """The global index and its per-user partitions (all sized for the old model)."""
+        """The global index and the partitions' vector indexes (all sized for the old model)."""
         await self.db.run_statement(query("drop_vector_index"))
-        await drop_shard_indexes(self.db)
+        await drop_shard_indexes(self.db, vector_only=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
 from service.store.database import Database, Record
-from service.store.vector_shards import VectorShards
+from service.store.index_shards import IndexShards
 
 if TYPE_CHECKING:
     from service.write_plan import Candidate, WritePlan
@@ -38,9 +38,9 @@ class MessageRow:
 class GraphStore:
     """Domain-level operations over the query catalogue."""
 
-    def __init__(self, db: Database, shards: VectorShards | None = None) -> None:
+    def __init__(self, db: Database, shards: IndexShards | None = None) -> None:
         self.db = db
-        self.shards = shards or VectorShards(db.settings.vector_shards)
+        self.shards = shards or IndexShards(db.settings.index_shards)
 
     async def reconcile(
         self, scope: Scope, candidates: list[Candidate], threshold: float, fetch_k: int
@@ -55,7 +55,7 @@ class GraphStore:
         ]  # fmt: skip
         params = {**scope.params(), "candidates": rows, "threshold": threshold,
                   "fetch_k": fetch_k, "near_duplicates": True,
-                  "vector_index": self.shards.index(scope.user_id)}  # fmt: skip
+                  "vector_index": self.shards.vector_index(scope.user_id)}  # fmt: skip
         try:
             found = await self.db.read("find_reconcile_candidates", params)
         except neo4j.exceptions.ClientError as e:
@@ -102,8 +102,11 @@ class GraphStore:
         """Run one retriever of the hybrid search; only the known ones exist."""
         if retriever not in _RETRIEVERS:
             raise ValueError(f"unknown retriever {retriever!r}")
+        user_id = params.get("user_id")
         if retriever == "vector":
-            params = {**params, "vector_index": self.shards.index(params.get("user_id"))}
+            params = {**params, "vector_index": self.shards.vector_index(user_id)}
+        elif retriever == "fulltext":
+            params = {**params, "text_index": self.shards.text_index(user_id)}
         try:
             return await self.db.read(_RETRIEVERS[retriever], params)
         except neo4j.exceptions.ClientError as e:
@@ -118,8 +121,8 @@ class GraphStore:
         return list(row["speakers"])
 
     async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
-        """(memories the scope's vector index holds, memories in the caller's scope): the global
-        index holds the store, a user's partition the users that share it (vector_shards.py)."""
+        """(memories the scope's indexes hold, memories in the caller's scope): the global
+        indexes hold the store, a user's partition the users that share it (index_shards.py)."""
         label = self.shards.counted_label(params.get("user_id"))
         [row] = await self.db.read("count_scope_memories", params, {"index_label": label})
         return int(row["total"]), int(row["scoped"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from service.store.catalog import query, statements
 from service.store.database import Database
-from service.store.vector_shards import VectorShards, apply_vector_shards
+from service.store.index_shards import IndexShards, apply_index_shards
 
 
 def schema_statements(dimensions: int) -> list[str]:
@@ -18,5 +18,5 @@ def schema_statements(dimensions: int) -> list[str]:
 async def apply_schema(db: Database, dimensions: int, wait_s: int = 120) -> None:
     for statement in schema_statements(dimensions):
         await db.run_statement(statement)
-    await apply_vector_shards(db, VectorShards(db.settings.vector_shards), dimensions)
+    await apply_index_shards(db, IndexShards(db.settings.index_shards), dimensions)
     await db.run_statement(query("await_indexes"), {"seconds": wait_s})

@@ -11,8 +11,8 @@ import pytest
 from service.domain import Clock, Scope, SearchOptions, TimeFilter
 from service.errors import ValidationError
 from service.memory import Memory
+from service.store.index_shards import IndexShards
 from service.store.repository import GraphStore
-from service.store.vector_shards import VectorShards
 
 ALICE = Scope(user_id="alice")
 REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
@@ -215,7 +215,7 @@ async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
     # One global index (no user partitions), no exact scan allowed, and an over-fetch that
     # alone would reach only the big scope's dog walks: the index is asked for enough
     # candidates that mid gets its own share.
-    deep = replace(mem, store=GraphStore(mem.db, VectorShards(0)), settings=mem.settings.model_copy(
+    deep = replace(mem, store=GraphStore(mem.db, IndexShards(0)), settings=mem.settings.model_copy(
         update={"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}))  # fmt: skip
     ran, retrieve = [], deep.store.retrieve
 

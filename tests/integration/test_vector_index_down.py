@@ -21,8 +21,8 @@ CONVERSATION = [
     {"content": "Our team migrated the billing service to Kubernetes.", "speaker": "Alice"},
 ]
 EIGHT_DIMENSIONS = (
-    "CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON m.embedding "
-    "OPTIONS {indexConfig: {`vector.dimensions`: 8, `vector.similarity_function`: 'cosine'}}"
+    "CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (m:{label}) ON m.embedding "
+    "OPTIONS {{indexConfig: {{`vector.dimensions`: 8, `vector.similarity_function`: 'cosine'}}}}"
 )
 
 
@@ -33,14 +33,21 @@ async def index_down(
     await mem.add(CONVERSATION, ALICE)
     kitten = {"content": "I adopted a tabby kitten from the shelter.", "speaker": "Bob"}
     await mem.add([kitten], BOB)
-    await run_cypher(neo4j_target, "DROP INDEX memory_embedding IF EXISTS")
+    # The global index and the partitions that serve alice and bob (store/index_shards.py).
+    shards = mem.store.shards
+    indexes = {shards.vector_index(s.user_id): shards.label(s.user_id) or "Memory"
+               for s in (ALICE, BOB)} | {"memory_embedding": "Memory"}  # fmt: skip
+    for name in indexes:
+        await run_cypher(neo4j_target, f"DROP INDEX {name} IF EXISTS")
     if request.param == "eight-dimensional":
-        await run_cypher(neo4j_target, EIGHT_DIMENSIONS)
+        for name, label in indexes.items():
+            await run_cypher(neo4j_target, EIGHT_DIMENSIONS.format(name=name, label=label))
         await run_cypher(neo4j_target, "CALL db.awaitIndexes(60)")
     try:
         yield mem
     finally:
-        await run_cypher(neo4j_target, "DROP INDEX memory_embedding IF EXISTS")
+        for name in indexes:
+            await run_cypher(neo4j_target, f"DROP INDEX {name} IF EXISTS")
         await apply_schema(mem.db, mem.embedder.dimensions)
 
 

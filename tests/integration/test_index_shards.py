@@ -1,4 +1,4 @@
-"""Vector index partitions per user (service/store/vector_shards.py) on a real Neo4j."""
+"""Index partitions per user (service/store/index_shards.py) on a real Neo4j."""
 
 from __future__ import annotations
 
@@ -7,20 +7,20 @@ from typing import Any
 
 import pytest
 
-from service.domain import Scope
+from service.domain import Scope, SearchOptions
 from service.memory import Memory
-from service.retrieval.query import QueryPlan
+from service.retrieval.query import QueryPlan, plan_query
 from service.store.database import Database
+from service.store.index_shards import IndexShards
 from service.store.repository import GraphStore
 from service.store.schema import apply_schema
-from service.store.vector_shards import VectorShards
 from tests.conftest import Neo4jTarget, run_cypher
 
 DOG_WALKS = "walking the dog in the park"
 NO_TIME_FILTER = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
 
 
-def users_in_distinct_shards(shards: VectorShards, count: int) -> list[str]:
+def users_in_distinct_shards(shards: IndexShards, count: int) -> list[str]:
     """``count`` user ids that fall in ``count`` different partitions."""
     found: dict[int, str] = {}
     for i in range(10_000):
@@ -50,14 +50,20 @@ async def memory_owners(target: Neo4jTarget) -> dict[str, str | None]:
 async def shard_indexes(target: Neo4jTarget) -> dict[str, list[str]]:
     rows = await run_cypher(
         target,
-        "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, state "
-        "WHERE name STARTS WITH 'memory_embedding_shard_' AND state = 'ONLINE' "
+        "SHOW INDEXES YIELD name, labelsOrTypes, properties, state "
+        "WHERE (name STARTS WITH 'memory_embedding_shard_' OR name STARTS WITH "
+        "'memory_text_shard_') AND state = 'ONLINE' "
         "RETURN name, labelsOrTypes + properties AS target",
     )
     return {str(r["name"]): list(r["target"]) for r in rows}  # type: ignore[call-overload]
 
 
-async def test_each_users_memories_share_one_partition_label_with_its_own_index(
+def partition_names(count: int) -> list[str]:
+    kinds = ("embedding", "text")
+    return sorted(f"memory_{kind}_shard_{i}" for i in range(count) for kind in kinds)
+
+
+async def test_each_users_memories_share_one_partition_label_with_its_own_indexes(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     users = [f"person-{i}" for i in range(12)]
@@ -71,7 +77,7 @@ async def test_each_users_memories_share_one_partition_label_with_its_own_index(
     by_user: dict[str, set[str]] = {}
     for memory_id, user in owners.items():
         if user is None:
-            assert labels[memory_id] == set()  # no user: the global index only
+            assert labels[memory_id] == set()  # no user: the global indexes only
             continue
         assert len(labels[memory_id]) == 1
         by_user.setdefault(user, set()).update(labels[memory_id])
@@ -79,10 +85,11 @@ async def test_each_users_memories_share_one_partition_label_with_its_own_index(
     used = set().union(*by_user.values())
     assert len(used) > 1  # twelve users do not all hash to one partition of 16
     indexes = await shard_indexes(neo4j_target)
-    assert len(indexes) == mem.settings.vector_shards
+    assert sorted(indexes) == partition_names(mem.settings.index_shards)
     for label in used:
-        assert indexes[f"memory_embedding_shard_{label.removeprefix('MemoryShard_')}"] == [
-            label, "embedding"]  # fmt: skip
+        shard = label.removeprefix("MemoryShard_")
+        assert indexes[f"memory_embedding_shard_{shard}"] == [label, "embedding"]
+        assert indexes[f"memory_text_shard_{shard}"] == [label, "text", "source_text"]
 
 
 async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition(
@@ -94,14 +101,16 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
                    for i in range(400)], big, infer=False)  # fmt: skip
     mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
     await mem.add([{"content": text} for text in mine], mid, infer=False)
-    # No exact scan and the usual over-fetch only (30): the global index's top 30 holds the
-    # big user's walks, the partition's holds mid's own.
+    # No exact scan and the usual over-fetch only (30): the global indexes' top 30 hold the
+    # big user's walks, the partition's hold mid's own.
     narrow = {"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}
     sharded = replace(mem, settings=mem.settings.model_copy(update=narrow))
     embedding = (await mem.embedder.aembed([DOG_WALKS]))[0]
     probe = {**mid.params(), **NO_TIME_FILTER, "embedding": embedding, "fetch_k": 30, "limit": 30}
-    from_global = await GraphStore(mem.db, VectorShards(0)).retrieve("vector", probe)
-    assert len(from_global) < 10
+    global_only = GraphStore(mem.db, IndexShards(0))
+    assert len(await global_only.retrieve("vector", probe)) < 10
+    lucene = plan_query(DOG_WALKS, SearchOptions()).lucene
+    assert len(await global_only.retrieve("fulltext", {**probe, "lucene": lucene})) < 10
     ran, retrieve = [], sharded.store.retrieve
 
     async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -111,7 +120,7 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
     monkeypatch.setattr(sharded.store, "retrieve", recording)
     hits = await sharded.search(DOG_WALKS, mid, limit=10)
     assert len(hits) == 10 and {h.memory.text for h in hits} <= set(mine)
-    assert all({r.retriever for r in h.retrievers} >= {"vector"} for h in hits)
+    assert all({r.retriever for r in h.retrievers} >= {"vector", "fulltext"} for h in hits)
     assert [k for name, k in ran if name == "vector"] == [30]
     assert "scope_scan" not in {name for name, _ in ran}
 
@@ -124,14 +133,14 @@ async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_
         await mem.add([{"content": f"{user} plays the cello."}], Scope(user_id=user), infer=False)
     try:
         for count in (3, 0):
-            db = Database(neo4j_target.settings(vector_shards=count))
+            db = Database(neo4j_target.settings(index_shards=count))
             try:
                 await apply_schema(db, mem.embedder.dimensions)
             finally:
                 await db.close()
             labels = await shard_labels(neo4j_target)
             indexes = await shard_indexes(neo4j_target)
-            assert sorted(indexes) == [f"memory_embedding_shard_{i}" for i in range(count)]
+            assert sorted(indexes) == partition_names(count)
             expected = {f"MemoryShard_{i}" for i in range(count)}
             assert all(len(found) == min(count, 1) and found <= expected
                        for found in labels.values())  # fmt: skip

@@ -1,0 +1,107 @@
+"""Index partitions: each user's memories also sit in one of Settings.index_shards partitions.
+
+Neo4j 5.26's vector and full-text index queries cannot filter: they return the index's global
+top k and the caller keeps its own scope's hits. A user holding 5% of a 100k store asks the
+vector index for k ≈ 400 to keep 20 (18 ms here), and Lucene scores every matching memory of
+the store (bench/RESULTS.md). So every memory with a user_id also carries one label
+MemoryShard_<i> (i = a stable digest of the user_id modulo the shard count), and each label has
+its own vector index (memory_embedding_shard_<i>) and full-text index (memory_text_shard_<i>).
+A user's search and near-duplicate check ask the partition, where the user's share is about
+shard-count times larger: k falls with it, and Lucene scores ~1/shard-count of the documents.
+The global indexes stay, for scopes without a user and the store-wide checks (engram reembed,
+forget's leftover probe).
+
+When the shard count changes, start-up relabels every memory (one pass over the store) and drops
+the partitions the new count does not have; a count of 0 removes them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from service.store.catalog import statements
+from service.store.database import Database
+
+GLOBAL_VECTOR_INDEX = "memory_embedding"
+GLOBAL_TEXT_INDEX = "memory_text"
+LABEL_PREFIX = "MemoryShard_"
+VECTOR_PREFIX = "memory_embedding_shard_"
+TEXT_PREFIX = "memory_text_shard_"
+RELABEL_USERS_PER_TRANSACTION = 200
+
+
+@dataclass(frozen=True)
+class IndexShards:
+    """Which indexes serve a user, and which label counts what they hold."""
+
+    count: int
+
+    def of(self, user_id: str | None) -> int | None:
+        """The user's partition, the same in every process (not Python's salted hash)."""
+        if not self.count or user_id is None:
+            return None
+        digest = hashlib.blake2b(user_id.encode("utf-8"), digest_size=8).digest()
+        return int.from_bytes(digest, "big") % self.count
+
+    def label(self, user_id: str | None) -> str | None:
+        shard = self.of(user_id)
+        return None if shard is None else f"{LABEL_PREFIX}{shard}"
+
+    def vector_index(self, user_id: str | None) -> str:
+        shard = self.of(user_id)
+        return GLOBAL_VECTOR_INDEX if shard is None else f"{VECTOR_PREFIX}{shard}"
+
+    def text_index(self, user_id: str | None) -> str:
+        shard = self.of(user_id)
+        return GLOBAL_TEXT_INDEX if shard is None else f"{TEXT_PREFIX}{shard}"
+
+    def counted_label(self, user_id: str | None) -> str:
+        """The label whose count (from the count store) is how many memories the indexes hold."""
+        return f":{self.label(user_id) or 'Memory'}"
+
+
+def shard_statements(name: str, shard: int, dimensions: int = 0) -> list[str]:
+    """cypher/<name>.cypher for one partition, its integers checked before they enter the text."""
+    for value in (shard, dimensions):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"shard and dimensions must be integers >= 0, got {value!r}")
+    return [
+        s.replace("{shard}", str(shard)).replace("{dimensions}", str(dimensions))
+        for s in statements(name)
+    ]
+
+
+async def existing_shards(db: Database) -> list[int]:
+    """The partitions that have at least one index, whatever count they were made for."""
+    names = [r["name"] for r in await db.read("list_shard_indexes")]
+    return sorted({int(n.removeprefix(VECTOR_PREFIX).removeprefix(TEXT_PREFIX)) for n in names})
+
+
+async def drop_shard_indexes(db: Database, keep: int = 0, vector_only: bool = False) -> None:
+    """Drop the indexes of every partition numbered ``keep`` or above (all by default); with
+    ``vector_only``, their vector indexes only (engram reembed, for another vector size)."""
+    for shard in await existing_shards(db):
+        if shard >= keep:
+            name = "drop_vector_shard" if vector_only else "drop_shard"
+            for statement in shard_statements(name, shard):
+                await db.run_statement(statement)
+
+
+async def apply_index_shards(db: Database, shards: IndexShards, dimensions: int) -> int:
+    """Create the partitions' indexes, drop the others, label every user's memories to match.
+
+    Returns how many memories were relabelled (0 on every start after the first).
+    """
+    for shard in range(shards.count):
+        for statement in shard_statements("schema_shard", shard, dimensions):
+            await db.run_statement(statement)
+    await drop_shard_indexes(db, keep=shards.count)
+    users = [r["user_id"] for r in await db.read("list_memory_users")]
+    relabelled = 0
+    for start in range(0, len(users), RELABEL_USERS_PER_TRANSACTION):
+        chunk = users[start : start + RELABEL_USERS_PER_TRANSACTION]
+        rows = [{"user_id": u, "label": shards.label(u)} for u in chunk]
+        [row] = await db.write("label_shards", {"users": rows})
+        relabelled += int(row["relabelled"])
+    return relabelled
