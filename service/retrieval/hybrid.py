@@ -76,20 +76,30 @@ class HybridRetriever:
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
         size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
+        window = asyncio.ensure_future(self._window_size(plan, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         try:
             embedding, speakers = await question
-            total, scoped = await size
+            (total, scoped), in_window = await size, await window
         except BaseException:
-            for task in (text_rows, size, question):
+            for task in (text_rows, size, window, question):
                 task.cancel()
             raise
         retriever, fetch_k = embedding_route(s, total, scoped, wanted)
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
-        # With a window the time retriever ranks the window exactly: that is the exact ranking
-        # the vector retriever would fall back to (same statement, same parameters).
-        calls = {"time": ("time", exact)} if plan.window is not None else {}
-        if retriever == "vector":
+        calls = {}
+        if in_window is not None and in_window <= s.exact_scan_max:
+            # A window small enough is ranked exactly by the time retriever: that is the exact
+            # ranking the vector retriever would fall back to (same statement and parameters).
+            calls["time"] = ("time", exact)
+        elif in_window is not None:
+            # A larger window costs a cosine per memory to rank exactly (2,600 of a year: ~50
+            # ms); the index, asked deep enough to hold the window's share, ranks it instead,
+            # and its ranking stands for both the vector and the time retriever.
+            retriever = "vector"
+            fetch_k = max(fetch_k, min(math.ceil(2 * wanted * total / in_window),
+                                       s.vector_fetch_max))  # fmt: skip
+        if retriever == "vector" and "time" not in calls:
             calls["vector"] = ("vector", {**exact, "fetch_k": fetch_k})
         elif plan.window is None:
             calls["vector"] = ("scope_scan", exact)
@@ -103,12 +113,20 @@ class HybridRetriever:
             found["vector"] = (
                 found["time"] if "time" in found else await self.store.retrieve("scope_scan", exact)
             )
+        if in_window is not None and "time" not in found:
+            found["time"] = found["vector"]
         found |= dict(zip(text_calls, await text_rows, strict=True))
         return {
             name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
                           tuple(r.get("matched") or ())) for r in hits]
             for name, hits in found.items()
         }  # fmt: skip
+
+    async def _window_size(self, plan: QueryPlan, params: dict[str, Any]) -> int | None:
+        """How many memories the query's window holds, counted up to exact_scan_max + 1."""
+        if plan.window is None:
+            return None
+        return await self.store.window_size(params, self.settings.exact_scan_max + 1)
 
     async def _question_embedding(
         self, plan: QueryPlan, params: dict[str, Any]
