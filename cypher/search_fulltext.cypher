@@ -2,6 +2,5 @@
 // $text_index is the global index or the caller's user's partition (store/index_shards.py).
 CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $fetch_k}) YIELD node AS m, score
 WHERE {{memory_visible}}
-RETURN m.id AS id, score
-ORDER BY score DESC
-LIMIT $limit
+WITH m, score ORDER BY score DESC LIMIT $limit
+RETURN collect({id: m.id, score: score}) AS hits

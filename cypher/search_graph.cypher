@@ -23,6 +23,5 @@ CALL (e, degree) {
   RETURN m, $hop_decay / sqrt(degree) AS weight, [e.name, via.name] AS path
 }
 WITH m, sum(weight) AS score, collect(path) AS paths, collect(DISTINCT e.name) AS matched
-RETURN m.id AS id, score, paths[0] AS path, matched
-ORDER BY score DESC, m.said_at DESC
-LIMIT $limit
+ORDER BY score DESC, m.said_at DESC LIMIT $limit
+RETURN collect({id: m.id, score: score, path: paths[0], matched: matched}) AS hits

@@ -8,6 +8,6 @@ WITH m LIMIT $window_cap
 // After the LIMIT, so that the planner cannot test this first and read the vector of every
 // memory of the scope, in the window or not. Vectors of another model's size are skipped.
 WITH m WHERE size(m.embedding) = size($embedding)
-RETURN m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC
-LIMIT $limit
+WITH m.id AS id, vector.similarity.cosine(m.embedding, $embedding) AS score
+ORDER BY score DESC LIMIT $limit
+RETURN collect({id: id, score: score}) AS hits

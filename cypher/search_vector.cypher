@@ -3,6 +3,5 @@
 // the caller's user's partition (service/store/index_shards.py).
 CALL db.index.vector.queryNodes($vector_index, $fetch_k, $embedding) YIELD node AS m, score
 WHERE {{memory_visible}}
-RETURN m.id AS id, score
-ORDER BY score DESC
-LIMIT $limit
+WITH m, score ORDER BY score DESC LIMIT $limit
+RETURN collect({id: m.id, score: score}) AS hits

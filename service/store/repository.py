@@ -99,7 +99,9 @@ class GraphStore:
         await self.db.write_many(steps)
 
     async def retrieve(self, retriever: str, params: dict[str, Any]) -> list[Record]:
-        """Run one retriever of the hybrid search; only the known ones exist."""
+        """Run one retriever of the hybrid search (only the known ones exist): its hits, best
+        first. Each returns them as one list in one row: the Python driver spends ~80 µs on
+        every row it receives, a list's items cost it next to nothing."""
         if retriever not in _RETRIEVERS:
             raise ValueError(f"unknown retriever {retriever!r}")
         user_id = params.get("user_id")
@@ -108,7 +110,8 @@ class GraphStore:
         elif retriever == "fulltext":
             params = {**params, "text_index": self.shards.text_index(user_id)}
         try:
-            return await self.db.read(_RETRIEVERS[retriever], params)
+            [row] = await self.db.read(_RETRIEVERS[retriever], params)
+            return list(row["hits"])
         except neo4j.exceptions.ClientError as e:
             if retriever != "vector" or not vector_index_unusable(e):
                 raise
@@ -144,14 +147,14 @@ class GraphStore:
         """Memories by id with their source messages and entities, still filtered for the reader."""
         if not ids:
             return {}
-        rows = await self.db.read("fetch_hits", {**params, "ids": ids})
+        [row] = await self.db.read("fetch_hits", {**params, "ids": ids})
         return {
             r["memory"]["id"]: (
                 to_memory(r["memory"]),
                 [SourceMessage.model_validate(_without_nulls(s)) for s in r["sources"]],
                 [EntityRef.model_validate(e) for e in r["entities"]],
             )
-            for r in rows
+            for r in row["hits"]
         }
 
     async def counts(self, scope: Scope) -> dict[str, int]:
