@@ -135,26 +135,12 @@ class HybridRetriever:
 
         Named speakers are a filter (the speaker retriever); the embedding retrievers rank by
         what the question asks, not by whose name it holds (see without_names). Which names
-        speak here takes a query; rather than wait for it, the texts it can lead to are embedded
-        meanwhile, as one batch (two short texts cost ~1.4x one): every choice of one or two
-        names, only "all" and "none" of more (another name mix is embedded afterwards).
+        speak is asked first (~2 ms), then one text is embedded (~4.7 ms). Embedding every text
+        the answer could lead to while it runs cost more for both latency and CPU: a batch of
+        two short texts takes 7.3 ms, of four 11.0 ms (bench/RESULTS.md).
         """
-        if not plan.names:
-            [embedding] = await self.embedder.aembed([plan.text])
-            return embedding, []
-        names = list(plan.names)
-        subsets = [names, []] if len(names) > 2 else [[n] for n in names] + [names, []]
-        likely = list(dict.fromkeys(without_names(plan.text, subset) for subset in subsets))
-        embedded = asyncio.ensure_future(self.embedder.aembed(likely))
-        try:
-            speakers = await self.store.scope_speakers(names, params)
-        except BaseException:
-            embedded.cancel()
-            raise
-        text, vectors = without_names(plan.text, speakers), await embedded
-        if text in likely:
-            return vectors[likely.index(text)], speakers
-        [embedding] = await self.embedder.aembed([text])
+        speakers = await self.store.scope_speakers(list(plan.names), params) if plan.names else []
+        [embedding] = await self.embedder.aembed([without_names(plan.text, speakers)])
         return embedding, speakers
 
     async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
