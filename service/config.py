@@ -108,7 +108,9 @@ class Settings(BaseSettings):
     # it. The index is asked for enough candidates that such a scope expects 2 x limit of its
     # own (at most vector_fetch_max); a scope of at most exact_scan_max memories that would
     # need more than the usual over-fetch is ranked by exact cosine instead (cheaper, and exact).
-    exact_scan_max: int = Field(default=2000, ge=0)
+    # Exact costs ~27 µs a memory (300: ~10 ms); a user's index partition answers k = 1,000 in
+    # ~6 ms (bench/RESULTS.md; it was 2,000 while the 100k store had one global index).
+    exact_scan_max: int = Field(default=300, ge=0)
     vector_fetch_max: int = Field(default=10000, ge=1, le=100000)
     # Neo4j 5.26's vector and full-text queries cannot filter, so users are also spread over
     # this many index partitions (service/store/index_shards.py): a user's search and

@@ -76,44 +76,39 @@ class HybridRetriever:
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
         size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
-        window = asyncio.ensure_future(self._window_size(plan, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         try:
             embedding, speakers = await question
-            (total, scoped), in_window = await size, await window
+            total, scoped = await size
         except BaseException:
-            for task in (text_rows, size, window, question):
+            for task in (text_rows, size, question):
                 task.cancel()
             raise
         retriever, fetch_k = embedding_route(s, total, scoped, wanted)
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+        # A time window is ranked once, and that ranking stands for both the vector and the time
+        # retriever: by the index with the window as filter, or exactly (a cosine per memory of
+        # the window, ~27 µs each) where the scope is ranked exactly anyway or the index's
+        # answer held too few of the window (below).
         calls = {}
-        if in_window is not None and in_window <= s.exact_scan_max:
-            # A window small enough is ranked exactly by the time retriever: that is the exact
-            # ranking the vector retriever would fall back to (same statement and parameters).
-            calls["time"] = ("time", exact)
-        elif in_window is not None:
-            # A larger window costs a cosine per memory to rank exactly (2,600 of a year: ~50
-            # ms); the index, asked deep enough to hold the window's share, ranks it instead,
-            # and its ranking stands for both the vector and the time retriever.
-            retriever = "vector"
-            fetch_k = max(fetch_k, min(math.ceil(2 * wanted * total / in_window),
-                                       s.vector_fetch_max))  # fmt: skip
-        if retriever == "vector" and "time" not in calls:
+        if retriever == "vector":
             calls["vector"] = ("vector", {**exact, "fetch_k": fetch_k})
         elif plan.window is None:
             calls["vector"] = ("scope_scan", exact)
+        else:
+            calls["time"] = ("time", exact)
         if speakers:
             calls["speaker"] = ("speaker", {**exact, "speakers": speakers})
         rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
         found = dict(zip(calls, rows, strict=True))
         if "vector" not in found or (retriever == "vector" and len(found["vector"]) < wanted):
             # The index's global top-k still held too few of this scope's memories (they are
-            # far from the query, or the index is down): rank the visible scope exactly.
+            # far from the query, the window is short, or the index is down): rank the visible
+            # scope (in the window) exactly.
             found["vector"] = (
                 found["time"] if "time" in found else await self.store.retrieve("scope_scan", exact)
             )
-        if in_window is not None and "time" not in found:
+        if plan.window is not None and "time" not in found:
             found["time"] = found["vector"]
         found |= dict(zip(text_calls, await text_rows, strict=True))
         return {
@@ -121,12 +116,6 @@ class HybridRetriever:
                           tuple(r.get("matched") or ())) for r in hits]
             for name, hits in found.items()
         }  # fmt: skip
-
-    async def _window_size(self, plan: QueryPlan, params: dict[str, Any]) -> int | None:
-        """How many memories the query's window holds, counted up to exact_scan_max + 1."""
-        if plan.window is None:
-            return None
-        return await self.store.window_size(params, self.settings.exact_scan_max + 1)
 
     async def _question_embedding(
         self, plan: QueryPlan, params: dict[str, Any]

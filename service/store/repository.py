@@ -130,11 +130,6 @@ class GraphStore:
         [row] = await self.db.read("count_scope_memories", params, {"index_label": label})
         return int(row["total"]), int(row["scoped"])
 
-    async def window_size(self, params: dict[str, Any], cap: int) -> int:
-        """Memories the caller may see in the query's time window, counted up to ``cap``."""
-        [row] = await self.db.read("count_window_memories", {**params, "cap": cap})
-        return int(row["in_window"])
-
     async def fetch_embeddings(
         self, ids: list[str], params: dict[str, Any]
     ) -> dict[str, list[float]]:

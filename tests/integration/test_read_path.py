@@ -85,30 +85,30 @@ async def test_chinese_phrase_filters_by_time(seeded: Memory) -> None:
     assert hits and all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
 
 
-@pytest.mark.parametrize(("exact_scan_max", "ranked_by"), [(100, "time"), (10, "vector")])
-async def test_a_window_is_ranked_exactly_when_small_and_by_the_index_when_large(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, exact_scan_max: int, ranked_by: str
+@pytest.mark.parametrize(
+    ("in_april", "ranked_by"), [(20, ["vector"]), (4, ["vector", "scope_scan"])]
+)
+async def test_a_window_is_ranked_by_the_index_and_exactly_when_the_index_holds_too_little(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch, in_april: int, ranked_by: list[str]
 ) -> None:
-    # 20 cello memories in April, 20 in March; "last month" (April) holds 20 memories: at most
-    # exact_scan_max 100 they are ranked exactly, above 10 by the index with the window filter.
-    days = [(month, day) for month in (3, 4) for day in range(1, 21)]
+    # Cello memories in March and April; "last month" is April. The index, filtered to the
+    # window, ranks it when it answers with enough of it (10); a short window is ranked exactly.
+    days = [(3, d) for d in range(1, 21)] + [(4, d) for d in range(1, in_april + 1)]
     await mem.add([{"content": f"I practised the cello for {d} hours on {m}/{d}.",
                     "timestamp": f"2024-{m:02d}-{d:02d}T10:00:00Z"} for m, d in days],
                   ALICE, infer=False)  # fmt: skip
-    tuned = replace(
-        mem, settings=mem.settings.model_copy(update={"exact_scan_max": exact_scan_max})
-    )
-    ran, retrieve = [], tuned.store.retrieve
+    ran, retrieve = [], mem.store.retrieve
 
     async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         ran.append(name)
         return await retrieve(name, params)
 
-    monkeypatch.setattr(tuned.store, "retrieve", recording)
+    monkeypatch.setattr(mem.store, "retrieve", recording)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE)
-    hits = await tuned.search("cello practice", ALICE, options=SearchOptions(limit=10, when=when))
-    assert len(hits) == 10 and all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
-    assert {"time", "vector"} & set(ran) == {ranked_by}
+    hits = await mem.search("cello practice", ALICE, options=SearchOptions(limit=10, when=when))
+    assert len(hits) == min(in_april, 10)
+    assert all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
+    assert [name for name in ran if name in {"vector", "scope_scan", "time"}] == ranked_by
     # One ranking of the window stands for both retrievers, whichever ranked it.
     assert all(retrievers(h)["time"] == retrievers(h)["vector"] for h in hits)
 
