@@ -155,8 +155,8 @@ def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) ->
     store, or the user's partition: store/index_shards.py) expects that share of it. The
     usual over-fetch serves a scope that expects 2 x ``wanted`` hits from it; a smaller
     scope asks for more, up to vector_fetch_max, or, when it holds at most
-    exact_scan_max memories, is ranked by exact cosine (reading a thousand vectors through
-    the scope index costs less than a deep index search, and misses nothing).
+    exact_scan_max memories, is ranked by exact cosine (a few hundred vectors read through the
+    scope index cost less than a deep index search, and miss nothing).
     """
     s = settings
     usual = max(wanted * 3, s.retriever_depth) * s.vector_overfetch
