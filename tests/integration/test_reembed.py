@@ -78,6 +78,16 @@ async def index_dimensions(target: Neo4jTarget) -> int | None:
     return int(rows[0]["d"]) if rows else None  # type: ignore[call-overload]
 
 
+async def partition_dimensions(target: Neo4jTarget) -> set[int]:
+    """The sizes of the per-user partitions' vector indexes (service/store/index_shards.py)."""
+    rows = await run_cypher(
+        target, "SHOW VECTOR INDEXES YIELD name, options "
+        "WHERE name STARTS WITH 'memory_embedding_shard_' "
+        "RETURN options.indexConfig['vector.dimensions'] AS d",
+    )  # fmt: skip
+    return {int(r["d"]) for r in rows}  # type: ignore[call-overload]
+
+
 @pytest.fixture
 async def fresh_start(mem: Memory) -> AsyncIterator[list[Memory]]:
     """Memory services started (Memory.start) by the test; closed after it."""
@@ -191,9 +201,20 @@ async def restore_vector_index(
 ) -> AsyncIterator[None]:
     """The other tests need the real model's index back, whatever this test left behind."""
     yield
-    if await index_dimensions(neo4j_target) != embedder.dimensions:
-        await run_cypher(neo4j_target, "DROP INDEX memory_embedding IF EXISTS")
+    sizes = {await index_dimensions(neo4j_target)} | await partition_dimensions(neo4j_target)
+    if sizes != {embedder.dimensions}:
+        await drop_vector_indexes(neo4j_target)
         await apply_schema(mem.db, embedder.dimensions)
+
+
+async def drop_vector_indexes(target: Neo4jTarget) -> None:
+    """The global vector index and the partitions' (names from SHOW, not from the code)."""
+    rows = await run_cypher(
+        target, "SHOW VECTOR INDEXES YIELD name WHERE name STARTS WITH 'memory_embedding' "
+        "RETURN name",
+    )  # fmt: skip
+    for row in rows:
+        await run_cypher(target, f"DROP INDEX `{row['name']}` IF EXISTS")
 
 
 async def test_a_new_vector_size_rebuilds_the_index(
@@ -203,10 +224,11 @@ async def test_a_new_vector_size_rebuilds_the_index(
     fresh_start: list[Memory],
     restore_vector_index: None,
 ) -> None:
-    await run_cypher(neo4j_target, "DROP INDEX memory_embedding IF EXISTS")
+    await drop_vector_indexes(neo4j_target)
     tiny = await start(mem, FakeEmbedder("tiny-8d", 8), fresh_start)  # schema with 8 dimensions
     await add_under(tiny, tiny.embedder, FACTS)
     assert await index_dimensions(neo4j_target) == 8
+    assert await partition_dimensions(neo4j_target) == {8}
     service = await start(mem, embedder, fresh_start)  # the model changed: 384 dimensions
     status = service.embedding_status
     assert status is not None and (status.index_dimensions, status.stale) == (8, 5)
@@ -214,6 +236,7 @@ async def test_a_new_vector_size_rebuilds_the_index(
     report = await reembed(service.db, embedder, batch_size=2)
     assert report.rebuilt_index and (report.migrated, report.remaining) == (5, 0)
     assert await index_dimensions(neo4j_target) == embedder.dimensions
+    assert await partition_dimensions(neo4j_target) == {embedder.dimensions}
     assert all(len(r["embedding"]) == embedder.dimensions  # type: ignore[arg-type]
                for r in (await stored(neo4j_target)).values())  # fmt: skip
     [top, *_] = await service.search(PET_QUERY, ALICE)
