@@ -2,8 +2,8 @@
 
 Both the search route (retrieval.hybrid.embedding_route) and a crowded near-duplicate check
 (write_plan.near_duplicate_depth) depend on a scope's share of that index (the store's, or the
-user's partition: store/index_shards.py); neither needs the
-exact figure, so one count serves for Settings.scope_size_ttl_s (Memory.add drops them all).
+user's partition: store/index_shards.py); neither needs the exact figure, so one count serves
+for Settings.scope_size_ttl_s (Memory.add drops them all).
 """
 
 from __future__ import annotations

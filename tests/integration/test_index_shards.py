@@ -11,7 +11,7 @@ from service.domain import Scope, SearchOptions
 from service.memory import Memory
 from service.retrieval.query import QueryPlan, plan_query
 from service.store.database import Database
-from service.store.index_shards import IndexShards
+from service.store.index_shards import IndexShards, apply_index_shards
 from service.store.repository import GraphStore
 from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
@@ -149,3 +149,21 @@ async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_
     labels, owners = await shard_labels(neo4j_target), await memory_owners(neo4j_target)
     assert {i: found for i, found in labels.items()} == {
         i: {mem.store.shards.label(user)} for i, user in owners.items()}  # fmt: skip
+
+
+async def test_a_start_reads_every_memory_only_when_a_label_is_missing(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    users = [f"person-{i}" for i in range(5)]
+    for user in users:
+        await mem.add([{"content": f"{user} grows tomatoes."}], Scope(user_id=user), infer=False)
+    shards, dimensions = mem.store.shards, mem.embedder.dimensions
+    assert await apply_index_shards(mem.db, shards, dimensions) == 0
+    # A memory written without its label (say, by a process with partitions off).
+    await run_cypher(
+        neo4j_target, "MATCH (m:Memory {user_id: 'person-3'}) "
+        "REMOVE m:$([l IN labels(m) WHERE l STARTS WITH 'MemoryShard_'][0])",
+    )  # fmt: skip
+    assert await apply_index_shards(mem.db, shards, dimensions) == 1
+    labels, owners = await shard_labels(neo4j_target), await memory_owners(neo4j_target)
+    assert labels == {i: {shards.label(user)} for i, user in owners.items()}
