@@ -58,6 +58,20 @@ async def shard_indexes(target: Neo4jTarget) -> dict[str, list[str]]:
     return {str(r["name"]): list(r["target"]) for r in rows}  # type: ignore[call-overload]
 
 
+async def add_one_each(mem: Memory, doing: str, users: int) -> None:
+    """One memory for each of person-0 … person-<users - 1>."""
+    for i in range(users):
+        user = f"person-{i}"
+        await mem.add([{"content": f"{user} {doing}."}], Scope(user_id=user), infer=False)
+
+
+async def assert_labelled_by_owner(mem: Memory, target: Neo4jTarget) -> None:
+    """Every memory carries exactly its user's partition label (no label without a user)."""
+    labels, owners = await shard_labels(target), await memory_owners(target)
+    expected = {i: {mem.store.shards.label(user)} - {None} for i, user in owners.items()}
+    assert labels == expected
+
+
 def partition_names(count: int) -> list[str]:
     kinds = ("embedding", "text")
     return sorted(f"memory_{kind}_shard_{i}" for i in range(count) for kind in kinds)
@@ -128,9 +142,7 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
 async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_it_lacks(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
-    users = [f"person-{i}" for i in range(10)]
-    for user in users:
-        await mem.add([{"content": f"{user} plays the cello."}], Scope(user_id=user), infer=False)
+    await add_one_each(mem, "plays the cello", 10)
     try:
         for count in (3, 0):
             db = Database(neo4j_target.settings(index_shards=count))
@@ -146,17 +158,13 @@ async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_
                        for found in labels.values())  # fmt: skip
     finally:  # the shared service's count again, for the tests after this one
         await apply_schema(mem.db, mem.embedder.dimensions)
-    labels, owners = await shard_labels(neo4j_target), await memory_owners(neo4j_target)
-    assert {i: found for i, found in labels.items()} == {
-        i: {mem.store.shards.label(user)} for i, user in owners.items()}  # fmt: skip
+    await assert_labelled_by_owner(mem, neo4j_target)
 
 
 async def test_a_start_reads_every_memory_only_when_a_label_is_missing(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
-    users = [f"person-{i}" for i in range(5)]
-    for user in users:
-        await mem.add([{"content": f"{user} grows tomatoes."}], Scope(user_id=user), infer=False)
+    await add_one_each(mem, "grows tomatoes", 5)
     shards, dimensions = mem.store.shards, mem.embedder.dimensions
     assert await apply_index_shards(mem.db, shards, dimensions) == 0
     # A memory written without its label (say, by a process with partitions off).
@@ -165,5 +173,4 @@ async def test_a_start_reads_every_memory_only_when_a_label_is_missing(
         "REMOVE m:$([l IN labels(m) WHERE l STARTS WITH 'MemoryShard_'][0])",
     )  # fmt: skip
     assert await apply_index_shards(mem.db, shards, dimensions) == 1
-    labels, owners = await shard_labels(neo4j_target), await memory_owners(neo4j_target)
-    assert labels == {i: {shards.label(user)} for i, user in owners.items()}
+    await assert_labelled_by_owner(mem, neo4j_target)
