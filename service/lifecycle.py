@@ -48,7 +48,8 @@ VECTOR_PROBE_K = 10
 # What update replaces on the memory; said_at, speaker, confidence and provenance stay.
 _REVISED = (
     "text", "source_text", "hash", "lang", "embedding", "embedding_model", "valid_from",
-    "valid_to", "time_granularity", "time_expressions", "subject", "slot", "slot_value",
+    "valid_to", "happened_start", "happened_end", "time_granularity", "time_expressions",
+    "subject", "slot", "slot_value",
 )  # fmt: skip
 
 

@@ -44,6 +44,10 @@ class Candidate:
             "confidence": fact.confidence, "embedding": self.embedding,
             "embedding_model": embedding_model,
             "valid_from": time.start if time else None, "valid_to": time.end if time else None,
+            # When it happened, as one indexed interval: its own time, else when it was said
+            # (the HAPPENED window of memory_visible; cypher/schema.cypher).
+            "happened_start": (time.start if time else None) or self.said_at,
+            "happened_end": (time.end if time else None) or self.said_at,
             "time_granularity": time.granularity.value if time else None,
             "time_expressions": [t.expression for t in fact.times],
             "subject": self.subject if fact.slot else None,

@@ -101,10 +101,15 @@ class HybridRetriever:
             calls["speaker"] = ("speaker", {**exact, "speakers": speakers})
         rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
         found = dict(zip(calls, rows, strict=True))
+        if retriever == "vector" and len(found["vector"]) < wanted:
+            # The index's top-k held too few of what the caller may see (a short window, or
+            # memories far from the query): ask it again, deep enough for the share it showed.
+            deeper = deeper_fetch(s, fetch_k, len(found["vector"]), wanted, scoped)
+            if deeper:
+                found["vector"] = await self.store.retrieve("vector", {**exact, "fetch_k": deeper})
         if "vector" not in found or (retriever == "vector" and len(found["vector"]) < wanted):
-            # The index's global top-k still held too few of this scope's memories (they are
-            # far from the query, the window is short, or the index is down): rank the visible
-            # scope (in the window) exactly.
+            # Still too few (the window holds few memories, or the index is down): rank the
+            # visible scope (in the window) exactly.
             found["vector"] = (
                 found["time"] if "time" in found else await self.store.retrieve("scope_scan", exact)
             )
@@ -166,3 +171,24 @@ def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) ->
     if scoped <= s.exact_scan_max:
         return "scope_scan", 0
     return "vector", min(needed, s.vector_fetch_max)
+
+
+def deeper_fetch(
+    settings: Settings, fetch_k: int, found: int, wanted: int, scoped: int
+) -> int | None:
+    """How deep to ask the index again when its top ``fetch_k`` held only ``found`` of the
+    memories the caller may see (fewer than ``wanted``), or None to rank exactly instead.
+
+    The share it showed (found / fetch_k) sizes a second ask that expects 2 x ``wanted`` of
+    them. Both ways read about one node per candidate: the second ask reads ``deeper`` of them,
+    the exact ranking every memory of the scope (``scoped``), so the index is asked again only
+    when that is fewer. Nothing found says the share is below 1 / fetch_k: exact is cheaper
+    (measured on a 5k-memory user of the 100k store: the index at k = 900 answers a one-month
+    window in ~11 ms, exact ranking of the user's window ~24 ms, the index at k = 6,000 ~27 ms).
+    """
+    if found == 0:
+        return None
+    deeper = math.ceil(fetch_k * 2 * wanted / found)
+    if deeper >= min(scoped, settings.vector_fetch_max):
+        return None
+    return deeper

@@ -20,3 +20,15 @@ async def apply_schema(db: Database, dimensions: int, wait_s: int = 120) -> None
         await db.run_statement(statement)
     await apply_index_shards(db, IndexShards(db.settings.index_shards), dimensions)
     await db.run_statement(query("await_indexes"), {"seconds": wait_s})
+    await fill_happened_bounds(db)
+
+
+async def fill_happened_bounds(db: Database) -> int:
+    """Give memories stored before happened_start/happened_end existed their bounds (without
+    them no HAPPENED window would see them); how many were missing. Two index counts tell
+    whether any is (100k memories: ~30 ms); only then is every memory read (100k: ~9 s, once)."""
+    [row] = await db.read("count_happened_bounds")
+    missing = int(row["said"]) - int(row["bounded"])
+    if missing > 0:
+        await db.run_statement(query("fill_happened_bounds"))
+    return max(missing, 0)

@@ -13,6 +13,8 @@ from service.errors import ValidationError
 from service.memory import Memory
 from service.store.index_shards import IndexShards
 from service.store.repository import GraphStore
+from service.store.schema import fill_happened_bounds
+from tests.conftest import Neo4jTarget, run_cypher
 
 ALICE = Scope(user_id="alice")
 REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
@@ -111,6 +113,60 @@ async def test_a_window_is_ranked_by_the_index_and_exactly_when_the_index_holds_
     assert [name for name in ran if name in {"vector", "scope_scan", "time"}] == ranked_by
     # One ranking of the window stands for both retrievers, whichever ranked it.
     assert all(retrievers(h)["time"] == retrievers(h)["vector"] for h in hits)
+
+
+async def test_a_window_the_index_showed_too_little_of_is_asked_for_again_deeper(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The index is asked for its top 30 (over-fetch 1). April holds 40 memories, but only 5 of
+    # them are among the 30 nearest the question (25 March ones are as near), so the index is
+    # asked again, deep enough for that share (120 of 165 memories) rather than ranking every
+    # memory exactly; the second answer holds 10 of April.
+    monkeypatch.setattr(mem.settings, "vector_overfetch", 1)
+    near = [(3, d, "Cello practice, session {d}.") for d in range(1, 26)]
+    near += [(4, d, "Cello practice, session {d}.") for d in range(1, 6)]
+    far = [(4, d, "Tuned the old piano in the hall, day {d}.") for d in range(1, 36)]
+    far += [(m, d, "Paid the electricity bill number {d}.") for m in (1, 2) for d in range(1, 51)]
+    messages = [{"content": text.format(d=d + 100 * m), "timestamp": f"2024-{m:02d}-01T10:00Z"}
+                for m, d, text in near + far]  # fmt: skip
+    await mem.add(messages, ALICE, infer=False)
+    ran, retrieve = [], mem.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append((name, params.get("fetch_k")))
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(mem.store, "retrieve", recording)
+    when = TimeFilter(phrase="last month", reference_time=REFERENCE)
+    hits = await mem.search("cello practice", ALICE, options=SearchOptions(limit=10, when=when))
+    assert [r for r in ran if r[0] in {"vector", "scope_scan", "time"}] == [
+        ("vector", 30),
+        ("vector", 120),
+    ]
+    assert len(hits) == 10
+    assert all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
+    assert sum("Cello" in h.memory.text for h in hits) == 5
+
+
+async def test_memories_stored_before_the_happened_bounds_are_given_them_at_start(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    fences = [{"content": f"Repainted the fence, coat {i}.", "timestamp": "2024-04-12T10:00Z"}
+              for i in range(3)]  # fmt: skip
+    await mem.add(fences, ALICE, infer=False)
+    when = TimeFilter(phrase="last month", reference_time=REFERENCE, clock=Clock.HAPPENED)
+
+    async def in_april() -> int:
+        hits = await mem.search("fence", ALICE, options=SearchOptions(limit=10, when=when))
+        return len(hits)
+
+    assert await in_april() == 3
+    # As a store written before the bounds existed holds them.
+    await run_cypher(neo4j_target, "MATCH (m:Memory) REMOVE m.happened_start, m.happened_end")
+    assert await in_april() == 0
+    assert await fill_happened_bounds(mem.db) == 3
+    assert await fill_happened_bounds(mem.db) == 0
+    assert await in_april() == 3
 
 
 async def test_as_of_shows_memory_as_it_stood(mem: Memory) -> None:

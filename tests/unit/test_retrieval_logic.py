@@ -12,7 +12,7 @@ from service.errors import ValidationError
 from service.retrieval.context import build_context
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
-from service.retrieval.hybrid import embedding_route
+from service.retrieval.hybrid import deeper_fetch, embedding_route
 from service.retrieval.lucene import lucene_query
 from service.retrieval.query import candidate_names, plan_query, without_names
 from service.write_plan import near_duplicate_depth
@@ -124,6 +124,23 @@ def test_embedding_route_follows_the_scope_share(
     settings = Settings(exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10,
                         retriever_depth=30)  # fmt: skip
     assert embedding_route(settings, total, scoped, wanted=10) == route
+
+
+@pytest.mark.parametrize(
+    ("found", "scoped", "deeper"),
+    [
+        (5, 5_000, 1_200),  # 5 in 300: 1,200 should hold 20
+        (15, 5_000, 400),
+        (0, 5_000, None),  # a share below 1/300 is cheaper ranked exactly
+        (5, 1_000, None),  # asking 1,200 reads more than the scope's 1,000 memories
+        (1, 100_000, None),  # 6,000 would pass vector_fetch_max (5,000 here)
+    ],
+)
+def test_deeper_fetch_follows_the_share_the_index_showed(
+    found: int, scoped: int, deeper: int | None
+) -> None:
+    settings = Settings(vector_fetch_max=5_000)
+    assert deeper_fetch(settings, 300, found, 10, scoped) == deeper
 
 
 @pytest.mark.parametrize(
