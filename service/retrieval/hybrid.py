@@ -77,19 +77,27 @@ class HybridRetriever:
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
         size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
+        # A user's window is counted from its index meanwhile (~1 ms): what ranking it exactly
+        # would read.
+        user_window = plan.window is not None and params.get("user_id") is not None
+        reads = asyncio.ensure_future(self._window_reads(params if user_window else None))
         try:
             embedding, speakers = await question
             total, scoped = await size
+            window_reads = await reads
         except BaseException:
-            for task in (text_rows, size, question):
+            for task in (text_rows, size, question, reads):
                 task.cancel()
             raise
         retriever, fetch_k = embedding_route(s, total, scoped, wanted)
+        if retriever == "vector" and window_reads is not None and window_reads <= s.exact_scan_max:
+            retriever = "scope_scan"
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
         # A time window is ranked once, and that ranking stands for both the vector and the time
-        # retriever: by the index with the window as filter, or exactly (a cosine per memory of
-        # the window, ~27 µs each) where the scope is ranked exactly anyway or the index's
-        # answer held too few of the window (below).
+        # retriever: exactly (a cosine per memory of the window, ~27 µs each) where that reads
+        # at most exact_scan_max memories or the scope is ranked exactly anyway, else by the
+        # index with the window as filter, and exactly after all if the index's answer held too
+        # few of the window (below).
         calls = {}
         if retriever == "vector":
             calls["vector"] = ("vector", {**exact, "fetch_k": fetch_k})
@@ -121,6 +129,9 @@ class HybridRetriever:
                           tuple(r.get("matched") or ())) for r in hits]
             for name, hits in found.items()
         }  # fmt: skip
+
+    async def _window_reads(self, params: dict[str, Any] | None) -> int | None:
+        return None if params is None else await self.store.window_reads(params)
 
     async def _question_embedding(
         self, plan: QueryPlan, params: dict[str, Any]

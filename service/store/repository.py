@@ -123,6 +123,11 @@ class GraphStore:
         [row] = await self.db.read("find_scope_speakers", {**params, "names": names})
         return list(row["speakers"])
 
+    async def window_reads(self, params: dict[str, Any]) -> int:
+        """How many memories ranking the user's time window exactly would read."""
+        [row] = await self.db.read("count_window_reads", params)
+        return int(row["reads"])
+
     async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
         """(memories the scope's indexes hold, memories in the caller's scope): the global
         indexes hold the store, a user's partition the users that share it (index_shards.py)."""

@@ -88,13 +88,20 @@ async def test_chinese_phrase_filters_by_time(seeded: Memory) -> None:
 
 
 @pytest.mark.parametrize(
-    ("in_april", "ranked_by"), [(20, ["vector"]), (4, ["vector", "scope_scan"])]
+    ("in_april", "exact_max", "ranked_by"),
+    [(20, 10, ["vector"]), (4, 10, ["time"]), (4, 3, ["vector", "scope_scan"])],
 )
-async def test_a_window_is_ranked_by_the_index_and_exactly_when_the_index_holds_too_little(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, in_april: int, ranked_by: list[str]
+async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_index(
+    mem: Memory,
+    monkeypatch: pytest.MonkeyPatch,
+    in_april: int,
+    exact_max: int,
+    ranked_by: list[str],
 ) -> None:
-    # Cello memories in March and April; "last month" is April. The index, filtered to the
-    # window, ranks it when it answers with enough of it (10); a short window is ranked exactly.
+    # Cello memories in March and April; "last month" is April. A window whose exact ranking
+    # reads at most exact_scan_max memories is ranked so; a larger one by the index, filtered
+    # to the window, when it answers with enough of it (10), else exactly after all.
+    monkeypatch.setattr(mem.settings, "exact_scan_max", exact_max)
     days = [(3, d) for d in range(1, 21)] + [(4, d) for d in range(1, in_april + 1)]
     await mem.add([{"content": f"I practised the cello for {d} hours on {m}/{d}.",
                     "timestamp": f"2024-{m:02d}-{d:02d}T10:00:00Z"} for m, d in days],
@@ -118,11 +125,12 @@ async def test_a_window_is_ranked_by_the_index_and_exactly_when_the_index_holds_
 async def test_a_window_the_index_showed_too_little_of_is_asked_for_again_deeper(
     mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The index is asked for its top 30 (over-fetch 1). April holds 40 memories, but only 5 of
-    # them are among the 30 nearest the question (25 March ones are as near), so the index is
-    # asked again, deep enough for that share (120 of 165 memories) rather than ranking every
-    # memory exactly; the second answer holds 10 of April.
+    # The index is asked for its top 30 (over-fetch 1). April holds 40 memories (more than
+    # exact_scan_max), but only 5 of them are among the 30 nearest the question (25 March ones
+    # are as near), so the index is asked again, deep enough for that share (120 of 165
+    # memories) rather than ranking every memory exactly; the second answer holds 10 of April.
     monkeypatch.setattr(mem.settings, "vector_overfetch", 1)
+    monkeypatch.setattr(mem.settings, "exact_scan_max", 20)
     near = [(3, d, "Cello practice, session {d}.") for d in range(1, 26)]
     near += [(4, d, "Cello practice, session {d}.") for d in range(1, 6)]
     far = [(4, d, "Tuned the old piano in the hall, day {d}.") for d in range(1, 36)]

@@ -1,0 +1,10 @@
+// How many memories an exact ranking of a user's time window reads, counted from the index
+// alone (memory_user_said_at, memory_user_happened_end): those said in a SAID window, or those
+// whose HAPPENED interval ends after the window starts (the rest of the window test is made on
+// each of them). Routes a window before the vector index is asked (retrieval/hybrid.py).
+MATCH (m:Memory)
+WHERE m.user_id = $user_id
+  AND ($said_from IS NULL OR m.said_at >= $said_from)
+  AND ($said_to IS NULL OR m.said_at < $said_to)
+  AND ($happened_from IS NULL OR m.happened_end > $happened_from)
+RETURN count(m) AS reads
