@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from neo4j.exceptions import AuthError, DatabaseUnavailable, ServiceUnavailable, SessionExpired
+from neo4j.graph import Node
 
 import neo4j
 from neo4j import AsyncGraphDatabase
@@ -18,21 +19,31 @@ Record = dict[str, Any]
 _UNAVAILABLE = (ServiceUnavailable, SessionExpired, DatabaseUnavailable, AuthError, OSError)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def native(value: Any) -> Any:
-    """Neo4j temporal values as Python ones, inside maps and lists too; float lists (embeddings)
-    are passed through untouched."""
-    if hasattr(value, "to_native"):
-        return value.to_native()
+    """Neo4j temporal values as Python ones and nodes as their property maps, inside maps and
+    lists too; float lists (embeddings) are passed through untouched."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, dict):
         return {k: native(v) for k, v in value.items()}
-    if isinstance(value, list) and not (value and isinstance(value[0], float)):
-        return [native(v) for v in value]
+    if isinstance(value, list):
+        return value if value and type(value[0]) is float else [native(v) for v in value]
+    if isinstance(value, Node):
+        return native(dict(value))
+    if hasattr(value, "to_native"):
+        return value.to_native()
     return value
 
 
-def native_rows(rows: list[Record]) -> list[Record]:
-    """Every result leaves the store with native values: converted here, once."""
-    return [native(row) for row in rows]
+async def native_rows(cursor: neo4j.AsyncResult) -> list[Record]:
+    """Every result leaves the store with native values: converted here, once. The records'
+    raw values are read (``Result.data()`` would walk every value once more to convert graph
+    types, ~4 ms of a 20-hit search's Python time)."""
+    keys = cursor.keys()
+    return [native(dict(zip(keys, record, strict=True))) async for record in cursor]
 
 
 class Database:
@@ -84,7 +95,7 @@ class Database:
             results = []
             for name, params in steps:
                 cursor = await tx.run(bind_optional(query(name), params), dict(params))
-                results.append(native_rows(await cursor.data()))
+                results.append(await native_rows(cursor))
             return results
 
         try:
@@ -114,7 +125,7 @@ class Database:
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Record]:
             cursor = await tx.run(cypher, dict(params or {}))
-            return native_rows(await cursor.data())
+            return await native_rows(cursor)
 
         try:
             async with self._driver.session(database=self.name, default_access_mode=access) as s:
