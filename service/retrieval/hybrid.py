@@ -77,7 +77,7 @@ class HybridRetriever:
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
         size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
-        # A user's window is counted from its index meanwhile (~1 ms): what ranking it exactly
+        # A user's window is counted from its index meanwhile (~2 ms): what ranking it exactly
         # would read.
         user_window = plan.window is not None and params.get("user_id") is not None
         reads = asyncio.ensure_future(self._window_reads(params if user_window else None))
