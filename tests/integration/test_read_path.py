@@ -81,6 +81,23 @@ async def test_explicit_window_on_the_happened_clock(seeded: Memory) -> None:
     assert len(hits) == 2
 
 
+@pytest.mark.parametrize("clock", [Clock.HAPPENED, Clock.SAID])
+@pytest.mark.parametrize(
+    ("start", "end", "months"),
+    [
+        (datetime(2024, 4, 1, tzinfo=UTC), None, {4, 5}),
+        (None, datetime(2024, 4, 1, tzinfo=UTC), {3}),
+    ],
+)
+async def test_a_window_open_at_one_end_is_counted_and_ranked_on_either_clock(
+    seeded: Memory, clock: Clock, start: datetime | None, end: datetime | None, months: set[int]
+) -> None:
+    # The window's count (count_window_reads) and ranking resolve a missing bound to none.
+    when = TimeFilter(clock=clock, start=start, end=end)
+    hits = await seeded.search("anything", ALICE, options=SearchOptions(limit=10, when=when))
+    assert {h.memory.said_at.month for h in hits if h.memory.said_at} == months
+
+
 async def test_chinese_phrase_filters_by_time(seeded: Memory) -> None:
     when = TimeFilter(phrase="上个月", reference_time=REFERENCE, clock=Clock.SAID)
     hits = await seeded.search("跑步", ALICE, options=SearchOptions(limit=10, when=when))
