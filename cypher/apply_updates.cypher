@@ -6,8 +6,14 @@ WITH mem, row, mem.text AS old_text
 SET mem.source_ids = mem.source_ids + [s IN row.source_ids WHERE NOT s IN mem.source_ids],
     mem.updated_at = datetime($now)
 FOREACH (_ IN CASE WHEN row.replace_text THEN [1] ELSE [] END |
-  SET mem.text = row.text, mem.source_text = row.source_text, mem.hash = row.hash,
-      mem.embedding = row.embedding)
+  SET mem.text = row.text, mem.source_text = row.source_text, mem.hash = row.hash)
+WITH mem, row, old_text
+// The new vector as 32-bit floats (cypher/merge_memories.cypher).
+CALL (mem, row) {
+  WITH mem, row
+  WHERE row.replace_text
+  CALL db.create.setNodeVectorProperty(mem, 'embedding', row.embedding)
+}
 WITH mem, row, old_text
 CALL (mem, row) {
   UNWIND row.source_ids AS source_id

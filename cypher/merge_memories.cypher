@@ -8,6 +8,14 @@ WITH mem, row
 // The user's index partition (service/store/index_shards.py); null when off or without a user.
 FOREACH (label IN CASE WHEN row.shard IS NULL THEN [] ELSE [row.shard] END | SET mem:$(label))
 WITH mem, row
+// The vector as 32-bit floats (SET stores the list as sent, 64-bit: twice the bytes, and exact
+// cosine reads it ~25% slower), on the memories this statement created.
+CALL (mem, row) {
+  WITH mem, row
+  WHERE mem.created_at = datetime($now) AND size(coalesce(row.props.embedding, [])) > 0
+  CALL db.create.setNodeVectorProperty(mem, 'embedding', row.props.embedding)
+}
+WITH mem, row
 CALL (mem, row) {
   UNWIND row.source_ids AS source_id
   MATCH (msg:Message {id: source_id})

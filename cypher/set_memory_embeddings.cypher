@@ -3,5 +3,8 @@
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 WHERE m.text = row.text
-SET m.embedding = row.embedding, m.embedding_model = $model
+SET m.embedding_model = $model
+// As 32-bit floats (cypher/merge_memories.cypher).
+WITH m, row
+CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
 RETURN count(m) AS written

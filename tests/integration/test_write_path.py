@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 from service.domain import Scope
@@ -216,3 +218,30 @@ async def test_a_near_duplicate_is_found_in_a_small_scope_among_others_saying_th
     first = await mem.add([{"content": "I adopted a puppy named Max."}], ALICE, infer=False)
     second = await mem.add([{"content": words, "id": "later"}], ALICE, infer=False)
     assert second.added == [] and second.updated == first.added
+
+
+async def test_vectors_are_stored_as_32_bit_floats_on_add_and_update(
+    mem: Memory, neo4j_target: Neo4jTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Half the bytes of the 64-bit list the driver sends, and faster exact cosine. MiniLM's
+    # vectors are float32 values already, so the stored ones could not tell the two storages
+    # apart; vectors with 64-bit digits (0.1 is not a float32) do: they come back rounded.
+    def vectors(value: float) -> Callable[..., list[list[float]]]:
+        return lambda texts, batch_size=64: [[value] * mem.embedder.dimensions for _ in texts]
+
+    async def stored(memory_id: str) -> list[float]:
+        rows = await run_cypher(
+            neo4j_target, "MATCH (m:Memory {id: $id}) RETURN m.embedding AS e", id=memory_id
+        )
+        return list(rows[0]["e"])  # type: ignore[call-overload]
+
+    def rounded(value: float) -> list[float]:
+        return [float(np.float32(value))] * mem.embedder.dimensions
+
+    monkeypatch.setattr(mem.embedder, "embed", vectors(0.1))
+    added = await mem.add([{"content": "I keep bees on the roof."}], ALICE, infer=False)
+    [memory_id] = added.added
+    assert await stored(memory_id) == rounded(0.1) and rounded(0.1)[0] != 0.1
+    monkeypatch.setattr(mem.embedder, "embed", vectors(0.3))
+    await mem.update(memory_id, "I keep bees in the garden.", ALICE)
+    assert await stored(memory_id) == rounded(0.3)
