@@ -6,7 +6,8 @@ WITH mem, row, mem.text AS old_text
 SET mem.source_ids = mem.source_ids + [s IN row.source_ids WHERE NOT s IN mem.source_ids],
     mem.updated_at = datetime($now)
 FOREACH (_ IN CASE WHEN row.replace_text THEN [1] ELSE [] END |
-  SET mem.text = row.text, mem.source_text = row.source_text, mem.hash = row.hash)
+  SET mem.text = row.text, mem.source_text = row.source_text, mem.hash = row.hash,
+      mem.context_texts = row.context_texts)
 WITH mem, row, old_text
 // The new vector as 32-bit floats (cypher/merge_memories.cypher).
 CALL (mem, row) {

@@ -2,6 +2,6 @@
 // Memory.id index, so a run can stop and resume anywhere).
 MATCH (m:Memory)
 WHERE m.id > $after AND {{memory_stale}}
-RETURN m.id AS id, m.text AS text
+RETURN m.id AS id, m.text AS text, m.context_texts AS context_texts
 ORDER BY m.id
 LIMIT $limit

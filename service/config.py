@@ -84,6 +84,10 @@ class Settings(BaseSettings):
     # Extracted facts below this confidence are not stored as memories (their message still is);
     # 0.0 keeps every fact. Statements are extracted at 0.9, questions at 0.6.
     memory_min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    # A memory's vector is unit(own + context_weight x mean of the vectors of the facts of the
+    # message before it in the same add() call and session): a reply ("This has been great for
+    # my mental health") is found by what it answers (running). 0 = each fact alone.
+    context_weight: float = Field(default=0.5, ge=0.0, le=4.0)
 
     # Retrieval: each retriever returns max(3 x limit, retriever_depth) candidates; fusion is
     # weighted reciprocal rank (score = sum of weight / (rrf_k + rank)).

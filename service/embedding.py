@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from service.config import Settings
 from service.errors import ConfigurationError
@@ -26,6 +29,7 @@ class Embedder:
     def __init__(self, settings: Settings) -> None:
         self.model_name = settings.embedding_model
         self.backend = settings.embedding_backend
+        self.context_weight = settings.context_weight
         path = resolve_model_path(settings.embedding_model, "sentence-transformers")
         if self.backend in ("onnx", "onnx-int8"):
             from service.onnx_encoder import OnnxSentenceEncoder
@@ -66,6 +70,30 @@ class Embedder:
 
     async def aembed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed, texts)
+
+    async def aembed_in_context(
+        self, texts: list[str], contexts: Sequence[Sequence[str]]
+    ) -> list[list[float]]:
+        """A memory's vectors: each text's own, mixed with its contexts' by context_weight
+        (with_context). Every distinct text is embedded once, so contexts that are texts of
+        the same call cost nothing."""
+        distinct = list(dict.fromkeys([*texts, *(c for group in contexts for c in group)]))
+        vectors = dict(zip(distinct, await self.aembed(distinct), strict=True))
+        return [
+            with_context(vectors[text], [vectors[c] for c in group], self.context_weight)
+            for text, group in zip(texts, contexts, strict=True)
+        ]
+
+
+def with_context(
+    own: Sequence[float], context: Sequence[Sequence[float]], weight: float
+) -> list[float]:
+    """unit(own + weight x mean(context)); ``own`` as it is without context or weight."""
+    if not context or weight == 0:
+        return list(own)
+    mixed = np.asarray(own) + weight * np.mean(np.asarray(context), axis=0)
+    norm = float(np.linalg.norm(mixed))
+    return list(own) if norm == 0 else [float(x) for x in mixed / norm]
 
 
 def _load_torch_model(path: str, threads: int) -> Any:

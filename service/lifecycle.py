@@ -161,7 +161,7 @@ class Lifecycle:
         duplicate = await self.store.same_text(old.id, text_hash(message.content), scope)
         if duplicate is not None:
             raise ValidationError(f"memory {duplicate} already says this")
-        candidate = await self._revise(old, message)
+        candidate = await self._revise(old, message, found.context_texts)
         props = {k: v for k, v in candidate.props(self.memory.embedder.model_name).items()
                  if k in _REVISED}  # fmt: skip
         mentions = mention_rows(_own_scope(old), [candidate])
@@ -259,8 +259,11 @@ class Lifecycle:
             raise ValidationError(f"reset needs the confirmation {RESET_PHRASE!r}")
         return await self.store.delete_everything()
 
-    async def _revise(self, old: StoredMemory, message: MessageIn) -> Candidate:
-        """The new text as a write-path candidate: mentions, time tags, slot, embedding."""
+    async def _revise(
+        self, old: StoredMemory, message: MessageIn, context_texts: list[str]
+    ) -> Candidate:
+        """The new text as a write-path candidate: mentions, time tags, slot, and an embedding
+        in the memory's own conversational context (it still answers what it answered)."""
         said_at = old.said_at or old.created_at or utcnow()
         facts = (await asyncio.to_thread(self.memory.extractor.extract, [message], [said_at]))[0]
         fact = _whole_text_fact(message.content, facts, old.confidence)
@@ -268,9 +271,11 @@ class Lifecycle:
         candidate = Candidate(
             key=old.id, hash=text_hash(fact.text), fact=fact, said_at=said_at,
             speaker=old.speaker, subject=old.speaker or scope.user_id or scope.agent_id,
-            source_ids=old.source_ids,
+            source_ids=old.source_ids, context_texts=context_texts,
         )  # fmt: skip
-        candidate.embedding = (await self.memory.embedder.aembed([fact.text]))[0]
+        [candidate.embedding] = await self.memory.embedder.aembed_in_context(
+            [fact.text], [context_texts]
+        )
         return candidate
 
 

@@ -42,6 +42,7 @@ from service.store.scope_sizes import ScopeSizes, scope_size, scope_sizes
 from service.write_plan import (
     Arbiter,
     Candidate,
+    attach_contexts,
     make_candidates,
     mention_rows,
     near_duplicate_depth,
@@ -148,6 +149,7 @@ class Memory:
         # is the caller's call and is never dropped.
         floor = self.settings.memory_min_confidence if infer else 0.0
         confident = [c for c in candidates if c.fact.confidence >= floor]
+        attach_contexts(confident, [m.session_id for m in parsed])
         clock.lap("nlp")
         return _Extracted(scope, message_rows, confident, len(candidates) - len(confident), now,
                           clock.laps)  # fmt: skip
@@ -155,7 +157,9 @@ class Memory:
     async def _write(self, batch: _Extracted, actor: str) -> AddResult:
         """Embed, reconcile against the scope and write one extracted batch (one transaction)."""
         clock, candidates = StageClock(), batch.candidates
-        vectors = await self.embedder.aembed([c.fact.text for c in candidates])
+        vectors = await self.embedder.aembed_in_context(
+            [c.fact.text for c in candidates], [c.context_texts for c in candidates]
+        )
         for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding = vector
         clock.lap("embedding")

@@ -162,7 +162,9 @@ async def _migrate(
     if progress is not None:
         progress(0, total)
     while batch := await store.stale_batch(model, dimensions, cursor, batch_size):
-        vectors = await embedder.aembed([m.text for m in batch])
+        vectors = await embedder.aembed_in_context(
+            [m.text for m in batch], [m.context_texts for m in batch]
+        )
         new = [NewEmbedding(m.id, m.text, v) for m, v in zip(batch, vectors, strict=True)]
         migrated += await store.write_embeddings(new, model)
         cursor, done = batch[-1].id, done + len(batch)

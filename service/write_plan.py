@@ -31,6 +31,8 @@ class Candidate:
     source_ids: list[str]
     agent_id: str | None = None
     embedding: list[float] = field(default_factory=list)
+    # The facts its vector is mixed with (attach_contexts), stored so reembed can redo it.
+    context_texts: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -42,6 +44,7 @@ class Candidate:
             "text": fact.text, "source_text": fact.source_text, "hash": self.hash,
             "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
             "confidence": fact.confidence, "embedding": self.embedding,
+            "context_texts": self.context_texts,
             "embedding_model": embedding_model,
             "valid_from": time.start if time else None, "valid_to": time.end if time else None,
             # When it happened, as one indexed interval: its own time, else when it was said
@@ -99,6 +102,21 @@ def make_candidates(
     return list(by_hash.values())
 
 
+def attach_contexts(candidates: list[Candidate], sessions: list[str | None]) -> None:
+    """Give each candidate the texts of the facts of the nearest earlier message of the batch,
+    in the same session, that has any: a reply is about what it answers."""
+    by_message: dict[int, list[str]] = {}
+    for cand in candidates:
+        by_message.setdefault(cand.fact.message_index, []).append(cand.fact.text)
+    context: dict[int, list[str]] = {}
+    latest: dict[str | None, list[str]] = {}
+    for index in sorted(by_message):
+        context[index] = latest.get(sessions[index], [])
+        latest[sessions[index]] = by_message[index]
+    for cand in candidates:
+        cand.context_texts = context[cand.fact.message_index]
+
+
 def plan_writes(
     candidates: list[Candidate],
     reconcile: dict[str, dict[str, Any]],
@@ -127,6 +145,7 @@ def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
     return {
         "memory_id": memory_id, "source_ids": cand.source_ids, "text": cand.fact.text,
         "source_text": cand.fact.source_text, "hash": cand.hash, "embedding": cand.embedding,
+        "context_texts": cand.context_texts,
         "replace_text": replace,
     }  # fmt: skip
 

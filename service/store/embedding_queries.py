@@ -16,10 +16,12 @@ from service.store.index_shards import drop_shard_indexes
 
 @dataclass(frozen=True)
 class StaleMemory:
-    """A memory to re-embed: its id (the keyset cursor) and the text its vector is made from."""
+    """A memory to re-embed: its id (the keyset cursor) and the texts its vector is made from
+    (its own, and the context it is mixed with: Embedder.aembed_in_context)."""
 
     id: str
     text: str
+    context_texts: list[str]
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class EmbeddingStore:
         """Up to ``limit`` stale memories with ids above ``after``, in id order."""
         params = {"model": model, "dimensions": dimensions, "after": after, "limit": limit}
         rows = await self.db.read("list_stale_memories", params)
-        return [StaleMemory(r["id"], r["text"] or "") for r in rows]
+        return [StaleMemory(r["id"], r["text"] or "", r["context_texts"] or []) for r in rows]
 
     async def write_embeddings(self, batch: list[NewEmbedding], model: str) -> int:
         """One transaction for the batch; returns how many memories took their new vector."""

@@ -53,10 +53,12 @@ class MemoryEvent(BaseModel):
 
 
 class FoundMemory(BaseModel):
-    """A memory looked up by id, with the keys of the entities it mentions."""
+    """A memory looked up by id, with the keys of the entities it mentions and the texts its
+    vector is mixed with (service/write_plan.py: attach_contexts)."""
 
     memory: StoredMemory
     entity_keys: list[str]
+    context_texts: list[str] = []
 
 
 class Deletion(BaseModel):
@@ -124,7 +126,9 @@ class LifecycleStore:
         rows = await self.db.read("get_memory", {**scope.params(), "id": memory_id})
         if not rows:
             return None
-        return FoundMemory(memory=to_memory(rows[0]["memory"]), entity_keys=rows[0]["entity_keys"])
+        node = rows[0]["memory"]
+        return FoundMemory(memory=to_memory(node), entity_keys=rows[0]["entity_keys"],
+                           context_texts=node.get("context_texts") or [])  # fmt: skip
 
     async def touch(self, memory_id: str, scope: Scope, now: datetime) -> StoredMemory | None:
         """The memory, with the read counted in access_count."""

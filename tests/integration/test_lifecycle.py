@@ -165,6 +165,26 @@ async def test_update_reembeds_relinks_and_records_both_texts(
     assert events[1].new_text == updated.text and events[1].actor == "ops"
 
 
+async def test_update_keeps_the_conversation_the_memory_came_from(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await mem.add(CONVERSATION, ANNA)
+    google = await memory_id(mem, ANNA, "Google")
+    [before] = await run_cypher(
+        neo4j_target, "MATCH (m:Memory {id: $id}) RETURN m.context_texts AS c", id=google
+    )
+    assert before["c"]  # it followed another message of the same call
+    new_text = "Anna works at Microsoft in Lisbon."
+    await Lifecycle(mem).update(google, new_text, ANNA)
+    [after] = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory {id: $id}) RETURN m.context_texts AS c, m.embedding AS e",
+        id=google,
+    )
+    [expected] = await mem.embedder.aembed_in_context([new_text], [before["c"]])
+    assert after["c"] == before["c"] and after["e"] == pytest.approx(expected, abs=1e-6)
+
+
 async def test_update_refuses_bad_or_duplicate_text_and_ignores_the_same_text(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:

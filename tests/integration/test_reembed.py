@@ -40,6 +40,7 @@ class FakeEmbedder(Embedder):
     def __init__(self, model_name: str, dimensions: int) -> None:  # no model files to load
         self.model_name = model_name
         self.dimensions = dimensions
+        self.context_weight = 0.5
 
     def embed(self, texts: list[str], batch_size: int = 64) -> list[list[float]]:
         return [self._vector(t) for t in texts]
@@ -65,7 +66,7 @@ async def add_under(mem: Memory, embedder: Embedder, texts: list[str]) -> list[s
 async def stored(target: Neo4jTarget) -> dict[str, dict[str, object]]:
     rows = await run_cypher(
         target, "MATCH (m:Memory) RETURN m.id AS id, m.text AS text, "
-        "m.embedding AS embedding, m.embedding_model AS model",
+        "m.embedding AS embedding, m.embedding_model AS model, m.context_texts AS context",
     )  # fmt: skip
     return {str(r["id"]): r for r in rows}
 
@@ -152,7 +153,10 @@ async def test_reembed_migrates_in_batches_and_search_finds_by_meaning(
     assert not report.rebuilt_index
     assert seen == [(0, 5), (2, 5), (4, 5), (5, 5)]  # three batches of at most two
     after = await stored(neo4j_target)
-    expected = embedder.embed([str(after[i]["text"]) for i in ids])
+    # One add() call: each fact's vector is mixed with the one before it, under the new model
+    # exactly as add() would mix it.
+    assert [after[i]["context"] for i in ids] == [[], *([f] for f in FACTS[:-1])]
+    expected = await embedder.aembed_in_context(FACTS, [[], *([f] for f in FACTS[:-1])])
     for memory_id, vector in zip(ids, expected, strict=True):
         assert after[memory_id]["model"] == embedder.model_name
         assert after[memory_id]["embedding"] == pytest.approx(vector, abs=1e-6)

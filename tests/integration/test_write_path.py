@@ -245,3 +245,41 @@ async def test_vectors_are_stored_as_32_bit_floats_on_add_and_update(
     monkeypatch.setattr(mem.embedder, "embed", vectors(0.3))
     await mem.update(memory_id, "I keep bees in the garden.", ALICE)
     assert await stored(memory_id) == rounded(0.3)
+
+
+REPLY = [
+    {"speaker": "Caroline", "session_id": "s1", "content": "How has running been going lately?"},
+    {"speaker": "Melanie", "session_id": "s1",
+     "content": "This has been great for my mental health. I'm gonna keep it up!"},
+]  # fmt: skip
+OTHER_GREAT_THINGS = [
+    "My garden has been great for relaxing after a long day at work.",
+    "Yoga has been great for my back, and I go twice a week now.",
+]
+
+
+async def test_a_reply_is_embedded_with_the_message_it_answers(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await mem.add(REPLY, ALICE)
+    await mem.add([{"speaker": "Melanie", "content": t} for t in OTHER_GREAT_THINGS], ALICE)
+    rows = await run_cypher(
+        neo4j_target, "MATCH (m:Memory) RETURN m.text AS text, m.context_texts AS context, "
+        "m.embedding AS embedding",
+    )  # fmt: skip
+    by_text = {str(r["text"]): r for r in rows}
+    question = next(t for t in by_text if "running" in t)
+    reply = next(t for t in by_text if "mental health" in t)
+    assert by_text[question]["context"] == [] and by_text[reply]["context"] == [question]
+    # The second call is its own conversation: its first fact has no context.
+    assert by_text[next(t for t in by_text if "garden" in t)]["context"] == []
+    [expected] = await mem.embedder.aembed_in_context([reply], [[question]])
+    assert by_text[reply]["embedding"] == pytest.approx(expected, abs=1e-6)
+    # What a user notices: asked about running, the vector retriever ranks the reply that is
+    # about running above other things that have "been great" (it words none of the topic).
+    hits = await mem.search("What has running been great for?", ALICE)
+    vector_rank = {
+        h.memory.text: r.rank for h in hits for r in h.retrievers if r.retriever == "vector"
+    }
+    assert all(vector_rank[reply] < vector_rank[t] for t in vector_rank if "been great" in t
+               and t != reply)  # fmt: skip
