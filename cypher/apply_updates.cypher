@@ -7,13 +7,19 @@ SET mem.source_ids = mem.source_ids + [s IN row.source_ids WHERE NOT s IN mem.so
     mem.updated_at = datetime($now)
 FOREACH (_ IN CASE WHEN row.replace_text THEN [1] ELSE [] END |
   SET mem.text = row.text, mem.source_text = row.source_text, mem.hash = row.hash,
-      mem.context_texts = row.context_texts)
+      mem.context_texts = row.context_texts, mem.content_embedding = null)
 WITH mem, row, old_text
 // The new vector as 32-bit floats (cypher/merge_memories.cypher).
 CALL (mem, row) {
   WITH mem, row
   WHERE row.replace_text
   CALL db.create.setNodeVectorProperty(mem, 'embedding', row.embedding)
+}
+WITH mem, row, old_text
+CALL (mem, row) {
+  WITH mem, row
+  WHERE row.replace_text AND row.content_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(mem, 'content_embedding', row.content_embedding)
 }
 WITH mem, row, old_text
 CALL (mem, row) {

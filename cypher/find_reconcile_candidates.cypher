@@ -1,5 +1,7 @@
 // For each candidate fact: an existing memory with the same hash, the nearest current memory
 // above the similarity threshold, and the current memories holding the same subject + slot.
+// Near-duplicates are judged on what the texts say: c.embedding is the candidate's own vector,
+// compared with a memory's content_embedding where its context made its indexed vector differ.
 // All inside the caller's scope; slot holders inside the caller's user, across its agents and
 // runs, so that two agents writing for one user are arbitrated.
 UNWIND $candidates AS c
@@ -19,14 +21,18 @@ OPTIONAL CALL (c) {
   WITH c WHERE $near_duplicates  // false while the vector index is missing or being rebuilt
   CALL db.index.vector.queryNodes($vector_index, $fetch_k, c.embedding) YIELD node, score
   WITH collect({node: node, score: score}) AS hits
-  WITH hits, size(hits) = $fetch_k AND hits[-1].score >= $threshold AS crowded,
-       [h IN hits WHERE h.score >= $threshold
-          AND ($user_id IS NULL OR h.node.user_id = $user_id)
+  WITH c, hits, size(hits) = $fetch_k AND hits[-1].score >= $threshold AS crowded
+  WITH crowded, [h IN hits WHERE ($user_id IS NULL OR h.node.user_id = $user_id)
           AND ($agent_id IS NULL OR h.node.agent_id = $agent_id)
           AND ($run_id IS NULL OR h.node.run_id = $run_id)
-          AND h.node.invalidated_at IS NULL] AS near
-  RETURN near[0].node.id AS near_id, near[0].node.text AS near_text,
-         near[0].score AS near_score, crowded
+          AND h.node.invalidated_at IS NULL
+        | {node: h.node, score: CASE WHEN h.node.content_embedding IS NULL THEN h.score
+             ELSE vector.similarity.cosine(c.embedding, h.node.content_embedding) END}] AS seen
+  WITH crowded, reduce(best = null, h IN seen |
+         CASE WHEN h.score >= $threshold AND (best IS NULL OR h.score > best.score)
+              THEN h ELSE best END) AS near
+  RETURN near.node.id AS near_id, near.node.text AS near_text, near.score AS near_score,
+         crowded
 }
 OPTIONAL CALL (c) {
   WITH c WHERE c.slot IS NOT NULL

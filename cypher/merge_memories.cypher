@@ -15,6 +15,12 @@ CALL (mem, row) {
   WHERE mem.created_at = datetime($now) AND size(coalesce(row.props.embedding, [])) > 0
   CALL db.create.setNodeVectorProperty(mem, 'embedding', row.props.embedding)
 }
+// Its own vector, where its context made the one above differ (Embedder.aembed_memories).
+CALL (mem, row) {
+  WITH mem, row
+  WHERE mem.created_at = datetime($now) AND row.props.content_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(mem, 'content_embedding', row.props.content_embedding)
+}
 WITH mem, row
 CALL (mem, row) {
   UNWIND row.source_ids AS source_id

@@ -13,6 +13,12 @@ CALL (n) {
   CALL db.create.setNodeVectorProperty(n, 'embedding', $props.embedding)
 }
 WITH n, old_text
+CALL (n) {
+  WITH n
+  WHERE $props.content_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(n, 'content_embedding', $props.content_embedding)
+}
+WITH n, old_text
 CREATE (ev:MemoryEvent {id: randomUUID(), op: 'UPDATE', memory_id: n.id, old_text: old_text,
                         new_text: n.text, actor: $actor, at: datetime($now)})
 SET ev.user_id = n.user_id, ev.agent_id = n.agent_id, ev.run_id = n.run_id

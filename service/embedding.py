@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -71,18 +72,37 @@ class Embedder:
     async def aembed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed, texts)
 
-    async def aembed_in_context(
+    async def aembed_memories(
         self, texts: list[str], contexts: Sequence[Sequence[str]]
-    ) -> list[list[float]]:
-        """A memory's vectors: each text's own, mixed with its contexts' by context_weight
+    ) -> list[MemoryVectors]:
+        """Each text's vectors: its own, and its own mixed with its contexts' by context_weight
         (with_context). Every distinct text is embedded once, so contexts that are texts of
         the same call cost nothing."""
         distinct = list(dict.fromkeys([*texts, *(c for group in contexts for c in group)]))
         vectors = dict(zip(distinct, await self.aembed(distinct), strict=True))
         return [
-            with_context(vectors[text], [vectors[c] for c in group], self.context_weight)
+            MemoryVectors(
+                search=with_context(vectors[text], [vectors[c] for c in group],
+                                    self.context_weight),
+                own=vectors[text],
+            )
             for text, group in zip(texts, contexts, strict=True)
-        ]
+        ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MemoryVectors:
+    """A memory's two vectors: ``search`` (in its conversational context; what the vector
+    indexes hold) and ``own`` (its text alone; what near-duplicates are judged by, so that a
+    fact said after different messages is still the same fact)."""
+
+    search: list[float]
+    own: list[float]
+
+    @property
+    def content(self) -> list[float] | None:
+        """``own`` where it differs from ``search``, for the content_embedding property."""
+        return None if self.own == self.search else self.own
 
 
 def with_context(

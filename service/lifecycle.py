@@ -47,9 +47,9 @@ DEFAULT_ACTOR = "engram"
 VECTOR_PROBE_K = 10
 # What update replaces on the memory; said_at, speaker, confidence and provenance stay.
 _REVISED = (
-    "text", "source_text", "hash", "lang", "embedding", "embedding_model", "valid_from",
-    "valid_to", "happened_start", "happened_end", "time_granularity", "time_expressions",
-    "subject", "slot", "slot_value",
+    "text", "source_text", "hash", "lang", "embedding", "content_embedding", "embedding_model",
+    "valid_from", "valid_to", "happened_start", "happened_end", "time_granularity",
+    "time_expressions", "subject", "slot", "slot_value",
 )  # fmt: skip
 
 
@@ -273,9 +273,8 @@ class Lifecycle:
             speaker=old.speaker, subject=old.speaker or scope.user_id or scope.agent_id,
             source_ids=old.source_ids, context_texts=context_texts,
         )  # fmt: skip
-        [candidate.embedding] = await self.memory.embedder.aembed_in_context(
-            [fact.text], [context_texts]
-        )
+        [vectors] = await self.memory.embedder.aembed_memories([fact.text], [context_texts])
+        candidate.embedding, candidate.content_embedding = vectors.search, vectors.content
         return candidate
 
 

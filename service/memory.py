@@ -157,11 +157,11 @@ class Memory:
     async def _write(self, batch: _Extracted, actor: str) -> AddResult:
         """Embed, reconcile against the scope and write one extracted batch (one transaction)."""
         clock, candidates = StageClock(), batch.candidates
-        vectors = await self.embedder.aembed_in_context(
+        vectors = await self.embedder.aembed_memories(
             [c.fact.text for c in candidates], [c.context_texts for c in candidates]
         )
         for cand, vector in zip(candidates, vectors, strict=True):
-            cand.embedding = vector
+            cand.embedding, cand.content_embedding = vector.search, vector.content
         clock.lap("embedding")
         reconcile = await self._reconcile(batch.scope, candidates)
         plan = plan_writes(candidates, reconcile, Arbiter(self.settings.agent_priority))

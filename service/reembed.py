@@ -162,10 +162,11 @@ async def _migrate(
     if progress is not None:
         progress(0, total)
     while batch := await store.stale_batch(model, dimensions, cursor, batch_size):
-        vectors = await embedder.aembed_in_context(
+        vectors = await embedder.aembed_memories(
             [m.text for m in batch], [m.context_texts for m in batch]
         )
-        new = [NewEmbedding(m.id, m.text, v) for m, v in zip(batch, vectors, strict=True)]
+        new = [NewEmbedding(m.id, m.text, v.search, v.content)
+               for m, v in zip(batch, vectors, strict=True)]  # fmt: skip
         migrated += await store.write_embeddings(new, model)
         cursor, done = batch[-1].id, done + len(batch)
         if progress is not None:

@@ -31,8 +31,10 @@ class Candidate:
     source_ids: list[str]
     agent_id: str | None = None
     embedding: list[float] = field(default_factory=list)
-    # The facts its vector is mixed with (attach_contexts), stored so reembed can redo it.
+    # The facts its vector is mixed with (attach_contexts), stored so reembed can redo it, and
+    # its own vector where that differs (Embedder.aembed_memories).
     context_texts: list[str] = field(default_factory=list)
+    content_embedding: list[float] | None = None
 
     @property
     def id(self) -> str:
@@ -44,7 +46,7 @@ class Candidate:
             "text": fact.text, "source_text": fact.source_text, "hash": self.hash,
             "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
             "confidence": fact.confidence, "embedding": self.embedding,
-            "context_texts": self.context_texts,
+            "context_texts": self.context_texts, "content_embedding": self.content_embedding,
             "embedding_model": embedding_model,
             "valid_from": time.start if time else None, "valid_to": time.end if time else None,
             # When it happened, as one indexed interval: its own time, else when it was said
@@ -145,7 +147,7 @@ def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
     return {
         "memory_id": memory_id, "source_ids": cand.source_ids, "text": cand.fact.text,
         "source_text": cand.fact.source_text, "hash": cand.hash, "embedding": cand.embedding,
-        "context_texts": cand.context_texts,
+        "context_texts": cand.context_texts, "content_embedding": cand.content_embedding,
         "replace_text": replace,
     }  # fmt: skip
 

@@ -17,7 +17,7 @@ from service.store.index_shards import drop_shard_indexes
 @dataclass(frozen=True)
 class StaleMemory:
     """A memory to re-embed: its id (the keyset cursor) and the texts its vector is made from
-    (its own, and the context it is mixed with: Embedder.aembed_in_context)."""
+    (its own, and the context it is mixed with: Embedder.aembed_memories)."""
 
     id: str
     text: str
@@ -26,11 +26,12 @@ class StaleMemory:
 
 @dataclass(frozen=True)
 class NewEmbedding:
-    """A re-embedded memory; `text` is the text the vector was made from."""
+    """A re-embedded memory; `text` is the text the vectors were made from."""
 
     id: str
     text: str
     embedding: list[float]
+    content_embedding: list[float] | None  # Embedder.aembed_memories: MemoryVectors.content
 
 
 class EmbeddingStore:
@@ -64,7 +65,8 @@ class EmbeddingStore:
 
     async def write_embeddings(self, batch: list[NewEmbedding], model: str) -> int:
         """One transaction for the batch; returns how many memories took their new vector."""
-        rows = [{"id": e.id, "text": e.text, "embedding": e.embedding} for e in batch]
+        rows = [{"id": e.id, "text": e.text, "embedding": e.embedding,
+                 "content_embedding": e.content_embedding} for e in batch]  # fmt: skip
         written = await self.db.write("set_memory_embeddings", {"rows": rows, "model": model})
         return int(written[0]["written"])
 

@@ -49,7 +49,7 @@ class GraphStore:
         if not candidates:
             return {}
         rows = [
-            {"key": c.key, "hash": c.hash, "embedding": c.embedding,
+            {"key": c.key, "hash": c.hash, "embedding": c.content_embedding or c.embedding,
              "slot": c.fact.slot.slot if c.fact.slot else None, "subject": c.subject}
             for c in candidates
         ]  # fmt: skip

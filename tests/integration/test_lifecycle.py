@@ -178,11 +178,13 @@ async def test_update_keeps_the_conversation_the_memory_came_from(
     await Lifecycle(mem).update(google, new_text, ANNA)
     [after] = await run_cypher(
         neo4j_target,
-        "MATCH (m:Memory {id: $id}) RETURN m.context_texts AS c, m.embedding AS e",
+        "MATCH (m:Memory {id: $id}) RETURN m.context_texts AS c, m.embedding AS e, "
+        "m.content_embedding AS own",
         id=google,
     )
-    [expected] = await mem.embedder.aembed_in_context([new_text], [before["c"]])
-    assert after["c"] == before["c"] and after["e"] == pytest.approx(expected, abs=1e-6)
+    [expected] = await mem.embedder.aembed_memories([new_text], [before["c"]])
+    assert after["c"] == before["c"] and after["e"] == pytest.approx(expected.search, abs=1e-6)
+    assert after["own"] == pytest.approx(expected.own, abs=1e-6)
 
 
 async def test_update_refuses_bad_or_duplicate_text_and_ignores_the_same_text(

@@ -66,7 +66,8 @@ async def add_under(mem: Memory, embedder: Embedder, texts: list[str]) -> list[s
 async def stored(target: Neo4jTarget) -> dict[str, dict[str, object]]:
     rows = await run_cypher(
         target, "MATCH (m:Memory) RETURN m.id AS id, m.text AS text, "
-        "m.embedding AS embedding, m.embedding_model AS model, m.context_texts AS context",
+        "m.embedding AS embedding, m.embedding_model AS model, m.context_texts AS context, "
+        "m.content_embedding AS own",
     )  # fmt: skip
     return {str(r["id"]): r for r in rows}
 
@@ -156,10 +157,12 @@ async def test_reembed_migrates_in_batches_and_search_finds_by_meaning(
     # One add() call: each fact's vector is mixed with the one before it, under the new model
     # exactly as add() would mix it.
     assert [after[i]["context"] for i in ids] == [[], *([f] for f in FACTS[:-1])]
-    expected = await embedder.aembed_in_context(FACTS, [[], *([f] for f in FACTS[:-1])])
-    for memory_id, vector in zip(ids, expected, strict=True):
+    expected = await embedder.aembed_memories(FACTS, [[], *([f] for f in FACTS[:-1])])
+    for memory_id, vectors in zip(ids, expected, strict=True):
         assert after[memory_id]["model"] == embedder.model_name
-        assert after[memory_id]["embedding"] == pytest.approx(vector, abs=1e-6)
+        assert after[memory_id]["embedding"] == pytest.approx(vectors.search, abs=1e-6)
+        own = after[memory_id]["own"]
+        assert own == (None if vectors.content is None else pytest.approx(vectors.own, abs=1e-6))
     [top, *_] = await mem.search(PET_QUERY, ALICE)
     assert top.memory.text == FACTS[0]
     assert any(r.retriever == "vector" and r.rank == 1 for r in top.retrievers)

@@ -265,7 +265,7 @@ async def test_a_reply_is_embedded_with_the_message_it_answers(
     await mem.add([{"speaker": "Melanie", "content": t} for t in OTHER_GREAT_THINGS], ALICE)
     rows = await run_cypher(
         neo4j_target, "MATCH (m:Memory) RETURN m.text AS text, m.context_texts AS context, "
-        "m.embedding AS embedding",
+        "m.embedding AS embedding, m.content_embedding AS own",
     )  # fmt: skip
     by_text = {str(r["text"]): r for r in rows}
     question = next(t for t in by_text if "running" in t)
@@ -273,8 +273,10 @@ async def test_a_reply_is_embedded_with_the_message_it_answers(
     assert by_text[question]["context"] == [] and by_text[reply]["context"] == [question]
     # The second call is its own conversation: its first fact has no context.
     assert by_text[next(t for t in by_text if "garden" in t)]["context"] == []
-    [expected] = await mem.embedder.aembed_in_context([reply], [[question]])
-    assert by_text[reply]["embedding"] == pytest.approx(expected, abs=1e-6)
+    [expected] = await mem.embedder.aembed_memories([reply], [[question]])
+    assert by_text[reply]["embedding"] == pytest.approx(expected.search, abs=1e-6)
+    assert by_text[reply]["own"] == pytest.approx(expected.own, abs=1e-6)
+    assert by_text[question]["own"] is None  # without context its vector is its own
     # What a user notices: asked about running, the vector retriever ranks the reply that is
     # about running above other things that have "been great" (it words none of the topic).
     hits = await mem.search("What has running been great for?", ALICE)
@@ -283,3 +285,23 @@ async def test_a_reply_is_embedded_with_the_message_it_answers(
     }
     assert all(vector_rank[reply] < vector_rank[t] for t in vector_rank if "been great" in t
                and t != reply)  # fmt: skip
+
+
+async def test_a_fact_reworded_after_another_message_is_still_a_near_duplicate(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    # Each wording follows a different message, so their vectors for search differ by their
+    # contexts; whether they say the same is judged on their own words.
+    first = await mem.add([
+        {"speaker": "Bob", "content": "What did you get up to over the weekend?"},
+        {"speaker": "Alice", "content": "I adopted a golden retriever puppy named Max."},
+    ], ALICE)  # fmt: skip
+    second = await mem.add([
+        {"speaker": "Bob", "content": "How is the new job at the bakery treating you?"},
+        {"speaker": "Alice", "content": "I adopted a golden retriever puppy called Max."},
+    ], ALICE)  # fmt: skip
+    [puppy] = [m for m in first.added if m in second.updated]
+    rows = await run_cypher(
+        neo4j_target, "MATCH (m:Memory) WHERE m.text CONTAINS 'puppy' RETURN m.id AS id"
+    )
+    assert [r["id"] for r in rows] == [puppy]
