@@ -3,4 +3,6 @@
 MATCH (n:Memory {id: $id})
 WHERE {{in_scope}}
 OPTIONAL MATCH (n)-[:MENTIONS]->(e:Entity)
-RETURN n {.*, embedding: null} AS memory, collect(DISTINCT e.key) AS entity_keys
+// The vectors stay behind: 384 floats each that no reader of one memory needs.
+RETURN n {.*, embedding: null, content_embedding: null} AS memory,
+       collect(DISTINCT e.key) AS entity_keys

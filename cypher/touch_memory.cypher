@@ -3,4 +3,4 @@
 MATCH (n:Memory {id: $id})
 WHERE {{in_scope}}
 SET n.access_count = coalesce(n.access_count, 0) + 1, n.last_accessed_at = datetime($now)
-RETURN n {.*, embedding: null} AS memory
+RETURN n {.*, embedding: null, content_embedding: null} AS memory
