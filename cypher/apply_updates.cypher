@@ -7,7 +7,8 @@ SET mem.source_ids = mem.source_ids + [s IN row.source_ids WHERE NOT s IN mem.so
     mem.updated_at = datetime($now)
 FOREACH (_ IN CASE WHEN row.replace_text THEN [1] ELSE [] END |
   SET mem.text = row.text, mem.source_text = row.source_text, mem.hash = row.hash,
-      mem.context_texts = row.context_texts, mem.content_embedding = null)
+      mem.context_texts = row.context_texts, mem.context_text = row.context_text,
+      mem.content_embedding = null)
 WITH mem, row, old_text
 // The new vector as 32-bit floats (cypher/merge_memories.cypher).
 CALL (mem, row) {

@@ -5,4 +5,4 @@ CREATE VECTOR INDEX memory_embedding_shard_{shard} IF NOT EXISTS
   FOR (m:MemoryShard_{shard}) ON m.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'}};
 CREATE FULLTEXT INDEX memory_text_shard_{shard} IF NOT EXISTS
-  FOR (m:MemoryShard_{shard}) ON EACH [m.text, m.source_text];
+  FOR (m:MemoryShard_{shard}) ON EACH [m.text, m.source_text, m.context_text];

@@ -11,6 +11,7 @@ from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
+from service.retrieval.lucene import memory_text_query
 from service.retrieval.query import QueryPlan, plan_query, without_names
 from service.store.repository import GraphStore
 from service.store.scope_sizes import ScopeSizes, scope_size
@@ -68,7 +69,8 @@ class HybridRetriever:
         s = self.settings
         text_calls: dict[str, dict[str, Any]] = {}
         if plan.lucene:
-            text_calls["fulltext"] = {**params, "lucene": plan.lucene,
+            text_calls["fulltext"] = {**params,
+                                      "lucene": memory_text_query(plan.lucene, s.context_weight),
                                       "fetch_k": params["limit"] * s.vector_overfetch}  # fmt: skip
             text_calls["graph"] = {
                 **params, "lucene": plan.lucene, "max_entities": s.graph_entities,

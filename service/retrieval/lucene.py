@@ -10,9 +10,9 @@ _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _OPERATORS = {"AND", "OR", "NOT", "TO"}
 MAX_TERMS = 32
-# Lucene's standard analyzer makes one clause per CJK character; 32 terms x 16 stays far
-# below its 1,024-clause limit.
-MAX_CJK_TERM = 16
+# Lucene's standard analyzer makes one clause per CJK character; 32 terms x 10 characters x
+# the 3 fields of memory_text_query stays below its 1,024-clause limit.
+MAX_CJK_TERM = 10
 
 
 def escape_term(term: str) -> str:
@@ -33,6 +33,14 @@ def lucene_query(text: str) -> str | None:
         if term not in terms:
             terms.append(term)
     return " OR ".join(terms[:MAX_TERMS]) or None
+
+
+def memory_text_query(terms: str, context_weight: float) -> str:
+    """The query for the memory full-text indexes: ``terms`` (lucene_query's) in the memory's
+    own words, and, weighted by ``context_weight``, in the words of the message it follows
+    (context_text: a reply shares no word with its topic)."""
+    own = f"text:({terms}) OR source_text:({terms})"
+    return own if context_weight <= 0 else f"{own} OR context_text:({terms})^{context_weight:g}"
 
 
 def _is_cjk(word: str) -> bool:

@@ -3,6 +3,8 @@ indexes to come online."""
 
 from __future__ import annotations
 
+import re
+
 from service.store.catalog import query, statements
 from service.store.database import Database
 from service.store.index_shards import IndexShards, apply_index_shards
@@ -15,12 +17,28 @@ def schema_statements(dimensions: int) -> list[str]:
     return [s.replace("{dimensions}", str(dimensions)) for s in statements("schema")]
 
 
+# The memory full-text indexes' names, checked before one enters a DROP statement.
+MEMORY_TEXT_INDEX = re.compile(r"memory_text(_shard_\d+)?")
+
+
 async def apply_schema(db: Database, dimensions: int, wait_s: int = 120) -> None:
+    await drop_outdated_text_indexes(db)
     for statement in schema_statements(dimensions):
         await db.run_statement(statement)
     await apply_index_shards(db, IndexShards(db.settings.index_shards), dimensions)
     await db.run_statement(query("await_indexes"), {"seconds": wait_s})
     await fill_happened_bounds(db)
+
+
+async def drop_outdated_text_indexes(db: Database) -> list[str]:
+    """Drop the memory full-text indexes made without context_text (the schema then creates
+    them again with it; Neo4j fills them from the stored memories); their names."""
+    names = [str(r["name"]) for r in await db.read("list_outdated_text_indexes")]
+    for name in names:
+        if not MEMORY_TEXT_INDEX.fullmatch(name):
+            raise ValueError(f"not a memory full-text index: {name!r}")
+        await db.run_statement(query("drop_text_index").replace("{name}", name))
+    return names
 
 
 async def fill_happened_bounds(db: Database) -> int:

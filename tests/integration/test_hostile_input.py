@@ -515,6 +515,18 @@ async def test_python_search_raises_only_engram_errors(seeded: Memory, query: st
         await seeded.search(query, ALICE)
 
 
+# 32 distinct CJK words of 12 characters: the most clauses a search can make, one per character
+# (at most 10 of each word) in each of the three fields of the memory full-text query.
+MANY_CJK_WORDS = " ".join(
+    "".join(chr(0x4E00 + 40 * word + char) for char in range(12)) for word in range(32)
+)
+
+
+async def test_the_widest_cjk_search_stays_within_lucene_clause_limit(seeded: Memory) -> None:
+    hits = await seeded.search(MANY_CJK_WORDS, ALICE)  # raised TooManyNestedClauses at 16
+    assert all(h.memory.user_id == ALICE.user_id for h in hits)
+
+
 @pytest.mark.parametrize(
     "speaker",
     [pytest.param("CORP\\bob", id="silently-rewritten"),

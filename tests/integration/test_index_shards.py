@@ -103,7 +103,12 @@ async def test_each_users_memories_share_one_partition_label_with_its_own_indexe
     for label in used:
         shard = label.removeprefix("MemoryShard_")
         assert indexes[f"memory_embedding_shard_{shard}"] == [label, "embedding"]
-        assert indexes[f"memory_text_shard_{shard}"] == [label, "text", "source_text"]
+        assert indexes[f"memory_text_shard_{shard}"] == [
+            label,
+            "text",
+            "source_text",
+            "context_text",
+        ]
 
 
 async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition(

@@ -11,6 +11,7 @@ import pytest
 from service.domain import Scope
 from service.errors import ValidationError
 from service.memory import Memory
+from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
 
 ALICE = Scope(user_id="alice")
@@ -305,3 +306,39 @@ async def test_a_fact_reworded_after_another_message_is_still_a_near_duplicate(
         neo4j_target, "MATCH (m:Memory) WHERE m.text CONTAINS 'puppy' RETURN m.id AS id"
     )
     assert [r["id"] for r in rows] == [puppy]
+
+
+async def test_a_reply_is_found_by_the_full_text_retriever_through_its_context(
+    mem: Memory,
+) -> None:
+    await mem.add(REPLY, ALICE)
+    await mem.add([{"speaker": "Melanie", "content": t} for t in OTHER_GREAT_THINGS], ALICE)
+    # Words that only the message it answers says: the reply's own text has neither.
+    hits = await mem.search("Is the running going well?", ALICE)
+    fulltext = [h.memory.text for h in hits for r in h.retrievers if r.retriever == "fulltext"]
+    assert any("mental health" in t for t in fulltext), fulltext
+    assert not any("garden" in t or "Yoga" in t for t in fulltext)
+
+
+async def test_full_text_indexes_made_without_the_context_are_made_again(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await run_cypher(neo4j_target, "DROP INDEX memory_text")
+    await run_cypher(
+        neo4j_target,
+        "CREATE FULLTEXT INDEX memory_text FOR (m:Memory) ON EACH [m.text, m.source_text]",
+    )
+    await apply_schema(mem.db, mem.embedder.dimensions)
+    rows = await run_cypher(
+        neo4j_target, "SHOW FULLTEXT INDEXES YIELD name, properties "
+        "WHERE name STARTS WITH 'memory_text' RETURN name, properties",
+    )  # fmt: skip
+    assert rows and all("context_text" in r["properties"] for r in rows)  # type: ignore[operator]
+    await mem.add(REPLY, ALICE)  # and the global index answers with the context
+    found = await run_cypher(
+        neo4j_target, "CALL db.index.fulltext.queryNodes('memory_text', 'context_text:running') "
+        "YIELD node RETURN node.text AS text",
+    )  # fmt: skip
+    # The reply's facts (it splits in two), found by a word only the question says.
+    replies = [str(r["text"]) for r in found]
+    assert any("mental health" in t for t in replies) and not any("running" in t for t in replies)

@@ -13,7 +13,7 @@ from service.retrieval.context import build_context
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
 from service.retrieval.hybrid import deeper_fetch, embedding_route
-from service.retrieval.lucene import lucene_query
+from service.retrieval.lucene import lucene_query, memory_text_query
 from service.retrieval.query import candidate_names, plan_query, without_names
 from service.write_plan import near_duplicate_depth
 
@@ -55,6 +55,14 @@ def test_lucene_query_keeps_only_escaped_content_words(text: str, expected: str 
 def test_lucene_escapes_special_characters_inside_words() -> None:
     query = lucene_query("C++ rocks")
     assert query is not None and "rocks" in query and "+" not in query.replace("\\+", "")
+
+
+def test_memory_text_query_weighs_the_context_field_and_drops_it_at_zero() -> None:
+    assert memory_text_query("running OR great", 0.5) == (
+        "text:(running OR great) OR source_text:(running OR great) "
+        "OR context_text:(running OR great)^0.5"
+    )
+    assert memory_text_query("running", 0.0) == "text:(running) OR source_text:(running)"
 
 
 def test_plan_reads_said_clock_and_phrase_from_the_query() -> None:
