@@ -40,6 +40,11 @@ class Candidate:
     def id(self) -> str:
         return self.key
 
+    @property
+    def context_text(self) -> str | None:
+        """What the full-text indexes read of the context (memory_text_query)."""
+        return " ".join(self.context_texts) or None
+
     def props(self, embedding_model: str) -> dict[str, Any]:
         fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
         return {
@@ -47,8 +52,7 @@ class Candidate:
             "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
             "confidence": fact.confidence, "embedding": self.embedding,
             "context_texts": self.context_texts, "content_embedding": self.content_embedding,
-            # What the full-text indexes read of the context (memory_text_query).
-            "context_text": " ".join(self.context_texts) or None,
+            "context_text": self.context_text,
             "embedding_model": embedding_model,
             "valid_from": time.start if time else None, "valid_to": time.end if time else None,
             # When it happened, as one indexed interval: its own time, else when it was said
@@ -150,7 +154,7 @@ def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
         "memory_id": memory_id, "source_ids": cand.source_ids, "text": cand.fact.text,
         "source_text": cand.fact.source_text, "hash": cand.hash, "embedding": cand.embedding,
         "context_texts": cand.context_texts, "content_embedding": cand.content_embedding,
-        "context_text": " ".join(cand.context_texts) or None,
+        "context_text": cand.context_text,
         "replace_text": replace,
     }  # fmt: skip
 
