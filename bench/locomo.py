@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,7 +27,7 @@ from rich.table import Table
 
 from bench.common import bench_settings, ensure_neo4j
 from service.config import Settings
-from service.domain import Scope, SearchHit
+from service.domain import Scope, SearchHit, SearchOptions, TimeFilter
 from service.embedding import Embedder
 from service.ids import scoped_id
 from service.importers import Conversation, Question, locomo_questions, read_locomo
@@ -48,6 +49,9 @@ NOTES = [
     "Dense: all-MiniLM-L6-v2 cosine.",
     "context_words: mean number of words in the text of Engram's top-k hits.",
     "latency_ms: wall time of each Memory.search call in process (query embedding + Neo4j).",
+    "Questions are asked as of the conversation's last message (when.referenceTime), as the "
+    "dataset poses them after its last session: 'recently' or 'in June' mean then, not the "
+    "day the benchmark runs.",
 ]
 
 Ranking = list[tuple[str, ...]]  # the dia_ids of each hit, best hit first
@@ -225,13 +229,20 @@ async def _ask_engram(
     to_dia_id = {
         node_id: str(m.id) for node_id, m in zip(message_ids, conversation.messages, strict=True)
     }
+    options = SearchOptions(limit=DEPTH, when=TimeFilter(reference_time=asked_at(conversation)))
     for question in questions:
         started = time.perf_counter()
-        hits = await mem.search(question.question, scope, limit=DEPTH)
+        hits = await mem.search(question.question, scope, options=options)
         run.latencies_ms.append((time.perf_counter() - started) * 1000)
         run.scores.append(score_question(question, _engram_ranking(hits, to_dia_id)))
         for k in KS:
             run.context_words[k].append(sum(len(h.memory.text.split()) for h in hits[:k]))
+
+
+def asked_at(conversation: Conversation) -> datetime | None:
+    """When the questions are asked: as the conversation's last message was said."""
+    said = [m.timestamp for m in conversation.messages if m.timestamp is not None]
+    return max(said, default=None)
 
 
 def _engram_ranking(hits: list[SearchHit], to_dia_id: dict[str, str]) -> Ranking:
