@@ -12,7 +12,7 @@ from service.embedding import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.lucene import memory_text_query
-from service.retrieval.query import QueryPlan, plan_query, without_names
+from service.retrieval.query import QueryPlan, plan_query, window_params, without_names
 from service.store.repository import GraphStore
 from service.store.scope_sizes import ScopeSizes, scope_size
 
@@ -109,6 +109,8 @@ class HybridRetriever:
             calls["time"] = ("time", exact)
         if speakers:
             calls["speaker"] = ("speaker", {**exact, "speakers": speakers})
+        if plan.recent is not None:
+            calls["time"] = ("time", {**exact, **window_params(plan.recent)})
         rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
         found = dict(zip(calls, rows, strict=True))
         if retriever == "vector" and len(found["vector"]) < wanted:
@@ -121,7 +123,9 @@ class HybridRetriever:
             # Still too few (the window holds few memories, or the index is down): rank the
             # visible scope (in the window) exactly.
             found["vector"] = (
-                found["time"] if "time" in found else await self.store.retrieve("scope_scan", exact)
+                found["time"]
+                if plan.window is not None and "time" in found
+                else await self.store.retrieve("scope_scan", exact)
             )
         if plan.window is not None and "time" not in found:
             found["time"] = found["vector"]

@@ -21,6 +21,13 @@ _SAID = re.compile(
 
 MAX_QUERY_CHARS = 2_000
 
+# Words that say "not long ago" without saying how long: found in a query they rank the last
+# 30 days first (temporal.recent_range) and bound nothing. As a bound they emptied the answer
+# whenever the last matching memory was older: "What did Melanie paint recently?" asked of a
+# conversation whose paintings were two months back got no hits at all. A window given as
+# when.phrase ("recently" included) still bounds: the caller asked for exactly that.
+VAGUE_TIME = re.compile(r"recently|lately|最近|近来|近期", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class TimeWindow:
@@ -104,19 +111,25 @@ class QueryPlan:
     window: TimeWindow | None
     as_of: datetime | None
     names: tuple[str, ...] = ()
+    # A window the query prefers but does not bound: "recently", "lately", 最近 (VAGUE_TIME).
+    # Its memories are ranked by the time retriever beside the others; nothing is filtered out.
+    recent: TimeWindow | None = None
 
     def filter_params(self) -> dict[str, datetime | None]:
         """The time parameters of the shared memory_visible predicate."""
-        w = self.window
-        said = w is not None and w.clock is Clock.SAID
-        happened = w is not None and w.clock is Clock.HAPPENED
-        return {
-            "as_of": self.as_of,
-            "said_from": w.start if w and said else None,
-            "said_to": w.end if w and said else None,
-            "happened_from": w.start if w and happened else None,
-            "happened_to": w.end if w and happened else None,
-        }
+        return {"as_of": self.as_of, **window_params(self.window)}
+
+
+def window_params(w: TimeWindow | None) -> dict[str, datetime | None]:
+    """A window's bounds as the parameters of memory_visible (all None without a window)."""
+    said = w is not None and w.clock is Clock.SAID
+    happened = w is not None and w.clock is Clock.HAPPENED
+    return {
+        "said_from": w.start if w and said else None,
+        "said_to": w.end if w and said else None,
+        "happened_from": w.start if w and happened else None,
+        "happened_to": w.end if w and happened else None,
+    }
 
 
 def plan_query(query: str, options: SearchOptions) -> QueryPlan:
@@ -130,10 +143,23 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
     if len(text) > MAX_QUERY_CHARS:
         raise ValidationError(f"the search query is over {MAX_QUERY_CHARS} characters")
     window = _window(text, options)
+    recent = None
+    if (
+        window is not None
+        and _found_in_text(options)
+        and VAGUE_TIME.fullmatch(window.expression or "")
+    ):
+        window, recent = None, window
     return QueryPlan(
         text=text, lucene=lucene_query(text), window=window, as_of=options.as_of,
-        names=candidate_names(text),
+        names=candidate_names(text), recent=recent,
     )  # fmt: skip
+
+
+def _found_in_text(options: SearchOptions) -> bool:
+    """Whether the window comes from the query's words rather than from when.from/to/phrase."""
+    when = options.when
+    return when is None or not (when.start or when.end or when.phrase)
 
 
 def candidate_names(text: str) -> tuple[str, ...]:

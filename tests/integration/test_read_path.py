@@ -70,6 +70,22 @@ async def test_what_was_said_last_month_returns_exactly_that_month(seeded: Memor
     assert all(d.year == 2024 and d.month == 4 for d in said)
 
 
+async def test_recently_ranks_the_last_days_first_and_keeps_older_memories(
+    seeded: Memory,
+) -> None:
+    # "recently" is 30 days back from the reference (10 May): the marathon and the flights.
+    options = SearchOptions(limit=10, when=TimeFilter(reference_time=REFERENCE))
+    hits = await seeded.search("What has Alice been up to lately?", ALICE, options=options)
+    assert {h.memory.said_at.month for h in hits[:2] if h.memory.said_at} == {4, 5}
+    assert all("time" in retrievers(h) for h in hits[:2])
+    assert len(hits) == len(MESSAGES)
+    # Nothing said in the window answers this one: it is still found (it was not, bounded),
+    # ranked first by the retrievers that read content.
+    hits = await seeded.search("Did Alice get a dog recently?", ALICE, options=options)
+    [dog] = [h for h in hits if "golden retriever" in h.memory.text]
+    assert retrievers(dog).get("vector") == 1 and "time" not in retrievers(dog)
+
+
 async def test_explicit_window_on_the_happened_clock(seeded: Memory) -> None:
     when = TimeFilter(
         clock=Clock.HAPPENED,

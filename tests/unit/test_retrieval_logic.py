@@ -86,6 +86,23 @@ def test_plan_defaults_to_the_happened_clock_and_checks_bounds() -> None:
         plan_query("   ", SearchOptions())
 
 
+@pytest.mark.parametrize(
+    "query", ["What did Alice paint recently?", "How is work lately?", "最近怎么样"]
+)
+def test_a_vague_recent_word_in_the_query_ranks_a_window_but_bounds_nothing(query: str) -> None:
+    plan = plan_query(query, SearchOptions(when=TimeFilter(reference_time=REFERENCE)))
+    assert plan.window is None and plan.recent is not None
+    assert plan.recent.end is not None and plan.recent.end > REFERENCE
+    assert all(value is None for value in plan.filter_params().values())
+
+
+def test_recently_given_as_the_when_phrase_still_bounds() -> None:
+    when = TimeFilter(phrase="recently", reference_time=REFERENCE)
+    plan = plan_query("paintings", SearchOptions(when=when))
+    assert plan.recent is None and plan.window is not None
+    assert plan.filter_params()["happened_from"] == plan.window.start
+
+
 def test_candidate_names_skip_question_words_and_possessives() -> None:
     assert candidate_names("What does Melanie's daughter like? Where is Caroline?") == (
         "Melanie",
