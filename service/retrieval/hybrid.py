@@ -91,7 +91,10 @@ class HybridRetriever:
             for task in (text_rows, size, question, reads):
                 task.cancel()
             raise
-        retriever, fetch_k = embedding_route(s, total, scoped, wanted)
+        # A user's window is the share the index's answer is filtered to: route by its count
+        # (an upper bound on the window, so the index is asked at most as deep as it needs).
+        share = scoped if window_reads is None else min(scoped, window_reads)
+        retriever, fetch_k = embedding_route(s, total, share, wanted)
         if retriever == "vector" and window_reads is not None and window_reads <= s.exact_scan_max:
             retriever = "scope_scan"
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}

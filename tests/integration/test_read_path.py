@@ -155,13 +155,23 @@ async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_ind
     assert all(retrievers(h)["time"] == retrievers(h)["vector"] for h in hits)
 
 
-async def test_a_window_the_index_showed_too_little_of_is_asked_for_again_deeper(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("scope", "asks"),
+    [
+        # A user's window is counted first (40 memories): one ask deep enough for that share.
+        (ALICE, [("vector", 83)]),
+        # Without a user nothing counts the window: the usual 30, then deeper for the share
+        # the first answer showed (5 of 30).
+        (Scope(agent_id="tuner"), [("vector", 30), ("vector", 120)]),
+    ],
+)
+async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch, scope: Scope, asks: list[tuple[str, int]]
 ) -> None:
-    # The index is asked for its top 30 (over-fetch 1). April holds 40 memories (more than
-    # exact_scan_max), but only 5 of them are among the 30 nearest the question (25 March ones
-    # are as near), so the index is asked again, deep enough for that share (120 of 165
-    # memories) rather than ranking every memory exactly; the second answer holds 10 of April.
+    # Over-fetch 1: the usual ask is the top 30. April holds 40 of 165 memories (more than
+    # exact_scan_max), but only 5 of them are among the 30 nearest the question (25 March
+    # ones are as near); asked deep enough for April's share, the index's answer holds 10 of
+    # April, without ranking every memory exactly.
     monkeypatch.setattr(mem.settings, "vector_overfetch", 1)
     monkeypatch.setattr(mem.settings, "exact_scan_max", 20)
     near = [(3, d, "Cello practice, session {d}.") for d in range(1, 26)]
@@ -170,7 +180,7 @@ async def test_a_window_the_index_showed_too_little_of_is_asked_for_again_deeper
     far += [(m, d, "Paid the electricity bill number {d}.") for m in (1, 2) for d in range(1, 51)]
     messages = [{"content": text.format(d=d + 100 * m), "timestamp": f"2024-{m:02d}-01T10:00Z"}
                 for m, d, text in near + far]  # fmt: skip
-    await mem.add(messages, ALICE, infer=False)
+    await mem.add(messages, scope, infer=False)
     ran, retrieve = [], mem.store.retrieve
 
     async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -179,11 +189,8 @@ async def test_a_window_the_index_showed_too_little_of_is_asked_for_again_deeper
 
     monkeypatch.setattr(mem.store, "retrieve", recording)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE)
-    hits = await mem.search("cello practice", ALICE, options=SearchOptions(limit=10, when=when))
-    assert [r for r in ran if r[0] in {"vector", "scope_scan", "time"}] == [
-        ("vector", 30),
-        ("vector", 120),
-    ]
+    hits = await mem.search("cello practice", scope, options=SearchOptions(limit=10, when=when))
+    assert [r for r in ran if r[0] in {"vector", "scope_scan", "time"}] == asks
     assert len(hits) == 10
     assert all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
     assert sum("Cello" in h.memory.text for h in hits) == 5
