@@ -101,6 +101,10 @@ class Settings(BaseSettings):
     # 3 rather than 10: 100k store, interleaved A/B, p50 / p95 26.0 / 34.2 -> 21.6 / 31.3 ms,
     # LoCoMo dev recall unchanged to the decimal (bench/RESULTS.md).
     vector_overfetch: int = Field(default=3, ge=1, le=1000)
+    # The full-text index is asked for retriever_depth x fulltext_overfetch (300) at once: it
+    # starts before the scope's share is known, so its margin stays wide (asking 75 instead of
+    # 300 saved nothing measurable: bench/RESULTS.md, sixth session).
+    fulltext_overfetch: int = Field(default=10, ge=1, le=1000)
     retriever_depth: int = Field(default=30, ge=1, le=1000)
     rrf_k: int = Field(default=30, ge=1)
     weight_vector: float = Field(default=1.0, ge=0.0)

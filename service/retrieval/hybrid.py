@@ -69,9 +69,10 @@ class HybridRetriever:
         s = self.settings
         text_calls: dict[str, dict[str, Any]] = {}
         if plan.lucene:
-            text_calls["fulltext"] = {**params,
-                                      "lucene": memory_text_query(plan.lucene, s.context_weight),
-                                      "fetch_k": params["limit"] * s.vector_overfetch}  # fmt: skip
+            text_calls["fulltext"] = {
+                **params, "lucene": memory_text_query(plan.lucene, s.context_weight),
+                "fetch_k": params["limit"] * s.fulltext_overfetch,
+            }  # fmt: skip
             text_calls["graph"] = {
                 **params, "lucene": plan.lucene, "max_entities": s.graph_entities,
                 "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
@@ -79,10 +80,12 @@ class HybridRetriever:
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
         size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
-        # A user's window is counted from its index meanwhile (~2 ms): what ranking it exactly
-        # would read.
-        user_window = plan.window is not None and params.get("user_id") is not None
-        reads = asyncio.ensure_future(self._window_reads(params if user_window else None))
+        # A user's window (or the one the query prefers) is counted from its index meanwhile
+        # (~2 ms): what ranking it exactly would read.
+        window = {**params, **window_params(plan.recent)} if plan.recent else params
+        windowed = plan.window is not None or plan.recent is not None
+        user_window = windowed and params.get("user_id") is not None
+        reads = asyncio.ensure_future(self._window_reads(window if user_window else None))
         try:
             embedding, speakers = await question
             total, scoped = await size
@@ -91,12 +94,8 @@ class HybridRetriever:
             for task in (text_rows, size, question, reads):
                 task.cancel()
             raise
-        # A user's window is the share the index's answer is filtered to: route by its count
-        # (an upper bound on the window, so the index is asked at most as deep as it needs).
-        share = scoped if window_reads is None else min(scoped, window_reads)
-        retriever, fetch_k = embedding_route(s, total, share, wanted)
-        if retriever == "vector" and window_reads is not None and window_reads <= s.exact_scan_max:
-            retriever = "scope_scan"
+        bounded = None if plan.window is None else window_reads
+        retriever, fetch_k = window_route(s, total, scoped, wanted, bounded)
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
         # A time window is ranked once, and that ranking stands for both the vector and the time
         # retriever: exactly (a cosine per memory of the window, ~27 µs each) where that reads
@@ -113,7 +112,10 @@ class HybridRetriever:
         if speakers:
             calls["speaker"] = ("speaker", {**exact, "speakers": speakers})
         if plan.recent is not None:
-            calls["time"] = ("time", {**exact, **window_params(plan.recent)})
+            # The preferred window is ranked as a bounding one would be, on its own.
+            recent, k = window_route(s, total, scoped, wanted, window_reads)
+            recent_params = {**exact, **window_params(plan.recent), "fetch_k": k}
+            calls["time"] = ("vector" if recent == "vector" else "time", recent_params)
         rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
         found = dict(zip(calls, rows, strict=True))
         if retriever == "vector" and len(found["vector"]) < wanted:
@@ -171,6 +173,21 @@ class HybridRetriever:
                 matched_entities=list(f.matched), path=list(f.path),
             ))  # fmt: skip
         return hits
+
+
+def window_route(
+    settings: Settings, total: int, scoped: int, wanted: int, window_reads: int | None
+) -> tuple[str, int]:
+    """embedding_route for a scope, or for a user's time window of ``window_reads`` memories:
+    the share the index's answer is filtered to is the window's count (an upper bound of the
+    window, so the index is asked at most as deep as it needs), and a window that few is
+    ranked exactly."""
+    share = scoped if window_reads is None else min(scoped, window_reads)
+    retriever, fetch_k = embedding_route(settings, total, share, wanted)
+    few = window_reads is not None and window_reads <= settings.exact_scan_max
+    if retriever == "vector" and few:
+        return "scope_scan", 0
+    return retriever, fetch_k
 
 
 def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) -> tuple[str, int]:

@@ -86,6 +86,26 @@ async def test_recently_ranks_the_last_days_first_and_keeps_older_memories(
     assert retrievers(dog).get("vector") == 1 and "time" not in retrievers(dog)
 
 
+async def test_a_preferred_window_too_large_to_rank_exactly_is_asked_of_the_index(
+    seeded: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "lately" holds 2 memories here; allowed to rank at most 1 exactly, the window is asked of
+    # the vector index with its bounds as the filter instead (a busy user's 30 days are many).
+    monkeypatch.setattr(seeded.settings, "exact_scan_max", 1)
+    ran, retrieve = [], seeded.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append((name, params.get("happened_from")))
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(seeded.store, "retrieve", recording)
+    options = SearchOptions(limit=10, when=TimeFilter(reference_time=REFERENCE))
+    hits = await seeded.search("What has Alice been up to lately?", ALICE, options=options)
+    assert ("vector", datetime(2024, 4, 11, tzinfo=UTC)) in ran
+    assert not [name for name, bound in ran if name == "time" or (name != "vector" and bound)]
+    assert {h.memory.said_at.month for h in hits[:2] if h.memory.said_at} == {4, 5}
+
+
 async def test_explicit_window_on_the_happened_clock(seeded: Memory) -> None:
     when = TimeFilter(
         clock=Clock.HAPPENED,
