@@ -7,4 +7,8 @@ WHERE m.user_id = $user_id
   AND ($said_from IS NULL OR m.said_at >= $said_from)
   AND ($said_to IS NULL OR m.said_at < $said_to)
   AND ($happened_from IS NULL OR m.happened_end > $happened_from)
-RETURN count(m) AS reads
+// `within` also tests where the window ends: an upper bound of the memories in the window
+// (superseded ones included), the share the vector index's answer will be filtered to.
+RETURN count(m) AS reads,
+       count(CASE WHEN $happened_to IS NULL OR m.happened_start < $happened_to THEN 1 END)
+         AS within

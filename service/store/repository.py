@@ -35,6 +35,15 @@ class MessageRow:
     props: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class WindowCount:
+    """A user's time window counted from its index (count_window_reads): the memories an
+    exact ranking reads (the index seek), and those of them that can be in the window."""
+
+    reads: int
+    within: int
+
+
 class GraphStore:
     """Domain-level operations over the query catalogue."""
 
@@ -123,10 +132,11 @@ class GraphStore:
         [row] = await self.db.read("find_scope_speakers", {**params, "names": names})
         return list(row["speakers"])
 
-    async def window_reads(self, params: dict[str, Any]) -> int:
-        """How many memories ranking the user's time window exactly would read."""
+    async def window_reads(self, params: dict[str, Any]) -> WindowCount:
+        """How many memories ranking the user's time window exactly would read, and how many
+        of those can be in the window."""
         [row] = await self.db.read("count_window_reads", params)
-        return int(row["reads"])
+        return WindowCount(int(row["reads"]), int(row["within"]))
 
     async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
         """(memories the scope's indexes hold, memories in the caller's scope): the global

@@ -176,17 +176,24 @@ async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_ind
 
 
 @pytest.mark.parametrize(
-    ("scope", "asks"),
+    ("scope", "later", "asks"),
     [
         # A user's window is counted first (40 memories): one ask deep enough for that share.
-        (ALICE, [("vector", 83)]),
+        (ALICE, 0, [("vector", 83)]),
+        # 60 memories of May: the window's seek reads 100, but 40 can be in April (their
+        # start is before May), and that is the share the ask is sized for (225 in all).
+        (ALICE, 60, [("vector", 113)]),
         # Without a user nothing counts the window: the usual 30, then deeper for the share
         # the first answer showed (5 of 30).
-        (Scope(agent_id="tuner"), [("vector", 30), ("vector", 120)]),
+        (Scope(agent_id="tuner"), 0, [("vector", 30), ("vector", 120)]),
     ],
 )
 async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, scope: Scope, asks: list[tuple[str, int]]
+    mem: Memory,
+    monkeypatch: pytest.MonkeyPatch,
+    scope: Scope,
+    later: int,
+    asks: list[tuple[str, int]],
 ) -> None:
     # Over-fetch 1: the usual ask is the top 30. April holds 40 of 165 memories (more than
     # exact_scan_max), but only 5 of them are among the 30 nearest the question (25 March
@@ -198,6 +205,7 @@ async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
     near += [(4, d, "Cello practice, session {d}.") for d in range(1, 6)]
     far = [(4, d, "Tuned the old piano in the hall, day {d}.") for d in range(1, 36)]
     far += [(m, d, "Paid the electricity bill number {d}.") for m in (1, 2) for d in range(1, 51)]
+    far += [(5, d, "Paid the water bill number {d}.") for d in range(1, later + 1)]
     messages = [{"content": text.format(d=d + 100 * m), "timestamp": f"2024-{m:02d}-01T10:00Z"}
                 for m, d, text in near + far]  # fmt: skip
     await mem.add(messages, scope, infer=False)
