@@ -81,7 +81,8 @@ class HybridRetriever:
         size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         # A user's window (or the one the query prefers) is counted from its index meanwhile
-        # (~2 ms): what ranking it exactly would read.
+        # (2-15 ms, behind the embedding): what ranking it exactly would read, and how many of
+        # those can be in it.
         window = {**params, **window_params(plan.recent)} if plan.recent else params
         windowed = plan.window is not None or plan.recent is not None
         user_window = windowed and params.get("user_id") is not None
