@@ -45,14 +45,18 @@ class Candidate:
         """What the full-text indexes read of the context (memory_text_query)."""
         return " ".join(self.context_texts) or None
 
+    def context_props(self) -> dict[str, Any]:
+        """The properties its context makes, as a new memory and a near-duplicate update
+        store them alike."""
+        return {"context_texts": self.context_texts, "context_text": self.context_text,
+                "content_embedding": self.content_embedding}  # fmt: skip
+
     def props(self, embedding_model: str) -> dict[str, Any]:
         fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
         return {
             "text": fact.text, "source_text": fact.source_text, "hash": self.hash,
             "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
-            "confidence": fact.confidence, "embedding": self.embedding,
-            "context_texts": self.context_texts, "content_embedding": self.content_embedding,
-            "context_text": self.context_text,
+            "confidence": fact.confidence, "embedding": self.embedding, **self.context_props(),
             "embedding_model": embedding_model,
             "valid_from": time.start if time else None, "valid_to": time.end if time else None,
             # When it happened, as one indexed interval: its own time, else when it was said
@@ -153,8 +157,7 @@ def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
     return {
         "memory_id": memory_id, "source_ids": cand.source_ids, "text": cand.fact.text,
         "source_text": cand.fact.source_text, "hash": cand.hash, "embedding": cand.embedding,
-        "context_texts": cand.context_texts, "content_embedding": cand.content_embedding,
-        "context_text": cand.context_text,
+        **cand.context_props(),
         "replace_text": replace,
     }  # fmt: skip
 

@@ -83,10 +83,10 @@ class HybridRetriever:
         # A user's window (or the one the query prefers) is counted from its index meanwhile
         # (2-15 ms, behind the embedding): what ranking it exactly would read, and how many of
         # those can be in it.
-        window = {**params, **window_params(plan.recent)} if plan.recent else params
-        windowed = plan.window is not None or plan.recent is not None
-        user_window = windowed and params.get("user_id") is not None
-        reads = asyncio.ensure_future(self._window_reads(window if user_window else None))
+        counted = plan.window or plan.recent
+        user_window = counted is not None and params.get("user_id") is not None
+        window = {**params, **window_params(counted)} if user_window else None
+        reads = asyncio.ensure_future(self._window_reads(window))
         try:
             embedding, speakers = await question
             total, scoped = await size
