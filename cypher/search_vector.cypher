@@ -4,4 +4,6 @@
 CALL db.index.vector.queryNodes($vector_index, $fetch_k, $embedding) YIELD node AS m, score
 WHERE {{memory_visible}}
 WITH m, score ORDER BY score DESC LIMIT $limit
-RETURN collect({id: m.id, score: score}) AS hits
+// The speaker comes along: the named speakers' ranking can be taken from the same answer
+// (retrieval.hybrid.speaker_route).
+RETURN collect({id: m.id, score: score, speaker: m.speaker}) AS hits

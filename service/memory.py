@@ -38,7 +38,7 @@ from service.store.database import Database
 from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
-from service.store.scope_sizes import ScopeSizes, scope_size, scope_sizes
+from service.store.scope_sizes import ScopeCounts, scope_counts, scope_size
 from service.write_plan import (
     Arbiter,
     Candidate,
@@ -63,11 +63,12 @@ class Memory:
     extractor: Extractor
     # Stored vectors vs the current model, checked at start-up (service/reembed.py).
     embedding_status: EmbeddingStatus | None = None
-    # Scope sizes for search routing and crowded near-duplicate checks (store/scope_sizes.py).
-    sizes: ScopeSizes | None = field(init=False, repr=False)
+    # Scope sizes and speaker counts for search routing and crowded near-duplicate checks
+    # (store/scope_sizes.py).
+    counts: ScopeCounts | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.sizes = scope_sizes(self.settings)
+        self.counts = scope_counts(self.settings)
 
     @classmethod
     async def start(
@@ -171,8 +172,8 @@ class Memory:
             self.embedder.model_name, actor, batch.now,
         )  # fmt: skip
         clock.lap("write")
-        if self.sizes is not None and plan.new:
-            self.sizes.clear()  # a grown scope may need another route
+        if self.counts is not None and plan.new:
+            self.counts.clear()  # a grown scope may need another route, or speak anew
         return AddResult(
             message_ids=[r.id for r in batch.message_rows],
             added=[c.id for c in plan.new],
@@ -196,7 +197,7 @@ class Memory:
         crowded = [c for c in candidates
                    if found[c.key].get("crowded") and not found[c.key].get("near_id")]  # fmt: skip
         if crowded:
-            total, scoped = await scope_size(self.store, self.sizes, scope.params())
+            total, scoped = await scope_size(self.store, self.counts, scope.params())
             depth = near_duplicate_depth(s, total, scoped)
             found |= await self.store.reconcile(scope, crowded, s.duplicate_threshold, depth)
         return found
@@ -214,7 +215,7 @@ class Memory:
         if limit is not None:
             options = options.model_copy(update={"limit": limit})
         async with self.audit.reading(ReadOp.SEARCH, actor, scope, query) as read:
-            retriever = HybridRetriever(self.settings, self.store, self.embedder, self.sizes)
+            retriever = HybridRetriever(self.settings, self.store, self.embedder, self.counts)
             hits = await retriever.search(query, scope, options)
             read.count = len(hits)
         return hits

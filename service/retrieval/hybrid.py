@@ -14,7 +14,7 @@ from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.lucene import memory_text_query
 from service.retrieval.query import QueryPlan, plan_query, window_params, without_names
 from service.store.repository import GraphStore, WindowCount
-from service.store.scope_sizes import ScopeSizes, scope_size
+from service.store.scope_sizes import ScopeCounts, scope_size, scope_speakers
 
 
 class HybridRetriever:
@@ -25,12 +25,12 @@ class HybridRetriever:
         settings: Settings,
         store: GraphStore,
         embedder: Embedder,
-        sizes: ScopeSizes | None = None,
+        counts: ScopeCounts | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
-        self.sizes = sizes
+        self.counts = counts
 
     @property
     def weights(self) -> dict[str, float]:
@@ -78,7 +78,7 @@ class HybridRetriever:
                 "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
             }  # fmt: skip
         text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
-        size = asyncio.ensure_future(scope_size(self.store, self.sizes, params))
+        size = asyncio.ensure_future(scope_size(self.store, self.counts, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         # A user's window (or the one the query prefers) is counted from its index meanwhile
         # (2-15 ms, behind the embedding): what ranking it exactly would read, and how many of
@@ -104,14 +104,24 @@ class HybridRetriever:
         # index with the window as filter, and exactly after all if the index's answer held too
         # few of the window (below).
         calls = {}
+        depth, spoken = params["limit"], min(scoped, sum(speakers.values()))
+        # The named speakers' best memories come with the index's answer when it holds enough
+        # of them (speaker_route): one query less, and not the costliest read of the search.
+        speaker_k = None
+        if retriever == "vector" and plan.window is None and speakers:
+            speaker_k = speaker_route(s, total, spoken, wanted, fetch_k)
+        vector = {**exact, "fetch_k": max(fetch_k, speaker_k or 0)}
+        if speaker_k is not None:
+            vector["limit"] = vector["fetch_k"]  # every visible row, to take both lists from
         if retriever == "vector":
-            calls["vector"] = ("vector", {**exact, "fetch_k": fetch_k})
+            calls["vector"] = ("vector", vector)
         elif plan.window is None:
             calls["vector"] = ("scope_scan", exact)
         else:
             calls["time"] = ("time", exact)
-        if speakers:
-            calls["speaker"] = ("speaker", {**exact, "speakers": speakers})
+        named = {**exact, "speakers": list(speakers)}
+        if speakers and speaker_k is None:
+            calls["speaker"] = ("speaker", named)
         if plan.recent is not None:
             # The preferred window is ranked as a bounding one would be, on its own.
             recent, k = window_route(s, total, scoped, wanted, window_reads)
@@ -122,9 +132,12 @@ class HybridRetriever:
         if retriever == "vector" and len(found["vector"]) < wanted:
             # The index's top-k held too few of what the caller may see (a short window, or
             # memories far from the query): ask it again, deep enough for the share it showed.
-            deeper = deeper_fetch(s, fetch_k, len(found["vector"]), wanted, scoped)
+            deeper = deeper_fetch(s, vector["fetch_k"], len(found["vector"]), wanted, scoped)
             if deeper:
-                found["vector"] = await self.store.retrieve("vector", {**exact, "fetch_k": deeper})
+                vector["fetch_k"] = deeper
+                if speaker_k is not None:
+                    vector["limit"] = deeper
+                found["vector"] = await self.store.retrieve("vector", vector)
         if "vector" not in found or (retriever == "vector" and len(found["vector"]) < wanted):
             # Still too few (the window holds few memories, or the index is down): rank the
             # visible scope (in the window) exactly.
@@ -133,6 +146,11 @@ class HybridRetriever:
                 if plan.window is not None and "time" in found
                 else await self.store.retrieve("scope_scan", exact)
             )
+        if speaker_k is not None:
+            found["speaker"] = [r for r in found["vector"] if r.get("speaker") in speakers][:depth]
+            found["vector"] = found["vector"][:depth]
+            if len(found["speaker"]) < min(wanted, spoken):  # the answer held too few of theirs
+                found["speaker"] = await self.store.retrieve("speaker", named)
         if plan.window is not None and "time" not in found:
             found["time"] = found["vector"]
         found |= dict(zip(text_calls, await text_rows, strict=True))
@@ -147,17 +165,21 @@ class HybridRetriever:
 
     async def _question_embedding(
         self, plan: QueryPlan, params: dict[str, Any]
-    ) -> tuple[list[float], list[str]]:
-        """The question's embedding without the names that speak in this scope, and those names.
+    ) -> tuple[list[float], dict[str, int]]:
+        """The question's embedding without the names that speak in this scope, and those names
+        with how many memories each speaks.
 
         Named speakers are a filter (the speaker retriever); the embedding retrievers rank by
         what the question asks, not by whose name it holds (see without_names). Which names
-        speak is asked first (~2 ms), then one text is embedded (~4.7 ms). Embedding every text
-        the answer could lead to while it runs cost more for both latency and CPU: a batch of
-        two short texts takes 7.3 ms, of four 11.0 ms (bench/RESULTS.md).
+        speak is known while fresh or asked first (~2-4 ms), then one text is embedded
+        (~4.7 ms). Embedding every text the answer could lead to while it runs cost more for
+        both latency and CPU: a batch of two short texts takes 7.3 ms, of four 11.0 ms
+        (bench/RESULTS.md).
         """
-        speakers = await self.store.scope_speakers(list(plan.names), params) if plan.names else []
-        [embedding] = await self.embedder.aembed([without_names(plan.text, speakers)])
+        speakers = {}
+        if plan.names:
+            speakers = await scope_speakers(self.store, self.counts, list(plan.names), params)
+        [embedding] = await self.embedder.aembed([without_names(plan.text, list(speakers))])
         return embedding, speakers
 
     async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
@@ -212,6 +234,26 @@ def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) ->
     if scoped <= s.exact_scan_max:
         return "scope_scan", 0
     return "vector", min(needed, s.vector_fetch_max)
+
+
+def speaker_route(
+    settings: Settings, total: int, spoken: int, wanted: int, fetch_k: int
+) -> int | None:
+    """How deep to ask the vector index for its answer to hold the named speakers' best
+    memories too, or None to rank those exactly (the speaker retriever's own query).
+
+    Speakers holding spoken/total of what the index holds expect that share of its top k; the
+    answer serves them when it is expected to hold 2 x ``wanted`` of theirs, as embedding_route
+    asks of a scope. The vector retriever's own ``fetch_k`` serves when it is that deep.
+    Deeper, both ways read about one node per candidate, so the index is asked deeper only
+    when that reads fewer than the ``spoken`` memories the exact ranking reads.
+    """
+    needed = math.ceil(2 * wanted * total / max(spoken, 1))
+    if needed <= fetch_k:
+        return fetch_k
+    if needed >= spoken or needed > settings.vector_fetch_max:
+        return None
+    return needed
 
 
 def deeper_fetch(

@@ -127,10 +127,10 @@ class GraphStore:
             # The caller ranks the scope by exact cosine when the index gives it too little.
             return []
 
-    async def scope_speakers(self, names: list[str], params: dict[str, Any]) -> list[str]:
-        """The ``names`` that speak in the caller's scope, in the order given."""
-        [row] = await self.db.read("find_scope_speakers", {**params, "names": names})
-        return list(row["speakers"])
+    async def speaker_counts(self, names: list[str], params: dict[str, Any]) -> dict[str, int]:
+        """How many memories of the caller's scope each of ``names`` speaks (0 for none)."""
+        [row] = await self.db.read("count_scope_speakers", {**params, "names": names})
+        return {r["name"]: int(r["memories"]) for r in row["speakers"]}
 
     async def window_reads(self, params: dict[str, Any]) -> WindowCount:
         """How many memories ranking the user's time window exactly would read, and how many

@@ -1,13 +1,18 @@
-"""How many memories a scope and its vector index hold, counted once and reused while fresh.
+"""How many memories a scope, its vector index and its speakers hold, counted once and reused
+while fresh.
 
 Both the search route (retrieval.hybrid.embedding_route) and a crowded near-duplicate check
 (write_plan.near_duplicate_depth) depend on a scope's share of that index (the store's, or the
-user's partition: store/index_shards.py); neither needs the exact figure, so one count serves
-for Settings.scope_size_ttl_s (Memory.add drops them all).
+user's partition: store/index_shards.py), and a search that names a speaker on which names
+speak in the scope and how much (retrieval.hybrid.speaker_route). None needs the exact figure,
+so one count serves for Settings.scope_size_ttl_s; Memory.add drops them all, so only another
+process's writes can be that late to show (a new speaker's name is then neither taken out of
+the question nor ranked by the speaker retriever until the count is taken again).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import TTLCache
@@ -15,23 +20,61 @@ from cachetools import TTLCache
 from service.config import Settings
 from service.store.repository import GraphStore
 
-# (user_id, agent_id, run_id) -> (memories in the scope's vector index, in that scope).
-ScopeSizes = TTLCache[tuple[str | None, str | None, str | None], tuple[int, int]]
+ScopeKey = tuple[str | None, str | None, str | None]  # (user_id, agent_id, run_id)
 
 
-def scope_sizes(settings: Settings) -> ScopeSizes | None:
-    """The cache a Memory keeps between calls (None when the TTL is 0: count every time)."""
+@dataclass
+class ScopeCounts:
+    """The counts a Memory keeps between calls."""
+
+    ttl_s: float
+    # scope -> (memories in the scope's vector index, in that scope).
+    sizes: TTLCache[ScopeKey, tuple[int, int]] = field(init=False)
+    # (scope, name) -> memories of the scope that name speaks (0: not a speaker there).
+    speakers: TTLCache[tuple[ScopeKey, str], int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sizes = TTLCache(maxsize=10_000, ttl=self.ttl_s)
+        self.speakers = TTLCache(maxsize=100_000, ttl=self.ttl_s)
+
+    def clear(self) -> None:
+        self.sizes.clear()
+        self.speakers.clear()
+
+
+def scope_counts(settings: Settings) -> ScopeCounts | None:
+    """The counts a Memory keeps between calls (None when the TTL is 0: count every time)."""
     ttl = settings.scope_size_ttl_s
-    return TTLCache(maxsize=10_000, ttl=ttl) if ttl > 0 else None
+    return ScopeCounts(ttl) if ttl > 0 else None
+
+
+def _key(params: dict[str, Any]) -> ScopeKey:
+    return (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
 
 
 async def scope_size(
-    store: GraphStore, sizes: ScopeSizes | None, params: dict[str, Any]
+    store: GraphStore, counts: ScopeCounts | None, params: dict[str, Any]
 ) -> tuple[int, int]:
     """(memories in the scope's vector index, in the caller's scope), reused while fresh."""
-    key = (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
-    if sizes is None or (size := sizes.get(key)) is None:
+    key = _key(params)
+    if counts is None or (size := counts.sizes.get(key)) is None:
         size = await store.scope_share(params)
-        if sizes is not None:
-            sizes[key] = size
+        if counts is not None:
+            counts.sizes[key] = size
     return size
+
+
+async def scope_speakers(
+    store: GraphStore, counts: ScopeCounts | None, names: list[str], params: dict[str, Any]
+) -> dict[str, int]:
+    """The ``names`` that speak in the caller's scope, in the order given, with how many of
+    its memories each speaks; the names not counted while fresh are counted in one query."""
+    scope = _key(params)
+    known = {} if counts is None else {n: counts.speakers.get((scope, n)) for n in names}
+    missing = [n for n in names if known.get(n) is None]
+    if missing:
+        counted = await store.speaker_counts(missing, params)
+        known |= counted
+        if counts is not None:
+            counts.speakers.update({(scope, n): c for n, c in counted.items()})
+    return {n: c for n in names if (c := known.get(n) or 0) > 0}

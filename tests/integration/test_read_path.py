@@ -316,8 +316,8 @@ async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_na
     )  # fmt: skip
     # Stored in the third person ("Caroline researched ..."): the name is in every memory of
     # hers, three times in the second. "Caroline" speaks here, "Boston" does not.
-    speakers = await mem.store.scope_speakers(["Caroline", "Boston"], pair.params())
-    assert speakers == ["Caroline"]
+    speakers = await mem.store.speaker_counts(["Caroline", "Boston"], pair.params())
+    assert speakers == {"Caroline": 2, "Boston": 0}
     embedded: list[list[str]] = []
     embed = mem.embedder.aembed
 
@@ -343,6 +343,66 @@ async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_na
     assert ranked_by == [pytest.approx(wanted, abs=1e-5)]
     assert "adoption agencies" in hits[0].memory.text and retrievers(hits[0]).get("speaker") == 1
     assert all(h.memory.speaker == "Caroline" for h in hits if retrievers(h).get("speaker"))
+
+
+async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_enough_of_theirs(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pair = Scope(user_id="pair")
+    hobbies = ["painting", "running", "baking", "hiking", "chess", "gardening"]
+    await mem.add(
+        [{"content": f"I relax by {h} on weekends, number {i + offset}.", "speaker": speaker}
+         for i, h in enumerate(hobbies * 4)
+         for speaker, offset in (("Melanie", 0), ("Caroline", 100))],
+        pair, infer=False,
+    )  # fmt: skip
+    monkeypatch.setattr(mem.settings, "exact_scan_max", 0)  # the index ranks the scope
+    ran, retrieve = [], mem.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append((name, params.get("fetch_k"), params["limit"]))
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(mem.store, "retrieve", recording)
+    hits = await mem.search("How does Melanie relax?", pair, limit=5)
+    # 24 of the 48 are hers: the index's top 90, asked for anyway, holds all of them (2 x 5
+    # expected), so no query of her own runs, and the vector answer comes whole.
+    assert [call for call in ran if call[0] in {"vector", "speaker", "scope_scan"}] == [
+        ("vector", 90, 90)
+    ]
+    ranked = [h for h in hits if retrievers(h).get("speaker")]
+    assert len(ranked) >= 4 and all(h.memory.speaker == "Melanie" for h in ranked)
+    assert hits[0].memory.speaker == "Melanie" and retrievers(hits[0]).get("speaker") == 1
+    assert max(retrievers(h)["speaker"] for h in ranked) <= 24
+
+
+async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, mid = Scope(user_id="big"), Scope(user_id="mid")
+    await add_dog_walks(mem, big, 400)
+    await mem.add(
+        [*({"content": f"I walked my dog Rex to the park on day {i}.", "speaker": "Ann"}
+           for i in range(12)),
+         *({"content": f"I fixed the bike chain on day {i}.", "speaker": "Bob"}
+           for i in range(30))],
+        mid, infer=False,
+    )  # fmt: skip
+    # One global index, no exact scan of the scope: the index is asked for mid's 42 of 442
+    # (2 x 10 x 442 / 42 = 211 deep), but Ann's 12 would need it 737 deep, more than ranking
+    # her 12 exactly reads.
+    deep = replace(mem, store=GraphStore(mem.db, IndexShards(0)), settings=mem.settings.model_copy(
+        update={"exact_scan_max": 0}))  # fmt: skip
+    ran, retrieve = [], deep.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append(name)
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(deep.store, "retrieve", recording)
+    hits = await deep.search("Where did Ann walk the dog?", mid, limit=10)
+    assert "speaker" in ran and len(hits) == 10
+    assert all(h.memory.speaker == "Ann" and retrievers(h).get("speaker") for h in hits)
 
 
 async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
@@ -401,10 +461,20 @@ async def test_a_scope_size_is_reused_between_searches_and_recounted_after_a_wri
         counted.append(params["user_id"])
         return await share(params)
 
+    spoke, speaker_counts = [], mem.store.speaker_counts
+
+    async def counting_speakers(names: list[str], params: dict[str, Any]) -> dict[str, int]:
+        spoke.append(names)
+        return await speaker_counts(names, params)
+
     monkeypatch.setattr(mem.store, "scope_share", counting)
-    await mem.search("dog walks", scope)
-    await mem.search("the park", scope)
-    assert counted == ["sized"]
-    await mem.add([{"content": "Rex chased a ball by the lake."}], scope, infer=False)
-    [hit, _] = await mem.search("a ball by the lake", scope)
-    assert counted == ["sized", "sized"] and "ball" in hit.memory.text
+    monkeypatch.setattr(mem.store, "speaker_counts", counting_speakers)
+    await mem.search("dog walks with Rex", scope)
+    await mem.search("Did Rex see the park?", scope)
+    assert counted == ["sized"] and spoke == [["Rex"]]  # counted once, "Rex" speaks nowhere
+    await mem.add(
+        [{"content": "I chased a ball by the lake.", "speaker": "Rex"}], scope, infer=False
+    )
+    [hit, _] = await mem.search("What did Rex chase by the lake?", scope)
+    assert counted == ["sized", "sized"] and spoke == [["Rex"], ["Rex"]]
+    assert "ball" in hit.memory.text and retrievers(hit).get("speaker") == 1

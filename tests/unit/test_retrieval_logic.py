@@ -12,7 +12,7 @@ from service.errors import ValidationError
 from service.retrieval.context import build_context
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
-from service.retrieval.hybrid import deeper_fetch, embedding_route
+from service.retrieval.hybrid import deeper_fetch, embedding_route, speaker_route
 from service.retrieval.lucene import lucene_query, memory_text_query
 from service.retrieval.query import candidate_names, plan_query, without_names
 from service.write_plan import near_duplicate_depth
@@ -166,6 +166,23 @@ def test_deeper_fetch_follows_the_share_the_index_showed(
 ) -> None:
     settings = Settings(vector_fetch_max=5_000)
     assert deeper_fetch(settings, 300, found, 10, scoped) == deeper
+
+
+@pytest.mark.parametrize(
+    ("total", "spoken", "k"),
+    [
+        (526, 272, 90),  # a speaker of a conversation alone in its index: the usual 90 serve
+        (5_633, 422, 267),  # both speakers of one sharing its partition: 2 x 10 x 5,633 / 422
+        (5_633, 208, None),  # one of them: 542 deep reads more than her 208 ranked exactly
+        (10_000_000, 50_000, None),  # 4,000 would pass vector_fetch_max (3,000 here)
+        (5_000, 0, None),  # nobody speaks: nothing to take from the answer
+    ],
+)
+def test_speaker_route_takes_the_speakers_ranking_from_an_answer_that_holds_enough(
+    total: int, spoken: int, k: int | None
+) -> None:
+    settings = Settings(vector_fetch_max=3_000)
+    assert speaker_route(settings, total, spoken, wanted=10, fetch_k=90) == k
 
 
 @pytest.mark.parametrize(
