@@ -28,6 +28,7 @@ from service.embedding import Embedder
 from service.errors import ValidationError
 from service.ids import scoped_id, text_hash
 from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
+from service.nlp import temporal
 from service.nlp.chinese import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
@@ -81,6 +82,7 @@ class Memory:
         db = Database(settings)
         embedder = embedder or Embedder(settings)
         extractor = extractor or Extractor(settings)
+        temporal.warm_up()
         await apply_schema(db, embedder.dimensions)
         status = await check_embeddings(db, embedder)
         warn_if_stale(status)
