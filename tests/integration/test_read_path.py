@@ -405,6 +405,34 @@ async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
     assert all(h.memory.speaker == "Ann" and retrievers(h).get("speaker") for h in hits)
 
 
+async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_after_it(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, mid = Scope(user_id="big"), Scope(user_id="mid")
+    await add_dog_walks(mem, big, 400)
+    await mem.add(
+        [*({"content": f"I fixed my bike chain on day {i}.", "speaker": "Ann"} for i in range(60)),
+         *({"content": f"I walked my dog to the park on day {i}.", "speaker": "Bob"}
+           for i in range(60))],
+        mid, infer=False,
+    )  # fmt: skip
+    # One global index, no exact scan of the scope. Ann holds 60 of 520, so the usual top 90
+    # should hold 2 x 3 of hers; but the question is about dogs, and the top 90 are dog walks.
+    deep = replace(mem, store=GraphStore(mem.db, IndexShards(0)), settings=mem.settings.model_copy(
+        update={"exact_scan_max": 0}))  # fmt: skip
+    ran, retrieve = [], deep.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        ran.append(name)
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(deep.store, "retrieve", recording)
+    hits = await deep.search("Did Ann walk the dog in the park?", mid, limit=3)
+    assert [n for n in ran if n in {"vector", "speaker"}] == ["vector", "speaker"]
+    ranked = [h for h in hits if retrievers(h).get("speaker")]
+    assert ranked and all("bike" in h.memory.text for h in ranked)
+
+
 async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
     """A large scope of near-identical memories that crowd the vector index's global top-k."""
     await mem.add(
