@@ -134,7 +134,7 @@ class HybridRetriever:
             # memories far from the query): ask it again, deep enough for the share it showed.
             deeper = deeper_fetch(s, vector["fetch_k"], len(found["vector"]), wanted, scoped)
             if deeper:
-                vector["fetch_k"] = deeper
+                vector = {**vector, "fetch_k": deeper}  # the first ask's stay as they were
                 if speaker_k is not None:
                     vector["limit"] = deeper
                 found["vector"] = await self.store.retrieve("vector", vector)

@@ -87,19 +87,13 @@ class Database:
         name: str,
         params: Mapping[str, Any] | None = None,
         fills: Mapping[str, str] | None = None,
+        plain: bool = False,
     ) -> list[Record]:
-        """A read query by name; ``fills`` go at its /*marker*/ places (catalog.fill_markers)."""
-        return await self._run(name, params, neo4j.READ_ACCESS, fills)
-
-    async def read_plain(self, name: str, params: Mapping[str, Any]) -> list[Record]:
-        """A read query whose answer holds only strings, numbers, and lists and maps of them
-        (the search path's: times as text, nodes as map projections), as the driver gives it:
-        no walk over every value for temporal types and nodes (~1 ms of a search's CPU)."""
-        cypher = bind_optional(query(name), params)
-        try:
-            return await self._read_once(cypher, dict(params), plain=True)
-        except _UNAVAILABLE as e:
-            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+        """A read query by name; ``fills`` go at its /*marker*/ places (catalog.fill_markers).
+        ``plain``: its answer holds only strings, numbers, and lists and maps of them (the search
+        path's: times as text, nodes as map projections), taken as the driver gives it, without
+        the walk for temporal types and nodes (~1 ms of a search's CPU)."""
+        return await self._run(name, params, neo4j.READ_ACCESS, fills, plain)
 
     async def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._run(name, params, neo4j.WRITE_ACCESS)
@@ -135,6 +129,7 @@ class Database:
         params: Mapping[str, Any] | None,
         access: str,
         fills: Mapping[str, str] | None = None,
+        plain: bool = False,
     ) -> list[Record]:
         cypher = query(name) if fills is None else fill_markers(query(name), fills)
         cypher = bind_optional(cypher, params or {})
@@ -145,7 +140,7 @@ class Database:
 
         try:
             if access == neo4j.READ_ACCESS:
-                return await self._read_once(cypher, dict(params or {}))
+                return await self._read_once(cypher, dict(params or {}), plain)
             async with self._driver.session(database=self.name, default_access_mode=access) as s:
                 return await s.execute_write(work)
         except _UNAVAILABLE as e:

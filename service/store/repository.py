@@ -119,7 +119,7 @@ class GraphStore:
         elif retriever == "fulltext":
             params = {**params, "text_index": self.shards.text_index(user_id)}
         try:
-            [row] = await self.db.read_plain(_RETRIEVERS[retriever], params)
+            [row] = await self.db.read(_RETRIEVERS[retriever], params, plain=True)
             return list(row["hits"])
         except neo4j.exceptions.ClientError as e:
             if retriever != "vector" or not vector_index_unusable(e):
@@ -157,7 +157,7 @@ class GraphStore:
         """Memories by id with their source messages and entities, still filtered for the reader."""
         if not ids:
             return {}
-        [row] = await self.db.read_plain("fetch_hits", {**params, "ids": ids})
+        [row] = await self.db.read("fetch_hits", {**params, "ids": ids}, plain=True)
         return {
             r["memory"]["id"]: (
                 to_memory(r["memory"]),

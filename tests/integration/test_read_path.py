@@ -39,6 +39,27 @@ def retrievers(hit: object) -> dict[str, int]:
     return {r.retriever: r.rank for r in hit.retrievers}  # type: ignore[attr-defined]
 
 
+def record_retrievers(
+    monkeypatch: pytest.MonkeyPatch, mem: Memory
+) -> list[tuple[str, dict[str, Any]]]:
+    """Every retriever call of ``mem``'s store from now on, as (name, params at the call)."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    retrieve = mem.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        calls.append((name, dict(params)))
+        return await retrieve(name, params)
+
+    monkeypatch.setattr(mem.store, "retrieve", recording)
+    return calls
+
+
+def one_global_index(mem: Memory, **settings: Any) -> Memory:
+    """``mem`` without user partitions (every user in the global indexes), with ``settings``."""
+    return replace(mem, store=GraphStore(mem.db, IndexShards(0)),
+                   settings=mem.settings.model_copy(update=settings))  # fmt: skip
+
+
 async def test_paraphrase_is_found_by_the_vector_retriever(seeded: Memory) -> None:
     [top, *_] = await seeded.search("new pet dog", ALICE, limit=3)
     assert "golden retriever" in top.memory.text
@@ -92,15 +113,10 @@ async def test_a_preferred_window_too_large_to_rank_exactly_is_asked_of_the_inde
     # "lately" holds 2 memories here; allowed to rank at most 1 exactly, the window is asked of
     # the vector index with its bounds as the filter instead (a busy user's 30 days are many).
     monkeypatch.setattr(seeded.settings, "exact_scan_max", 1)
-    ran, retrieve = [], seeded.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append((name, params.get("happened_from")))
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(seeded.store, "retrieve", recording)
+    calls = record_retrievers(monkeypatch, seeded)
     options = SearchOptions(limit=10, when=TimeFilter(reference_time=REFERENCE))
     hits = await seeded.search("What has Alice been up to lately?", ALICE, options=options)
+    ran = [(name, params.get("happened_from")) for name, params in calls]
     assert ("vector", datetime(2024, 4, 11, tzinfo=UTC)) in ran
     assert not [name for name, bound in ran if name == "time" or (name != "vector" and bound)]
     assert {h.memory.said_at.month for h in hits[:2] if h.memory.said_at} == {4, 5}
@@ -159,15 +175,10 @@ async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_ind
     await mem.add([{"content": f"I practised the cello for {d} hours on {m}/{d}.",
                     "timestamp": f"2024-{m:02d}-{d:02d}T10:00:00Z"} for m, d in days],
                   ALICE, infer=False)  # fmt: skip
-    ran, retrieve = [], mem.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append(name)
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(mem.store, "retrieve", recording)
+    calls = record_retrievers(monkeypatch, mem)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE)
     hits = await mem.search("cello practice", ALICE, options=SearchOptions(limit=10, when=when))
+    ran = [name for name, params in calls]
     assert len(hits) == min(in_april, 10)
     assert all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
     assert [name for name in ran if name in {"vector", "scope_scan", "time"}] == ranked_by
@@ -209,15 +220,10 @@ async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
     messages = [{"content": text.format(d=d + 100 * m), "timestamp": f"2024-{m:02d}-01T10:00Z"}
                 for m, d, text in near + far]  # fmt: skip
     await mem.add(messages, scope, infer=False)
-    ran, retrieve = [], mem.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append((name, params.get("fetch_k")))
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(mem.store, "retrieve", recording)
+    calls = record_retrievers(monkeypatch, mem)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE)
     hits = await mem.search("cello practice", scope, options=SearchOptions(limit=10, when=when))
+    ran = [(name, params.get("fetch_k")) for name, params in calls]
     assert [r for r in ran if r[0] in {"vector", "scope_scan", "time"}] == asks
     assert len(hits) == 10
     assert all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
@@ -357,14 +363,9 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
         pair, infer=False,
     )  # fmt: skip
     monkeypatch.setattr(mem.settings, "exact_scan_max", 0)  # the index ranks the scope
-    ran, retrieve = [], mem.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append((name, params.get("fetch_k"), params["limit"]))
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(mem.store, "retrieve", recording)
+    calls = record_retrievers(monkeypatch, mem)
     hits = await mem.search("How does Melanie relax?", pair, limit=5)
+    ran = [(name, params.get("fetch_k"), params["limit"]) for name, params in calls]
     # 24 of the 48 are hers: the index's top 90, asked for anyway, holds all of them (2 x 5
     # expected), so no query of her own runs, and the vector answer comes whole.
     assert [call for call in ran if call[0] in {"vector", "speaker", "scope_scan"}] == [
@@ -391,16 +392,10 @@ async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
     # One global index, no exact scan of the scope: the index is asked for mid's 42 of 442
     # (2 x 10 x 442 / 42 = 211 deep), but Ann's 12 would need it 737 deep, more than ranking
     # her 12 exactly reads.
-    deep = replace(mem, store=GraphStore(mem.db, IndexShards(0)), settings=mem.settings.model_copy(
-        update={"exact_scan_max": 0}))  # fmt: skip
-    ran, retrieve = [], deep.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append(name)
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(deep.store, "retrieve", recording)
+    deep = one_global_index(mem, exact_scan_max=0)
+    calls = record_retrievers(monkeypatch, deep)
     hits = await deep.search("Where did Ann walk the dog?", mid, limit=10)
+    ran = [name for name, params in calls]
     assert "speaker" in ran and len(hits) == 10
     assert all(h.memory.speaker == "Ann" and retrievers(h).get("speaker") for h in hits)
 
@@ -418,16 +413,10 @@ async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_aft
     )  # fmt: skip
     # One global index, no exact scan of the scope. Ann holds 60 of 520, so the usual top 90
     # should hold 2 x 3 of hers; but the question is about dogs, and the top 90 are dog walks.
-    deep = replace(mem, store=GraphStore(mem.db, IndexShards(0)), settings=mem.settings.model_copy(
-        update={"exact_scan_max": 0}))  # fmt: skip
-    ran, retrieve = [], deep.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append(name)
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(deep.store, "retrieve", recording)
+    deep = one_global_index(mem, exact_scan_max=0)
+    calls = record_retrievers(monkeypatch, deep)
     hits = await deep.search("Did Ann walk the dog in the park?", mid, limit=3)
+    ran = [name for name, params in calls]
     assert [n for n in ran if n in {"vector", "speaker"}] == ["vector", "speaker"]
     ranked = [h for h in hits if retrievers(h).get("speaker")]
     assert ranked and all("bike" in h.memory.text for h in ranked)
@@ -462,16 +451,10 @@ async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
     # One global index (no user partitions), no exact scan allowed, and an over-fetch that
     # alone would reach only the big scope's dog walks: the index is asked for enough
     # candidates that mid gets its own share.
-    deep = replace(mem, store=GraphStore(mem.db, IndexShards(0)), settings=mem.settings.model_copy(
-        update={"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}))  # fmt: skip
-    ran, retrieve = [], deep.store.retrieve
-
-    async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        ran.append((name, params.get("fetch_k")))
-        return await retrieve(name, params)
-
-    monkeypatch.setattr(deep.store, "retrieve", recording)
+    deep = one_global_index(mem, exact_scan_max=0, vector_overfetch=1, retriever_depth=5)
+    calls = record_retrievers(monkeypatch, deep)
     hits = await deep.search("walking the dog in the park", mid, limit=10)
+    ran = [(name, params.get("fetch_k")) for name, params in calls]
     assert len(hits) == 10 and {h.memory.text for h in hits} <= set(mine)
     assert all(retrievers(h).get("vector") for h in hits)
     [(_, fetch_k)] = [call for call in ran if call[0] == "vector"]
