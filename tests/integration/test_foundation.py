@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 
 import httpx
@@ -120,3 +121,15 @@ async def test_healthz_reports_an_unreachable_neo4j(
     assert response.status_code == 503
     body = response.json()
     assert body["neo4j"] == "down" and str(port) in body["detail"]
+
+
+async def test_the_served_app_freezes_what_start_loaded_and_thaws_it_on_close(
+    neo4j_target: Neo4jTarget,
+) -> None:
+    app = create_app(neo4j_target.settings())  # starts a Memory of its own, as `engram serve`
+    assert gc.get_freeze_count() == 0
+    async with app.router.lifespan_context(app):
+        # The models are left out of full collections while the app serves.
+        assert gc.get_freeze_count() > 100_000
+        assert await app.state.memory.db.ping()
+    assert gc.get_freeze_count() == 0
