@@ -110,7 +110,7 @@ class HybridRetriever:
         speaker_k = None
         if retriever == "vector" and plan.window is None and speakers:
             speaker_k = speaker_route(s, total, spoken, wanted, fetch_k)
-        vector = {**exact, "fetch_k": max(fetch_k, speaker_k or 0)}
+        vector = {**exact, "fetch_k": speaker_k or fetch_k}  # speaker_k is at least fetch_k
         if speaker_k is not None:
             vector["limit"] = vector["fetch_k"]  # every visible row, to take both lists from
         if retriever == "vector":

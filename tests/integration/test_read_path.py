@@ -382,13 +382,8 @@ async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
 ) -> None:
     big, mid = Scope(user_id="big"), Scope(user_id="mid")
     await add_dog_walks(mem, big, 400)
-    await mem.add(
-        [*({"content": f"I walked my dog Rex to the park on day {i}.", "speaker": "Ann"}
-           for i in range(12)),
-         *({"content": f"I fixed the bike chain on day {i}.", "speaker": "Bob"}
-           for i in range(30))],
-        mid, infer=False,
-    )  # fmt: skip
+    await add_daily_lines(mem, mid, Ann=("I walked my dog Rex to the park on day {}.", 12),
+                          Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
     # One global index, no exact scan of the scope: the index is asked for mid's 42 of 442
     # (2 x 10 x 442 / 42 = 211 deep), but Ann's 12 would need it 737 deep, more than ranking
     # her 12 exactly reads.
@@ -405,12 +400,8 @@ async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_aft
 ) -> None:
     big, mid = Scope(user_id="big"), Scope(user_id="mid")
     await add_dog_walks(mem, big, 400)
-    await mem.add(
-        [*({"content": f"I fixed my bike chain on day {i}.", "speaker": "Ann"} for i in range(60)),
-         *({"content": f"I walked my dog to the park on day {i}.", "speaker": "Bob"}
-           for i in range(60))],
-        mid, infer=False,
-    )  # fmt: skip
+    await add_daily_lines(mem, mid, Ann=("I fixed my bike chain on day {}.", 60),
+                          Bob=("I walked my dog to the park on day {}.", 60))  # fmt: skip
     # One global index, no exact scan of the scope. Ann holds 60 of 520, so the usual top 90
     # should hold 2 x 3 of hers; but the question is about dogs, and the top 90 are dog walks.
     deep = one_global_index(mem, exact_scan_max=0)
@@ -420,6 +411,15 @@ async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_aft
     assert [n for n in ran if n in {"vector", "speaker"}] == ["vector", "speaker"]
     ranked = [h for h in hits if retrievers(h).get("speaker")]
     assert ranked and all("bike" in h.memory.text for h in ranked)
+
+
+async def add_daily_lines(mem: Memory, scope: Scope, **lines: tuple[str, int]) -> None:
+    """Each speaker's line ``count`` times, numbered by day (speaker=(line, count))."""
+    await mem.add(
+        [{"content": line.format(day), "speaker": speaker}
+         for speaker, (line, count) in lines.items() for day in range(count)],
+        scope, infer=False,
+    )  # fmt: skip
 
 
 async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
