@@ -13,7 +13,8 @@ from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.lucene import memory_text_query
 from service.retrieval.query import QueryPlan, plan_query, window_params, without_names
-from service.store.repository import GraphStore, WindowCount
+from service.store.database import Record
+from service.store.repository import Evidence, GraphStore, WindowCount
 from service.store.scope_sizes import ScopeCounts, scope_size, scope_speakers
 
 
@@ -43,11 +44,12 @@ class HybridRetriever:
         plan = plan_query(query, options)
         fetch = max(options.limit * 3, self.settings.retriever_depth)
         params = {**scope.params(), **plan.filter_params(), "limit": fetch}
-        results = await self._run_retrievers(plan, params, options.limit)
+        found = await self._run_retrievers(plan, params, options.limit)
+        results = rankings(found)
         fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
         fused = [f for f in fused if f.score >= options.min_score]
         fused = await self._diversify(fused, options.limit, params)
-        return await self._explain(fused, params)
+        return await self._explain(fused, params, loaded_evidence(found))
 
     async def _diversify(
         self, fused: list[Fused], limit: int, params: dict[str, Any]
@@ -64,20 +66,11 @@ class HybridRetriever:
 
     async def _run_retrievers(
         self, plan: QueryPlan, params: dict[str, Any], wanted: int
-    ) -> dict[str, list[Ranked]]:
-        """Text retrievers start at once; the embedding ones when the query is embedded."""
+    ) -> dict[str, list[Record]]:
+        """Each retriever's rows by name. The text retrievers start at once (one query); the
+        embedding ones when the query is embedded."""
         s = self.settings
-        text_calls: dict[str, dict[str, Any]] = {}
-        if plan.lucene:
-            text_calls["fulltext"] = {
-                **params, "lucene": memory_text_query(plan.lucene, s.context_weight),
-                "fetch_k": params["limit"] * s.fulltext_overfetch,
-            }  # fmt: skip
-            text_calls["graph"] = {
-                **params, "lucene": plan.lucene, "max_entities": s.graph_entities,
-                "hub_limit": s.graph_hub_limit, "hop_decay": s.graph_hop_decay,
-            }  # fmt: skip
-        text_rows = asyncio.gather(*(self.store.retrieve(n, p) for n, p in text_calls.items()))
+        text_rows = asyncio.ensure_future(self._text_rows(plan, params, wanted))
         size = asyncio.ensure_future(scope_size(self.store, self.counts, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         # A user's window (or the one the query prefers) is counted from its index meanwhile
@@ -110,9 +103,11 @@ class HybridRetriever:
         speaker_k = None
         if retriever == "vector" and plan.window is None and speakers:
             speaker_k = speaker_route(s, total, spoken, wanted, fetch_k)
-        vector = {**exact, "fetch_k": speaker_k or fetch_k}  # speaker_k is at least fetch_k
+        vector = {**exact, "fetch_k": speaker_k or fetch_k,  # speaker_k is at least fetch_k
+                  **preload_params(wanted, text_rows)}  # fmt: skip
         if speaker_k is not None:
             vector["limit"] = vector["fetch_k"]  # every visible row, to take both lists from
+            vector["speakers"] = list(speakers)
         if retriever == "vector":
             calls["vector"] = ("vector", vector)
         elif plan.window is None:
@@ -153,12 +148,22 @@ class HybridRetriever:
                 found["speaker"] = await self.store.retrieve("speaker", named)
         if plan.window is not None and "time" not in found:
             found["time"] = found["vector"]
-        found |= dict(zip(text_calls, await text_rows, strict=True))
-        return {
-            name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
-                          tuple(r.get("matched") or ())) for r in hits]
-            for name, hits in found.items()
-        }  # fmt: skip
+        return found | await text_rows
+
+    async def _text_rows(
+        self, plan: QueryPlan, params: dict[str, Any], wanted: int
+    ) -> dict[str, list[Record]]:
+        """The full-text and graph retrievers' rows (one query; none without words to match),
+        with the hits fusion can keep from them loaded."""
+        if not plan.lucene:
+            return {}
+        s = self.settings
+        return await self.store.retrieve_text({
+            **params, "memory_lucene": memory_text_query(plan.lucene, s.context_weight),
+            "text_fetch_k": params["limit"] * s.fulltext_overfetch, "entity_lucene": plan.lucene,
+            "max_entities": s.graph_entities, "hub_limit": s.graph_hub_limit,
+            "hop_decay": s.graph_hop_decay, "preload": wanted,
+        })  # fmt: skip
 
     async def _window_reads(self, params: dict[str, Any] | None) -> WindowCount | None:
         return None if params is None else await self.store.window_reads(params)
@@ -182,8 +187,14 @@ class HybridRetriever:
         [embedding] = await self.embedder.aembed([without_names(plan.text, list(speakers))])
         return embedding, speakers
 
-    async def _explain(self, fused: list[Fused], params: dict[str, Any]) -> list[SearchHit]:
-        loaded = await self.store.fetch_hits([f.id for f in fused], params)
+    async def _explain(
+        self, fused: list[Fused], params: dict[str, Any], loaded: dict[str, Evidence]
+    ) -> list[SearchHit]:
+        """The fused hits with their evidence: loaded with the retrievers' answers, or fetched
+        (the hits of a ranking that loads nothing, or of a retriever's second ask)."""
+        missing = [f.id for f in fused if f.id not in loaded]
+        if missing:
+            loaded = {**loaded, **await self.store.fetch_hits(missing, params)}
         hits = []
         for f in fused:
             if f.id not in loaded:
@@ -196,6 +207,43 @@ class HybridRetriever:
                 matched_entities=list(f.matched), path=list(f.path),
             ))  # fmt: skip
         return hits
+
+
+def rankings(found: dict[str, list[Record]]) -> dict[str, list[Ranked]]:
+    """The retrievers' rows as fusion reads them."""
+    return {
+        name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
+                      tuple(r.get("matched") or ())) for r in rows]
+        for name, rows in found.items()
+    }  # fmt: skip
+
+
+def loaded_evidence(found: dict[str, list[Record]]) -> dict[str, Evidence]:
+    """The hits the retrievers loaded with their answers, by memory id."""
+    return {r["id"]: r["hit"] for rows in found.values() for r in rows if r.get("hit")}
+
+
+def preload_params(
+    wanted: int, text_rows: asyncio.Future[dict[str, list[Record]]]
+) -> dict[str, Any]:
+    """What the vector retriever loads with its answer (cypher/search_vector.cypher).
+
+    Fused by reciprocal rank, a memory that only one ranking holds, below its first ``wanted``,
+    is outranked by those ``wanted`` (they stand above it on that ranking, and on any ranking
+    taken from the same answer). So the hits fusion can keep are each ranking's first
+    ``wanted`` and the memories several rankings hold. The full-text and graph answer loads its
+    share (cypher/search_text.cypher); the vector answer loads its first ``wanted``, the named
+    speakers' first ``wanted`` (speaker_route) and the memories the text rankings hold, unless
+    loaded already. When the text answer is not in yet, the vector ask does not wait for it:
+    what only the two together would have loaded is fetched after fusion, as are the hits of
+    rankings that load nothing (the exact rankings, second asks).
+    """
+    rows = {}
+    if text_rows.done() and not text_rows.cancelled() and text_rows.exception() is None:
+        rows = text_rows.result()
+    held = [r for ranked in rows.values() for r in ranked]
+    return {"preload": wanted, "known": list({r["id"] for r in held}),
+            "loaded": [r["id"] for r in held if r.get("hit")]}  # fmt: skip
 
 
 def window_route(

@@ -35,12 +35,17 @@ def query(name: str, directory: Path = CYPHER_DIR) -> str:
 
 
 @cache
-def fragment(name: str, directory: Path = CYPHER_DIR) -> str:
-    """A shared predicate from cypher/fragments/, included in queries as {{name}}."""
+def fragment(name: str, directory: Path = CYPHER_DIR, including: tuple[str, ...] = ()) -> str:
+    """A shared predicate or expression from cypher/fragments/, included in queries as {{name}};
+    it may include other fragments the same way (not itself)."""
+    if name in including:
+        raise UnknownQueryError(f"fragment {name!r} includes itself ({' -> '.join(including)})")
     path = directory / "fragments" / f"{name}.cypher"
     if not path.is_file():
         raise UnknownQueryError(f"no fragment named {name!r} in {directory / 'fragments'}")
-    return strip_comments(path.read_text(encoding="utf-8"))
+    text = strip_comments(path.read_text(encoding="utf-8"))
+    inner = (*including, name)
+    return _INCLUDE.sub(lambda m: f"({fragment(m.group(1), directory, inner)})", text)
 
 
 def names(directory: Path = CYPHER_DIR) -> list[str]:

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
 from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
@@ -33,6 +33,14 @@ def vector_index_unusable(error: neo4j.exceptions.ClientError) -> bool:
 class MessageRow:
     id: str
     props: dict[str, Any]
+
+
+class Evidence(NamedTuple):
+    """A search hit's memory with the messages it came from and the entities it mentions."""
+
+    memory: StoredMemory
+    sources: list[SourceMessage]
+    entities: list[EntityRef]
 
 
 @dataclass(frozen=True)
@@ -110,22 +118,30 @@ class GraphStore:
     async def retrieve(self, retriever: str, params: dict[str, Any]) -> list[Record]:
         """Run one retriever of the hybrid search (only the known ones exist): its hits, best
         first. Each returns them as one list in one row: the Python driver spends ~80 µs on
-        every row it receives, a list's items cost it next to nothing."""
+        every row it receives, a list's items cost it next to nothing. The vector retriever
+        loads the hits fusion can keep with its answer (``preload``, ``known``, ``loaded``,
+        ``speakers``: cypher/search_vector.cypher); a loaded hit's row holds its Evidence as
+        ``hit``."""
         if retriever not in _RETRIEVERS:
             raise ValueError(f"unknown retriever {retriever!r}")
-        user_id = params.get("user_id")
         if retriever == "vector":
-            params = {**params, "vector_index": self.shards.vector_index(user_id)}
-        elif retriever == "fulltext":
-            params = {**params, "text_index": self.shards.text_index(user_id)}
+            params = {**_NO_PRELOAD, **params,
+                      "vector_index": self.shards.vector_index(params.get("user_id"))}  # fmt: skip
         try:
             [row] = await self.db.read(_RETRIEVERS[retriever], params, plain=True)
-            return list(row["hits"])
+            return _with_evidence(row["hits"])
         except neo4j.exceptions.ClientError as e:
             if retriever != "vector" or not vector_index_unusable(e):
                 raise
             # The caller ranks the scope by exact cosine when the index gives it too little.
             return []
+
+    async def retrieve_text(self, params: dict[str, Any]) -> dict[str, list[Record]]:
+        """The full-text and graph retrievers' hits in one query (cypher/search_text.cypher),
+        by retriever name; rows of the hits fusion can keep hold their Evidence as ``hit``."""
+        params = {**params, "text_index": self.shards.text_index(params.get("user_id"))}
+        [row] = await self.db.read("search_text", params, plain=True)
+        return {name: _with_evidence(row[name]) for name in ("fulltext", "graph")}
 
     async def speaker_counts(self, names: list[str], params: dict[str, Any]) -> dict[str, int]:
         """How many memories of the caller's scope each of ``names`` speaks (0 for none)."""
@@ -151,21 +167,12 @@ class GraphStore:
         rows = await self.db.read("fetch_embeddings", {**params, "ids": ids})
         return {r["id"]: r["embedding"] for r in rows if r["embedding"]}
 
-    async def fetch_hits(
-        self, ids: list[str], params: dict[str, Any]
-    ) -> dict[str, tuple[StoredMemory, list[SourceMessage], list[EntityRef]]]:
+    async def fetch_hits(self, ids: list[str], params: dict[str, Any]) -> dict[str, Evidence]:
         """Memories by id with their source messages and entities, still filtered for the reader."""
         if not ids:
             return {}
         [row] = await self.db.read("fetch_hits", {**params, "ids": ids}, plain=True)
-        return {
-            r["memory"]["id"]: (
-                to_memory(r["memory"]),
-                [SourceMessage.model_validate(_without_nulls(s)) for s in r["sources"]],
-                [EntityRef.model_validate(e) for e in r["entities"]],
-            )
-            for r in row["hits"]
-        }
+        return {evidence.memory.id: evidence for evidence in map(to_evidence, row["hits"])}
 
     async def counts(self, scope: Scope) -> dict[str, int]:
         rows = await self.db.read("count_nodes", scope.params())
@@ -178,12 +185,31 @@ class GraphStore:
 
 _RETRIEVERS = {
     "vector": "search_vector",
-    "fulltext": "search_fulltext",
-    "graph": "search_graph",
     "time": "search_time_window",
     "scope_scan": "search_time_window",  # the same exact ranking, without a window
     "speaker": "search_speaker",
 }
+
+
+# The vector retriever alone (an ask with nothing to load): cypher/search_vector.cypher.
+_NO_PRELOAD: dict[str, Any] = {"preload": 0, "known": [], "loaded": [], "speakers": []}
+
+
+def _with_evidence(hits: list[Record]) -> list[Record]:
+    """A retriever's rows, with each loaded hit (``hit``) as Evidence."""
+    for row in hits:
+        if row.get("hit") is not None:
+            row["hit"] = to_evidence(row["hit"])
+    return hits
+
+
+def to_evidence(record: Record) -> Evidence:
+    """A hit as cypher/fragments/memory_hit.cypher loads it."""
+    return Evidence(
+        to_memory(record["memory"]),
+        [SourceMessage.model_validate(_without_nulls(s)) for s in record["sources"]],
+        [EntityRef.model_validate(e) for e in record["entities"]],
+    )
 
 
 def _without_nulls(record: Record) -> Record:

@@ -129,7 +129,9 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
     global_only = GraphStore(mem.db, IndexShards(0))
     assert len(await global_only.retrieve("vector", probe)) < 10
     lucene = plan_query(DOG_WALKS, SearchOptions()).lucene
-    assert len(await global_only.retrieve("fulltext", {**probe, "lucene": lucene})) < 10
+    text = {**probe, "memory_lucene": lucene, "entity_lucene": lucene, "text_fetch_k": 30,
+            "max_entities": 8, "hub_limit": 20, "hop_decay": 0.3, "preload": 10}  # fmt: skip
+    assert len((await global_only.retrieve_text(text))["fulltext"]) < 10
     ran, retrieve = [], sharded.store.retrieve
 
     async def recording(name: str, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,6 +11,8 @@ import pytest
 from service.domain import Clock, Scope, SearchOptions, TimeFilter
 from service.errors import ValidationError
 from service.memory import Memory
+from service.retrieval.query import QueryPlan
+from service.store import repository
 from service.store.index_shards import IndexShards
 from service.store.repository import GraphStore
 from service.store.schema import fill_happened_bounds
@@ -489,3 +491,58 @@ async def test_a_scope_size_is_reused_between_searches_and_recounted_after_a_wri
     [hit, _] = await mem.search("What did Rex chase by the lake?", scope)
     assert counted == ["sized", "sized"] and spoke == [["Rex"], ["Rex"]]
     assert "ball" in hit.memory.text and retrievers(hit).get("speaker") == 1
+
+
+async def test_hits_come_loaded_with_the_retrievers_answers(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # More memories than a page, several per topic and person, so each ranking runs past the
+    # hits it loads: fusion keeps only what the rankings loaded, and nothing is fetched after.
+    people, topics = ["Priya", "Tomas", "Wen"], ["ramen", "hiking", "chess", "pottery"]
+    await mem.add(
+        [{"content": f"{p} and I talked about {t} on day {i}.", "speaker": "Alice"}
+         for i, (p, t) in enumerate((p, t) for p in people for t in topics for _ in range(3))],
+        ALICE, infer=False,
+    )  # fmt: skip
+    questions = ["What did Priya say about ramen?", "hiking with Wen", "Who plays chess?"]
+    fetched: list[list[str]] = []
+    fetch_hits = mem.store.fetch_hits
+
+    async def recording(ids: list[str], params: dict[str, Any]) -> Any:
+        fetched.append(ids)
+        return await fetch_hits(ids, params)
+
+    monkeypatch.setattr(mem.store, "fetch_hits", recording)
+    # At a page of 1 or 2, the first hit is often one that two rankings hold below their first.
+    asked = [(q, limit) for q in questions for limit in (1, 2, 5)]
+    loaded = [await mem.search(q, ALICE, limit=limit) for q, limit in asked]
+    assert fetched == [] and [len(hits) for hits in loaded] == [limit for _, limit in asked]
+    # The same searches with nothing loaded by the retrievers fetch every hit: same answers.
+    monkeypatch.setattr(repository, "_with_evidence", lambda rows: [
+        {k: v for k, v in row.items() if k != "hit"} for row in rows])  # fmt: skip
+    for (question, limit), hits in zip(asked, loaded, strict=True):
+        assert await mem.search(question, ALICE, limit=limit) == hits
+    assert len(fetched) == len(asked)
+
+
+async def test_the_vector_retriever_loads_what_fusion_can_keep(mem: Memory) -> None:
+    walks = [{"content": f"I walked the dog to park number {i}.", "speaker": speaker}
+             for i, speaker in enumerate(["Alice", "Bob"] * 6)]  # fmt: skip
+    await mem.add(walks, ALICE, infer=False)
+    [embedding] = await mem.embedder.aembed(["dog walks in the park"])
+    plain = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
+    params = {**ALICE.params(), **plain, "embedding": embedding, "fetch_k": 30, "limit": 12}
+    rows = await mem.store.retrieve("vector", params)
+    assert len(rows) == 12 and not any(r["hit"] for r in rows)  # asked to load nothing
+    ids = [r["id"] for r in rows]
+    bobs = [r["id"] for r in rows if r["speaker"] == "Bob"]
+    cover = {**params, "preload": 2, "known": [ids[7]], "loaded": [ids[1]], "speakers": ["Bob"]}
+    rows = await mem.store.retrieve("vector", cover)
+    loaded = {r["id"] for r in rows if r.get("hit")}
+    # Its first two but the one loaded already, a memory another ranking holds, Bob's first two.
+    assert loaded == ({ids[0], ids[7], *bobs[:2]} - {ids[1]})
+    # Loaded as fetch_hits loads a hit: the memory, its source message, its entities.
+    hit = next(r["hit"] for r in rows if r["id"] == ids[0])
+    assert hit == (await mem.store.fetch_hits([ids[0]], params))[ids[0]]
+    assert hit.memory.text.endswith(f"park number {hit.memory.text.split()[-1]}")
+    assert len(hit.sources) == 1 and "walked the dog" in hit.sources[0].text
