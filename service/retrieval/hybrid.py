@@ -15,7 +15,7 @@ from service.retrieval.lucene import memory_text_query
 from service.retrieval.query import QueryPlan, plan_query, window_params, without_names
 from service.store.database import Record
 from service.store.repository import Evidence, GraphStore, WindowCount
-from service.store.scope_sizes import ScopeCounts, scope_size, scope_speakers
+from service.store.scope_sizes import ScopeCounts, known_speakers, scope_size, scope_speakers
 
 
 class HybridRetriever:
@@ -176,15 +176,27 @@ class HybridRetriever:
 
         Named speakers are a filter (the speaker retriever); the embedding retrievers rank by
         what the question asks, not by whose name it holds (see without_names). Which names
-        speak is known while fresh or asked first (~2-4 ms), then one text is embedded
-        (~4.7 ms). Embedding every text the answer could lead to while it runs cost more for
-        both latency and CPU: a batch of two short texts takes 7.3 ms, of four 11.0 ms
-        (bench/RESULTS.md).
+        speak is known while fresh; names not counted yet are asked (~2-4 ms) while the
+        question is embedded as if none of them spoke, the common case (a name in a question
+        is more often someone spoken of), and embedded again without them only when they do.
+        Embedding every text the answer could lead to cost more for both latency and CPU: a
+        batch of two short texts takes 7.3 ms, of four 11.0 ms (bench/RESULTS.md).
         """
-        speakers = {}
-        if plan.names:
-            speakers = await scope_speakers(self.store, self.counts, list(plan.names), params)
-        [embedding] = await self.embedder.aembed([without_names(plan.text, list(speakers))])
+        names = list(plan.names)
+        speaking, uncounted = known_speakers(self.counts, names, params)
+        counted = None
+        if uncounted:
+            counted = asyncio.ensure_future(scope_speakers(self.store, self.counts, names, params))
+        text = without_names(plan.text, list(speaking))
+        try:
+            [embedding] = await self.embedder.aembed([text])
+            speakers = speaking if counted is None else await counted
+        except BaseException:
+            if counted is not None:
+                counted.cancel()
+            raise
+        if (wanted := without_names(plan.text, list(speakers))) != text:
+            [embedding] = await self.embedder.aembed([wanted])
         return embedding, speakers
 
     async def _explain(

@@ -64,6 +64,18 @@ async def scope_size(
     return size
 
 
+def known_speakers(
+    counts: ScopeCounts | None, names: list[str], params: dict[str, Any]
+) -> tuple[dict[str, int], list[str]]:
+    """What the fresh counts already say of ``names``, asking nothing: the names known to speak
+    in the caller's scope (in the order given, with their memories), and the names not counted
+    while fresh."""
+    scope = _key(params)
+    known = {} if counts is None else {n: counts.speakers.get((scope, n)) for n in names}
+    speaking = {n: c for n in names if (c := known.get(n)) is not None and c > 0}
+    return speaking, [n for n in names if known.get(n) is None]
+
+
 async def scope_speakers(
     store: GraphStore, counts: ScopeCounts | None, names: list[str], params: dict[str, Any]
 ) -> dict[str, int]:

@@ -343,14 +343,20 @@ async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_na
 
     monkeypatch.setattr(mem.embedder, "aembed", recording)
     monkeypatch.setattr(mem.store, "retrieve", recording_retrieve)
-    hits = await mem.search("What did Caroline research in Boston?", pair, limit=3)
-    # One text is embedded, once the speaker check has answered: the question without the
-    # name that speaks, and the ranking uses it.
-    assert embedded == [["What did research in Boston?"]]
+    question = "What did Caroline research in Boston?"
+    hits = await mem.search(question, pair, limit=3)
+    # The names are not counted yet: the question is embedded as if they did not speak while
+    # they are, then again without the name that speaks, and the ranking uses the second.
+    assert embedded == [[question], ["What did research in Boston?"]]
     [wanted] = await embed(["What did research in Boston?"])
     assert ranked_by == [pytest.approx(wanted, abs=1e-5)]
     assert "adoption agencies" in hits[0].memory.text and retrievers(hits[0]).get("speaker") == 1
     assert all(h.memory.speaker == "Caroline" for h in hits if retrievers(h).get("speaker"))
+    # Counted now: one text is embedded, the question without her name.
+    embedded.clear()
+    again = await mem.search(question, pair, limit=3)
+    assert embedded == [["What did research in Boston?"]]
+    assert [h.memory.id for h in again] == [h.memory.id for h in hits]
 
 
 async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_enough_of_theirs(
