@@ -194,7 +194,7 @@ async def vector_only(memory: Memory, probe: Probe) -> list[str]:
     fetch_k = max(LIMIT * 3, s.retriever_depth) * s.vector_overfetch
     params = {**probe.scope.params(), **NO_TIME_FILTER, "limit": LIMIT, "embedding": embedding,
               "fetch_k": fetch_k}  # fmt: skip
-    return [r["id"] for r in await memory.store.retrieve("vector", params)]
+    return [r["id"] for r in (await memory.store.retrieve("vector", params)).hits]
 
 
 async def bruteforce(memory: Memory, probe: Probe) -> list[str]:

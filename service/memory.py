@@ -86,7 +86,9 @@ class Memory:
         await apply_schema(db, embedder.dimensions)
         status = await check_embeddings(db, embedder)
         warn_if_stale(status)
-        return cls(settings, db, GraphStore(db), embedder, extractor, status)
+        memory = cls(settings, db, GraphStore(db), embedder, extractor, status)
+        await HybridRetriever(settings, memory.store, embedder).prepare_plans()
+        return memory
 
     async def close(self) -> None:
         await self.db.close()

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import math
+from datetime import UTC, datetime
 from typing import Any
 
 from service.config import Settings
-from service.domain import RetrieverScore, Scope, SearchHit, SearchOptions
+from service.domain import Clock, RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.lucene import memory_text_query
-from service.retrieval.query import QueryPlan, plan_query, window_params, without_names
+from service.retrieval.query import (
+    QueryPlan,
+    TimeWindow,
+    plan_query,
+    window_params,
+    without_names,
+)
 from service.store.database import Record
-from service.store.repository import Evidence, GraphStore, WindowCount
+from service.store.repository import NO_COVER, Evidence, GraphStore, Ranking, WindowCount
 from service.store.scope_sizes import ScopeCounts, known_speakers, scope_size, scope_speakers
 
 
@@ -92,63 +99,74 @@ class HybridRetriever:
         retriever, fetch_k = window_route(s, total, scoped, wanted, bounded)
         exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
         # A time window is ranked once, and that ranking stands for both the vector and the time
-        # retriever: exactly (a cosine per memory of the window, ~27 µs each) where that reads
+        # retriever: exactly (a cosine per memory of the window, ~25 µs each) where that reads
         # at most exact_scan_max memories or the scope is ranked exactly anyway, else by the
         # index with the window as filter, and exactly after all if the index's answer held too
         # few of the window (below).
-        calls = {}
-        depth, spoken = params["limit"], min(scoped, sum(speakers.values()))
-        # The named speakers' best memories come with the index's answer when it holds enough
-        # of them (speaker_route): one query less, and not the costliest read of the search.
+        # The named speakers' ranking comes with that ranking when it holds enough of theirs:
+        # an exact one holds them all, the index's answer when speaker_route says so. Else
+        # their memories are ranked exactly on their own (the speaker query).
+        spoken = min(scoped, sum(speakers.values()))
         speaker_k = None
         if retriever == "vector" and plan.window is None and speakers:
             speaker_k = speaker_route(s, total, spoken, wanted, fetch_k)
-        vector = {**exact, "fetch_k": speaker_k or fetch_k,  # speaker_k is at least fetch_k
-                  **preload_params(wanted, text_rows)}  # fmt: skip
-        if speaker_k is not None:
-            vector["limit"] = vector["fetch_k"]  # every visible row, to take both lists from
-            vector["speakers"] = list(speakers)
+        voiced = bool(speakers) and (retriever != "vector" or speaker_k is not None)
+        ranking = {**exact, "cover": cover(wanted, text_rows, list(speakers) if voiced else [])}
+        vector = {**ranking, "fetch_k": speaker_k or fetch_k}  # speaker_k is at least fetch_k
         if retriever == "vector":
-            calls["vector"] = ("vector", vector)
+            calls = {"vector": ("vector", vector)}
         elif plan.window is None:
-            calls["vector"] = ("scope_scan", exact)
+            calls = {"vector": ("scope_scan", ranking)}
         else:
-            calls["time"] = ("time", exact)
-        named = {**exact, "speakers": list(speakers)}
-        if speakers and speaker_k is None:
-            calls["speaker"] = ("speaker", named)
+            calls = {"time": ("time", ranking)}
+        if speakers and not voiced:
+            calls["speaker"] = ("speaker", {**exact, "speakers": list(speakers)})
         if plan.recent is not None:
             # The preferred window is ranked as a bounding one would be, on its own.
             recent, k = window_route(s, total, scoped, wanted, window_reads)
-            recent_params = {**exact, **window_params(plan.recent), "fetch_k": k}
-            calls["time"] = ("vector" if recent == "vector" else "time", recent_params)
-        rows = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
-        found = dict(zip(calls, rows, strict=True))
-        if retriever == "vector" and len(found["vector"]) < wanted:
-            # The index's top-k held too few of what the caller may see (a short window, or
-            # memories far from the query): ask it again, deep enough for the share it showed.
-            deeper = deeper_fetch(s, vector["fetch_k"], len(found["vector"]), wanted, scoped)
-            if deeper:
-                vector = {**vector, "fetch_k": deeper}  # the first ask's stay as they were
-                if speaker_k is not None:
-                    vector["limit"] = deeper
-                found["vector"] = await self.store.retrieve("vector", vector)
-        if "vector" not in found or (retriever == "vector" and len(found["vector"]) < wanted):
+            recent_params = {**exact, **window_params(plan.recent)}
+            calls["time"] = (
+                ("vector", {**recent_params, "fetch_k": k})
+                if recent == "vector"
+                else ("time", recent_params)
+            )
+        answers = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
+        found = dict(zip(calls, answers, strict=True))
+        if retriever == "vector" and len(found["vector"].hits) < wanted:
+            found["vector"] = await self._ask_again(vector, found["vector"], wanted, scoped)
+        if retriever == "vector" and len(found["vector"].hits) < wanted:
             # Still too few (the window holds few memories, or the index is down): rank the
             # visible scope (in the window) exactly.
             found["vector"] = (
                 found["time"]
                 if plan.window is not None and "time" in found
-                else await self.store.retrieve("scope_scan", exact)
+                else await self.store.retrieve(
+                    "scope_scan",
+                    {**ranking, "cover": {**ranking["cover"], "speakers": list(speakers)}},
+                )
             )
-        if speaker_k is not None:
-            found["speaker"] = [r for r in found["vector"] if r.get("speaker") in speakers][:depth]
-            found["vector"] = found["vector"][:depth]
-            if len(found["speaker"]) < min(wanted, spoken):  # the answer held too few of theirs
-                found["speaker"] = await self.store.retrieve("speaker", named)
-        if plan.window is not None and "time" not in found:
-            found["time"] = found["vector"]
-        return found | await text_rows
+        rows = {name: answer.hits for name, answer in found.items()}
+        if voiced:
+            [main, *_] = found.values()
+            rows["speaker"] = main.voiced
+            if speaker_k is not None and len(main.voiced) < min(wanted, spoken):
+                # The index's answer held too few of theirs.
+                named = {**exact, "speakers": list(speakers)}
+                rows["speaker"] = (await self.store.retrieve("speaker", named)).hits
+        if plan.window is not None:  # one ranking of the window stands for both
+            rows["vector"] = rows.get("vector") or rows["time"]
+            rows.setdefault("time", rows["vector"])
+        return rows | await text_rows
+
+    async def _ask_again(
+        self, vector: dict[str, Any], answer: Ranking, wanted: int, scoped: int
+    ) -> Ranking:
+        """The index's top-k held too few of what the caller may see (a short window, or
+        memories far from the query): ask it again, deep enough for the share it showed."""
+        deeper = deeper_fetch(self.settings, vector["fetch_k"], len(answer.hits), wanted, scoped)
+        if not deeper:
+            return answer
+        return await self.store.retrieve("vector", {**vector, "fetch_k": deeper})
 
     async def _text_rows(
         self, plan: QueryPlan, params: dict[str, Any], wanted: int
@@ -157,13 +175,34 @@ class HybridRetriever:
         with the hits fusion can keep from them loaded."""
         if not plan.lucene:
             return {}
+        return await self.store.retrieve_text(
+            text_params(self.settings, plan.lucene, params, wanted)
+        )
+
+    async def prepare_plans(self) -> None:
+        """Have Neo4j plan the statements of a user's search, without a time window and with
+        one on either clock, before the first search asks: planning takes 100-900 ms a
+        statement on a new server, ~5 ms once planned. Neo4j keys a plan by the statement's
+        text and its parameters' types, so the parameters here are typed as a search's."""
         s = self.settings
-        return await self.store.retrieve_text({
-            **params, "memory_lucene": memory_text_query(plan.lucene, s.context_weight),
-            "text_fetch_k": params["limit"] * s.fulltext_overfetch, "entity_lucene": plan.lucene,
-            "max_entities": s.graph_entities, "hub_limit": s.graph_hub_limit,
-            "hop_decay": s.graph_hop_decay, "preload": wanted,
-        })  # fmt: skip
+        wanted = s.search_default_limit
+        embedding = [1.0] * self.embedder.dimensions
+        start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2000, 2, 1, tzinfo=UTC)
+        for window in (None, *(TimeWindow(clock, start, end) for clock in Clock)):
+            plan = QueryPlan(text="", lucene=None, window=window, as_of=None)
+            params = {**Scope(user_id="plan").params(), **plan.filter_params(),
+                      "limit": s.retriever_depth}  # fmt: skip
+            exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
+            ranking = {**exact, "cover": NO_COVER}
+            steps = [
+                ("text", text_params(s, "plan", params, wanted)),
+                ("vector", {**ranking, "fetch_k": s.retriever_depth}),
+                ("time" if window else "scope_scan", ranking),
+                ("speaker", {**exact, "speakers": ["plan"]}),
+                ("hits", {**params, "ids": ["plan"]}),
+            ]
+            for retriever, step in steps:
+                await self.store.prepare(retriever, step)
 
     async def _window_reads(self, params: dict[str, Any] | None) -> WindowCount | None:
         return None if params is None else await self.store.window_reads(params)
@@ -221,6 +260,19 @@ class HybridRetriever:
         return hits
 
 
+def text_params(
+    settings: Settings, lucene: str, params: dict[str, Any], wanted: int
+) -> dict[str, Any]:
+    """The full-text and graph retrievers' parameters (cypher/search_text.cypher)."""
+    s = settings
+    return {
+        **params, "memory_lucene": memory_text_query(lucene, s.context_weight),
+        "text_fetch_k": params["limit"] * s.fulltext_overfetch, "entity_lucene": lucene,
+        "max_entities": s.graph_entities, "hub_limit": s.graph_hub_limit,
+        "hop_decay": s.graph_hop_decay, "preload": wanted,
+    }  # fmt: skip
+
+
 def rankings(found: dict[str, list[Record]]) -> dict[str, list[Ranked]]:
     """The retrievers' rows as fusion reads them."""
     return {
@@ -235,27 +287,28 @@ def loaded_evidence(found: dict[str, list[Record]]) -> dict[str, Evidence]:
     return {r["id"]: r["hit"] for rows in found.values() for r in rows if r.get("hit")}
 
 
-def preload_params(
-    wanted: int, text_rows: asyncio.Future[dict[str, list[Record]]]
+def cover(
+    wanted: int, text_rows: asyncio.Future[dict[str, list[Record]]], speakers: list[str]
 ) -> dict[str, Any]:
-    """What the vector retriever loads with its answer (cypher/search_vector.cypher).
+    """What an embedding ranking loads with its answer, and whose memories it also ranks
+    (``speakers``): cypher/fragments/ranked_hits.cypher.
 
     Fused by reciprocal rank, a memory that only one ranking holds, below its first ``wanted``,
     is outranked by those ``wanted`` (they stand above it on that ranking, and on any ranking
     taken from the same answer). So the hits fusion can keep are each ranking's first
     ``wanted`` and the memories several rankings hold. The full-text and graph answer loads its
-    share (cypher/search_text.cypher); the vector answer loads its first ``wanted``, the named
-    speakers' first ``wanted`` (speaker_route) and the memories the text rankings hold, unless
-    loaded already. When the text answer is not in yet, the vector ask does not wait for it:
+    share (cypher/search_text.cypher); the embedding ranking loads its first ``wanted``, the
+    named speakers' first ``wanted`` and the memories the text rankings hold, unless loaded
+    already. When the text answer is not in yet, the embedding ranking does not wait for it:
     what only the two together would have loaded is fetched after fusion, as are the hits of
-    rankings that load nothing (the exact rankings, second asks).
+    rankings that load nothing (the speaker query, second asks).
     """
     rows = {}
     if text_rows.done() and not text_rows.cancelled() and text_rows.exception() is None:
         rows = text_rows.result()
     held = [r for ranked in rows.values() for r in ranked]
-    return {"preload": wanted, "known": list({r["id"] for r in held}),
-            "loaded": [r["id"] for r in held if r.get("hit")]}  # fmt: skip
+    return {"first": wanted, "known": list({r["id"] for r in held}),
+            "loaded": [r["id"] for r in held if r.get("hit")], "speakers": speakers}  # fmt: skip
 
 
 def window_route(

@@ -13,7 +13,9 @@ from service.errors import UnknownQueryError
 
 CYPHER_DIR = REPO_ROOT / "cypher"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_INCLUDE = re.compile(r"\{\{([a-z][a-z0-9_]*)\}\}")
+# {{name}} includes cypher/fragments/name.cypher: in parentheses where it stands in a line (a
+# predicate or an expression), as it is where it stands alone on its line (clauses).
+_INCLUDE = re.compile(r"^([ \t]*)\{\{([a-z][a-z0-9_]*)\}\}[ \t]*$|\{\{([a-z][a-z0-9_]*)\}\}", re.M)
 # Dynamic predicates (from the whitelisted filter builder) go at /*name*/ markers; builder
 # output never holds these, so refusing them keeps a bug from turning into a comment-out.
 _MARKER = re.compile(r"/\*([a-z_]+)\*/")
@@ -30,22 +32,31 @@ def query(name: str, directory: Path = CYPHER_DIR) -> str:
     path = directory / f"{name}.cypher"
     if not path.is_file():
         raise UnknownQueryError(f"no query named {name!r} in {directory}")
-    text = strip_comments(path.read_text(encoding="utf-8"))
-    return _INCLUDE.sub(lambda m: f"({fragment(m.group(1), directory)})", text)
+    return _included(strip_comments(path.read_text(encoding="utf-8")), directory, ())
 
 
 @cache
 def fragment(name: str, directory: Path = CYPHER_DIR, including: tuple[str, ...] = ()) -> str:
-    """A shared predicate or expression from cypher/fragments/, included in queries as {{name}};
-    it may include other fragments the same way (not itself)."""
+    """A shared predicate, expression or run of clauses from cypher/fragments/, included in
+    queries as {{name}}; it may include other fragments the same way (not itself)."""
     if name in including:
         raise UnknownQueryError(f"fragment {name!r} includes itself ({' -> '.join(including)})")
     path = directory / "fragments" / f"{name}.cypher"
     if not path.is_file():
         raise UnknownQueryError(f"no fragment named {name!r} in {directory / 'fragments'}")
-    text = strip_comments(path.read_text(encoding="utf-8"))
-    inner = (*including, name)
-    return _INCLUDE.sub(lambda m: f"({fragment(m.group(1), directory, inner)})", text)
+    return _included(
+        strip_comments(path.read_text(encoding="utf-8")), directory, (*including, name)
+    )
+
+
+def _included(text: str, directory: Path, including: tuple[str, ...]) -> str:
+    def include(match: re.Match[str]) -> str:
+        indent, clauses, inline = match.groups()
+        if clauses:
+            return indent + fragment(clauses, directory, including)
+        return f"({fragment(inline, directory, including)})"
+
+    return _INCLUDE.sub(include, text)
 
 
 def names(directory: Path = CYPHER_DIR) -> list[str]:

@@ -35,6 +35,14 @@ class MessageRow:
     props: dict[str, Any]
 
 
+class Ranking(NamedTuple):
+    """A retriever's rows, best first: its first ``limit`` (``hits``), and the first ``limit``
+    of the named speakers (``voiced``; none unless an embedding ranking was given speakers)."""
+
+    hits: list[Record]
+    voiced: list[Record]
+
+
 class Evidence(NamedTuple):
     """A search hit's memory with the messages it came from and the entities it mentions."""
 
@@ -115,33 +123,50 @@ class GraphStore:
         ]  # fmt: skip
         await self.db.write_many(steps)
 
-    async def retrieve(self, retriever: str, params: dict[str, Any]) -> list[Record]:
-        """Run one retriever of the hybrid search (only the known ones exist): its hits, best
-        first. Each returns them as one list in one row: the Python driver spends ~80 µs on
-        every row it receives, a list's items cost it next to nothing. The vector retriever
-        loads the hits fusion can keep with its answer (``preload``, ``known``, ``loaded``,
-        ``speakers``: cypher/search_vector.cypher); a loaded hit's row holds its Evidence as
-        ``hit``."""
-        if retriever not in _RETRIEVERS:
-            raise ValueError(f"unknown retriever {retriever!r}")
-        if retriever == "vector":
-            params = {**_NO_PRELOAD, **params,
-                      "vector_index": self.shards.vector_index(params.get("user_id"))}  # fmt: skip
+    async def retrieve(self, retriever: str, params: dict[str, Any]) -> Ranking:
+        """Run one retriever of the hybrid search (only the known ones exist): its ranking.
+        Each returns its lists in one row: the Python driver spends ~80 µs on every row it
+        receives, a list's items cost it next to nothing. The embedding rankings (vector, time,
+        scope_scan) also rank the named speakers and load the hits fusion can keep with their
+        answer (``cover``: cypher/fragments/ranked_hits.cypher); a loaded hit's row holds its
+        Evidence as ``hit``."""
+        name, params = self._retriever(retriever, params)
         try:
-            [row] = await self.db.read(_RETRIEVERS[retriever], params, plain=True)
-            return _with_evidence(row["hits"])
+            [row] = await self.db.read(name, params, plain=True)
+            return Ranking(_with_evidence(row["hits"]), _with_evidence(row.get("voiced", [])))
         except neo4j.exceptions.ClientError as e:
             if retriever != "vector" or not vector_index_unusable(e):
                 raise
             # The caller ranks the scope by exact cosine when the index gives it too little.
-            return []
+            return Ranking([], [])
 
     async def retrieve_text(self, params: dict[str, Any]) -> dict[str, list[Record]]:
         """The full-text and graph retrievers' hits in one query (cypher/search_text.cypher),
         by retriever name; rows of the hits fusion can keep hold their Evidence as ``hit``."""
-        params = {**params, "text_index": self.shards.text_index(params.get("user_id"))}
-        [row] = await self.db.read("search_text", params, plain=True)
+        [row] = await self.db.read("search_text", self._text(params), plain=True)
         return {name: _with_evidence(row[name]) for name in ("fulltext", "graph")}
+
+    async def prepare(self, retriever: str, params: dict[str, Any]) -> None:
+        """Have Neo4j plan what ``retrieve`` (or, for "text", ``retrieve_text``; for "hits",
+        ``fetch_hits``) would run with these parameters, without running it."""
+        if retriever == "text":
+            await self.db.explain("search_text", self._text(params))
+        elif retriever == "hits":
+            await self.db.explain("fetch_hits", params)
+        else:
+            await self.db.explain(*self._retriever(retriever, params))
+
+    def _retriever(self, retriever: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        if retriever not in _RETRIEVERS:
+            raise ValueError(f"unknown retriever {retriever!r}")
+        if retriever != "speaker":
+            params = {"cover": NO_COVER, **params}
+        if retriever == "vector":
+            params = {**params, "vector_index": self.shards.vector_index(params.get("user_id"))}
+        return _RETRIEVERS[retriever], params
+
+    def _text(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {**params, "text_index": self.shards.text_index(params.get("user_id"))}
 
     async def speaker_counts(self, names: list[str], params: dict[str, Any]) -> dict[str, int]:
         """How many memories of the caller's scope each of ``names`` speaks (0 for none)."""
@@ -191,8 +216,8 @@ _RETRIEVERS = {
 }
 
 
-# The vector retriever alone (an ask with nothing to load): cypher/search_vector.cypher.
-_NO_PRELOAD: dict[str, Any] = {"preload": 0, "known": [], "loaded": [], "speakers": []}
+# An embedding ranking alone: nothing loaded, no speakers (cypher/fragments/ranked_hits.cypher).
+NO_COVER: dict[str, Any] = {"first": 0, "known": [], "loaded": [], "speakers": []}
 
 
 def _with_evidence(hits: list[Record]) -> list[Record]:

@@ -127,7 +127,7 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
     embedding = (await mem.embedder.aembed([DOG_WALKS]))[0]
     probe = {**mid.params(), **NO_TIME_FILTER, "embedding": embedding, "fetch_k": 30, "limit": 30}
     global_only = GraphStore(mem.db, IndexShards(0))
-    assert len(await global_only.retrieve("vector", probe)) < 10
+    assert len((await global_only.retrieve("vector", probe)).hits) < 10
     lucene = plan_query(DOG_WALKS, SearchOptions()).lucene
     text = {**probe, "memory_lucene": lucene, "entity_lucene": lucene, "text_fetch_k": 30,
             "max_entities": 8, "hub_limit": 20, "hop_decay": 0.3, "preload": 10}  # fmt: skip

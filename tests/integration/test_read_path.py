@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -11,8 +12,9 @@ import pytest
 from service.domain import Clock, Scope, SearchOptions, TimeFilter
 from service.errors import ValidationError
 from service.memory import Memory
+from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.query import QueryPlan
-from service.store import repository
+from service.store import catalog, repository
 from service.store.index_shards import IndexShards
 from service.store.repository import GraphStore
 from service.store.schema import fill_happened_bounds
@@ -375,9 +377,9 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
     hits = await mem.search("How does Melanie relax?", pair, limit=5)
     ran = [(name, params.get("fetch_k"), params["limit"]) for name, params in calls]
     # 24 of the 48 are hers: the index's top 90, asked for anyway, holds all of them (2 x 5
-    # expected), so no query of her own runs, and the vector answer comes whole.
+    # expected), so no query of her own runs: the answer ranks hers too.
     assert [call for call in ran if call[0] in {"vector", "speaker", "scope_scan"}] == [
-        ("vector", 90, 90)
+        ("vector", 90, 30)
     ]
     ranked = [h for h in hits if retrievers(h).get("speaker")]
     assert len(ranked) >= 4 and all(h.memory.speaker == "Melanie" for h in ranked)
@@ -437,6 +439,41 @@ async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
          for i in range(count)],
         scope, infer=False,
     )  # fmt: skip
+
+
+async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, mid = Scope(user_id="big"), Scope(user_id="mid")
+    await add_dog_walks(mem, big, 400)
+    await add_daily_lines(mem, mid, Ann=("I walked my dog Rex to the park on day {}.", 12),
+                          Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
+    # One global index: mid's 42 of 442 would need it asked 211 deep, so the scope is ranked
+    # exactly, every memory of Ann's with it; no query of hers runs.
+    deep = one_global_index(mem)
+    answers: list[tuple[str, Any]] = []
+    retrieve = deep.store.retrieve
+
+    async def recording(name: str, params: dict[str, Any]) -> Any:
+        answers.append((name, answer := await retrieve(name, params)))
+        return answer
+
+    monkeypatch.setattr(deep.store, "retrieve", recording)
+    hits = await deep.search("Where did Ann walk the dog?", mid, limit=10)
+    [(name, scan)] = answers
+    assert name == "scope_scan" and len(hits) == 10
+    ranked = sorted(
+        (h for h in hits if "speaker" in retrievers(h)), key=lambda h: retrievers(h)["speaker"]
+    )
+    assert [h.memory.id for h in ranked] == [r["id"] for r in scan.voiced][: len(ranked)]
+    assert len(ranked) >= 8 and all(h.memory.speaker == "Ann" for h in ranked)
+    # The same ranking as her memories ranked on their own.
+    [embedding] = await deep.embedder.aembed(["Where did walk the dog?"])
+    plain = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
+    ann = {**mid.params(), **plain, "embedding": embedding, "speakers": ["Ann"], "limit": 30,
+           "window_cap": 5000}  # fmt: skip
+    alone = await retrieve("speaker", ann)
+    assert [r["id"] for r in scan.voiced] == [r["id"] for r in alone.hits]
 
 
 async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> None:
@@ -538,17 +575,68 @@ async def test_the_vector_retriever_loads_what_fusion_can_keep(mem: Memory) -> N
     [embedding] = await mem.embedder.aembed(["dog walks in the park"])
     plain = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
     params = {**ALICE.params(), **plain, "embedding": embedding, "fetch_k": 30, "limit": 12}
-    rows = await mem.store.retrieve("vector", params)
+    rows = (await mem.store.retrieve("vector", params)).hits
     assert len(rows) == 12 and not any(r["hit"] for r in rows)  # asked to load nothing
     ids = [r["id"] for r in rows]
     bobs = [r["id"] for r in rows if r["speaker"] == "Bob"]
-    cover = {**params, "preload": 2, "known": [ids[7]], "loaded": [ids[1]], "speakers": ["Bob"]}
-    rows = await mem.store.retrieve("vector", cover)
+    cover = {
+        **params,
+        "cover": {"first": 2, "known": [ids[7]], "loaded": [ids[1]], "speakers": ["Bob"]},
+    }
+    rows = (await mem.store.retrieve("vector", cover)).hits
     loaded = {r["id"] for r in rows if r.get("hit")}
     # Its first two but the one loaded already, a memory another ranking holds, Bob's first two.
     assert loaded == ({ids[0], ids[7], *bobs[:2]} - {ids[1]})
+    # A shorter list: Bob's first four come as his own list, his first two loaded once.
+    short = await mem.store.retrieve("vector", {**cover, "limit": 4})
+    assert [r["id"] for r in short.hits] == ids[:4] and [r["id"] for r in short.voiced] == bobs[:4]
+    loaded_ids = [r["id"] for r in [*short.hits, *short.voiced] if r.get("hit")]
+    assert all(loaded_ids.count(i) == 1 for i in bobs[:2]) and ids[1] not in loaded_ids
     # Loaded as fetch_hits loads a hit: the memory, its source message, its entities.
     hit = next(r["hit"] for r in rows if r["id"] == ids[0])
     assert hit == (await mem.store.fetch_hits([ids[0]], params))[ids[0]]
     assert hit.memory.text.endswith(f"park number {hit.memory.text.split()[-1]}")
     assert len(hit.sources) == 1 and "walked the dog" in hit.sources[0].text
+
+
+def cypher_type(value: Any) -> str:
+    """A parameter's type as Neo4j keys plans by it (an empty list is a type of its own)."""
+    if isinstance(value, list):
+        return f"LIST<{cypher_type(value[0]) if value else 'NOTHING'}>"
+    kinds = {type(None): "NULL", bool: "BOOLEAN", int: "INTEGER", float: "FLOAT", str: "STRING",
+             datetime: "DATETIME", dict: "MAP"}  # fmt: skip
+    return kinds[type(value)]
+
+
+async def test_the_plans_made_at_start_up_are_those_searches_use(
+    seeded: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched = {"search_text", "search_vector", "search_time_window", "search_speaker"}
+
+    def key(name: str, params: Mapping[str, Any]) -> tuple[str, frozenset[tuple[str, str]]]:
+        text = catalog.bind_optional(catalog.query(name), params)
+        return text, frozenset((k, cypher_type(v)) for k, v in params.items())
+
+    planned, ran, names = set(), set(), set()
+    explain, read = seeded.db.explain, seeded.db.read
+
+    async def planning(name: str, params: Mapping[str, Any]) -> None:
+        planned.add(key(name, params))
+        await explain(name, params)
+
+    async def reading(name: str, params: Mapping[str, Any] | None = None, *a: Any, **k: Any) -> Any:
+        if name in searched | {"fetch_hits"}:
+            ran.add(key(name, params or {}))
+            names.add(name)
+        return await read(name, params, *a, **k)
+
+    monkeypatch.setattr(seeded.db, "explain", planning)
+    monkeypatch.setattr(seeded.db, "read", reading)
+    await HybridRetriever(seeded.settings, seeded.store, seeded.embedder).prepare_plans()
+    options = SearchOptions(limit=3, when=TimeFilter(reference_time=REFERENCE))
+    for question in ["new pet dog", "What did Alice say last month?", "What happened in March?",
+                     "Where did Alice fly to?", "What has Alice been up to lately?"]:  # fmt: skip
+        await seeded.search(question, ALICE, options=options)
+    # Every statement a search ran, with its parameters' types, was planned at start-up.
+    assert {"search_text", "search_vector", "search_time_window"} <= names
+    assert ran <= planned, ran - planned
