@@ -110,6 +110,12 @@ class HybridRetriever:
         speaker_k = None
         if retriever == "vector" and plan.window is None and speakers:
             speaker_k = speaker_route(s, total, spoken, wanted, fetch_k)
+            if speaker_k is None and scoped <= fetch_k + spoken:
+                # The index's answer and their own ranking would read at least as many memories
+                # as ranking the scope exactly, which ranks theirs too and is never short of the
+                # scope (LoCoMo conv-30: 422 memories, an ask 534 deep and Jon's 208; the ask
+                # held too few of the scope in 13 of its 110 questions, ranked exactly after).
+                retriever = "scope_scan"
         voiced = bool(speakers) and (retriever != "vector" or speaker_k is not None)
         ranking = {**exact, "cover": cover(wanted, text_rows, list(speakers) if voiced else [])}
         vector = {**ranking, "fetch_k": speaker_k or fetch_k}  # speaker_k is at least fetch_k

@@ -387,21 +387,26 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
     assert max(retrievers(h)["speaker"] for h in ranked) <= 24
 
 
+@pytest.mark.parametrize(
+    ("bobs", "ranked_by"), [(138, ["vector", "speaker"]), (30, ["scope_scan"])]
+)
 async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: Memory, monkeypatch: pytest.MonkeyPatch, bobs: int, ranked_by: list[str]
 ) -> None:
     big, mid = Scope(user_id="big"), Scope(user_id="mid")
     await add_dog_walks(mem, big, 400)
     await add_daily_lines(mem, mid, Ann=("I walked my dog Rex to the park on day {}.", 12),
-                          Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
-    # One global index, no exact scan of the scope: the index is asked for mid's 42 of 442
-    # (2 x 10 x 442 / 42 = 211 deep), but Ann's 12 would need it 737 deep, more than ranking
-    # her 12 exactly reads.
+                          Bob=("I fixed the bike chain on day {}.", bobs))  # fmt: skip
+    # One global index, no exact scan of the scope for its size alone. Ann's 12 would need the
+    # index asked 2 x 10 x 550 / 12 = 917 deep, more than ranking her 12 exactly reads: they
+    # are ranked exactly, beside the index's usual 90 for mid's 150. Mid's 42 of 442 would
+    # need it asked 211 deep: that and her 12 read more than ranking mid's 42 exactly, which
+    # ranks hers with them.
     deep = one_global_index(mem, exact_scan_max=0)
     calls = record_retrievers(monkeypatch, deep)
     hits = await deep.search("Where did Ann walk the dog?", mid, limit=10)
     ran = [name for name, params in calls]
-    assert "speaker" in ran and len(hits) == 10
+    assert ran == ranked_by and len(hits) == 10
     assert all(h.memory.speaker == "Ann" and retrievers(h).get("speaker") for h in hits)
 
 
