@@ -51,6 +51,9 @@ from service.write_plan import (
 )
 
 DEFAULT_ACTOR = "engram"
+# Connections Memory.start opens: as many as a search's queries that run side by side (the
+# text query, the scope's and the window's counts).
+SEARCH_CONNECTIONS = 4
 
 
 @dataclass
@@ -88,6 +91,7 @@ class Memory:
         warn_if_stale(status)
         memory = cls(settings, db, GraphStore(db), embedder, extractor, status)
         await HybridRetriever(settings, memory.store, embedder).prepare_plans()
+        await db.open_connections(SEARCH_CONNECTIONS)
         return memory
 
     async def close(self) -> None:

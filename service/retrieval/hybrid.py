@@ -206,7 +206,11 @@ class HybridRetriever:
                 ("time" if window else "scope_scan", ranking),
                 ("speaker", {**exact, "speakers": ["plan"]}),
                 ("hits", {**params, "ids": ["plan"]}),
+                ("size", params),
+                ("speakers", {**params, "names": ["plan"]}),
             ]
+            if window is not None:
+                steps.append(("window", {**params, **window_params(window)}))
             for retriever, step in steps:
                 await self.store.prepare(retriever, step)
 

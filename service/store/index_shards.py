@@ -60,6 +60,12 @@ class IndexShards:
         """The label whose count (from the count store) is how many memories the indexes hold."""
         return f":{self.label(user_id) or 'Memory'}"
 
+    def counted_labels(self) -> list[str]:
+        """Every label counted_label gives for a user."""
+        if not self.count:
+            return [":Memory"]
+        return [f":{LABEL_PREFIX}{shard}" for shard in range(self.count)]
+
 
 def shard_statements(name: str, shard: int, dimensions: int = 0) -> list[str]:
     """cypher/<name>.cypher for one partition, its integers checked before they enter the text."""

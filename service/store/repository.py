@@ -147,12 +147,21 @@ class GraphStore:
         return {name: _with_evidence(row[name]) for name in ("fulltext", "graph")}
 
     async def prepare(self, retriever: str, params: dict[str, Any]) -> None:
-        """Have Neo4j plan what ``retrieve`` (or, for "text", ``retrieve_text``; for "hits",
-        ``fetch_hits``) would run with these parameters, without running it."""
+        """Have Neo4j plan what ``retrieve`` (or, for "text", ``retrieve_text``; "hits",
+        ``fetch_hits``; "size", ``scope_share`` for a user of any partition; "speakers",
+        ``speaker_counts``; "window", ``window_reads``) would run with these parameters,
+        without running it."""
         if retriever == "text":
             await self.db.explain("search_text", self._text(params))
         elif retriever == "hits":
             await self.db.explain("fetch_hits", params)
+        elif retriever == "size":
+            for label in self.shards.counted_labels():
+                await self.db.explain("count_scope_memories", params, {"index_label": label})
+        elif retriever == "speakers":
+            await self.db.explain("count_scope_speakers", params)
+        elif retriever == "window":
+            await self.db.explain("count_window_reads", params)
         else:
             await self.db.explain(*self._retriever(retriever, params))
 

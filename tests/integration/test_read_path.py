@@ -616,32 +616,76 @@ def cypher_type(value: Any) -> str:
 async def test_the_plans_made_at_start_up_are_those_searches_use(
     seeded: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    searched = {"search_text", "search_vector", "search_time_window", "search_speaker"}
+    searched = {"search_text", "search_vector", "search_time_window", "search_speaker",
+                "fetch_hits", "count_scope_memories", "count_scope_speakers",
+                "count_window_reads"}  # fmt: skip
 
-    def key(name: str, params: Mapping[str, Any]) -> tuple[str, frozenset[tuple[str, str]]]:
-        text = catalog.bind_optional(catalog.query(name), params)
+    def key(
+        name: str, params: Mapping[str, Any], fills: Mapping[str, str] | None
+    ) -> tuple[str, frozenset[tuple[str, str]]]:
+        text = (
+            catalog.query(name)
+            if fills is None
+            else catalog.fill_markers(catalog.query(name), fills)
+        )
+        text = catalog.bind_optional(text, params)
         return text, frozenset((k, cypher_type(v)) for k, v in params.items())
 
     planned, ran, names = set(), set(), set()
     explain, read = seeded.db.explain, seeded.db.read
 
-    async def planning(name: str, params: Mapping[str, Any]) -> None:
-        planned.add(key(name, params))
-        await explain(name, params)
+    async def planning(
+        name: str, params: Mapping[str, Any], fills: Mapping[str, str] | None = None
+    ) -> None:
+        planned.add(key(name, params, fills))
+        await explain(name, params, fills)
 
-    async def reading(name: str, params: Mapping[str, Any] | None = None, *a: Any, **k: Any) -> Any:
-        if name in searched | {"fetch_hits"}:
-            ran.add(key(name, params or {}))
+    async def reading(
+        name: str,
+        params: Mapping[str, Any] | None = None,
+        fills: Mapping[str, str] | None = None,
+        **k: Any,
+    ) -> Any:
+        if name in searched:
+            ran.add(key(name, params or {}, fills))
             names.add(name)
-        return await read(name, params, *a, **k)
+        return await read(name, params, fills, **k)
 
     monkeypatch.setattr(seeded.db, "explain", planning)
     monkeypatch.setattr(seeded.db, "read", reading)
     await HybridRetriever(seeded.settings, seeded.store, seeded.embedder).prepare_plans()
+    if seeded.counts is not None:
+        seeded.counts.clear()  # counted afresh, by the statements planned
     options = SearchOptions(limit=3, when=TimeFilter(reference_time=REFERENCE))
     for question in ["new pet dog", "What did Alice say last month?", "What happened in March?",
                      "Where did Alice fly to?", "What has Alice been up to lately?"]:  # fmt: skip
         await seeded.search(question, ALICE, options=options)
     # Every statement a search ran, with its parameters' types, was planned at start-up.
     assert {"search_text", "search_vector", "search_time_window"} <= names
+    assert {"count_scope_memories", "count_scope_speakers", "count_window_reads"} <= names
     assert ran <= planned, ran - planned
+
+
+async def bolt_connections(target: Neo4jTarget) -> set[str]:
+    """The server's Bolt connections, the one asking among them."""
+    rows = await run_cypher(
+        target,
+        "CALL dbms.listConnections() YIELD connectionId, connector "
+        "WHERE connector = 'bolt' RETURN collect(connectionId) AS ids",
+    )
+    return set(rows[0]["ids"])  # type: ignore[call-overload]
+
+
+async def test_start_opens_the_connections_a_search_runs_on(
+    mem: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    await mem.add([{"content": "I adopted a dog named Rex.", "speaker": "Alice"}], ALICE)
+    service = await Memory.start(mem.settings, embedder=mem.embedder, extractor=mem.extractor)
+    try:
+        opened = await bolt_connections(neo4j_target)
+        await service.search("What did Alice adopt?", ALICE)
+        # The search's queries ran side by side on connections opened at start-up: the only
+        # new connection is the one asking (a login costs a first search ~50 ms).
+        assert len(await bolt_connections(neo4j_target) - opened) == 1
+    finally:
+        await service.close()
