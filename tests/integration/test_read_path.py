@@ -393,10 +393,8 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
 async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
     mem: Memory, monkeypatch: pytest.MonkeyPatch, bobs: int, ranked_by: list[str]
 ) -> None:
-    big, mid = Scope(user_id="big"), Scope(user_id="mid")
-    await add_dog_walks(mem, big, 400)
-    await add_daily_lines(mem, mid, Ann=("I walked my dog Rex to the park on day {}.", 12),
-                          Bob=("I fixed the bike chain on day {}.", bobs))  # fmt: skip
+    mid = await beside_dog_walks(mem, Ann=("I walked my dog Rex to the park on day {}.", 12),
+                                 Bob=("I fixed the bike chain on day {}.", bobs))  # fmt: skip
     # One global index, no exact scan of the scope for its size alone. Ann's 12 would need the
     # index asked 2 x 10 x 550 / 12 = 917 deep, more than ranking her 12 exactly reads: they
     # are ranked exactly, beside the index's usual 90 for mid's 150. Mid's 42 of 442 would
@@ -413,10 +411,8 @@ async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
 async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_after_it(
     mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    big, mid = Scope(user_id="big"), Scope(user_id="mid")
-    await add_dog_walks(mem, big, 400)
-    await add_daily_lines(mem, mid, Ann=("I fixed my bike chain on day {}.", 60),
-                          Bob=("I walked my dog to the park on day {}.", 60))  # fmt: skip
+    mid = await beside_dog_walks(mem, Ann=("I fixed my bike chain on day {}.", 60),
+                                 Bob=("I walked my dog to the park on day {}.", 60))  # fmt: skip
     # One global index, no exact scan of the scope. Ann holds 60 of 520, so the usual top 90
     # should hold 2 x 3 of hers; but the question is about dogs, and the top 90 are dog walks.
     deep = one_global_index(mem, exact_scan_max=0)
@@ -437,6 +433,15 @@ async def add_daily_lines(mem: Memory, scope: Scope, **lines: tuple[str, int]) -
     )  # fmt: skip
 
 
+async def beside_dog_walks(mem: Memory, **lines: tuple[str, int]) -> Scope:
+    """Scope "mid" with each speaker's daily lines (add_daily_lines), beside a scope of 400
+    dog walks that crowd the vector index's global top-k."""
+    mid = Scope(user_id="mid")
+    await add_dog_walks(mem, Scope(user_id="big"), 400)
+    await add_daily_lines(mem, mid, **lines)
+    return mid
+
+
 async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
     """A large scope of near-identical memories that crowd the vector index's global top-k."""
     await mem.add(
@@ -449,10 +454,8 @@ async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
 async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
     mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    big, mid = Scope(user_id="big"), Scope(user_id="mid")
-    await add_dog_walks(mem, big, 400)
-    await add_daily_lines(mem, mid, Ann=("I walked my dog Rex to the park on day {}.", 12),
-                          Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
+    mid = await beside_dog_walks(mem, Ann=("I walked my dog Rex to the park on day {}.", 12),
+                                 Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
     # One global index: mid's 42 of 442 would need it asked 211 deep, so the scope is ranked
     # exactly, every memory of Ann's with it; no query of hers runs.
     deep = one_global_index(mem)
