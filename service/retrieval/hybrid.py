@@ -146,10 +146,7 @@ class HybridRetriever:
             found["vector"] = (
                 found["time"]
                 if plan.window is not None and "time" in found
-                else await self.store.retrieve(
-                    "scope_scan",
-                    {**ranking, "cover": {**ranking["cover"], "speakers": list(speakers)}},
-                )
+                else await self.store.retrieve("scope_scan", ranking)
             )
         rows = {name: answer.hits for name, answer in found.items()}
         if voiced:

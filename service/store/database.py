@@ -107,15 +107,7 @@ class Database:
         """Have Neo4j plan a read query without running it. It keeps the plan, keyed by the
         statement's text and its parameters' types, for the runs that follow (planning a search
         statement takes 100-900 ms)."""
-        cypher = query(name) if fills is None else fill_markers(query(name), fills)
-        cypher = bind_optional(cypher, params)
-        try:
-            async with self._driver.session(
-                database=self.name, default_access_mode=neo4j.READ_ACCESS
-            ) as session:
-                await (await session.run(f"EXPLAIN {cypher}", dict(params))).consume()
-        except _UNAVAILABLE as e:
-            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+        await self._run(name, params, neo4j.READ_ACCESS, fills, explain=True)
 
     async def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._run(name, params, neo4j.WRITE_ACCESS)
@@ -152,9 +144,10 @@ class Database:
         access: str,
         fills: Mapping[str, str] | None = None,
         plain: bool = False,
+        explain: bool = False,
     ) -> list[Record]:
         cypher = query(name) if fills is None else fill_markers(query(name), fills)
-        cypher = bind_optional(cypher, params or {})
+        cypher = ("EXPLAIN " if explain else "") + bind_optional(cypher, params or {})
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[Record]:
             cursor = await tx.run(cypher, dict(params or {}))
