@@ -26,8 +26,11 @@ with the calendar unit it is aligned to (its ``Granularity``). The choices calle
   "they march on" are not months); bare 4-digit numbers count as years only in 1900-2099 and not
   before a lowercase noun ("2000 dollars").
 
-Chinese rules live in ``temporal_zh``; explicit English dates ("8 May, 2023", "May 8th") go
-through ``dateparser``, pinned to the reference so it never reads the clock.
+Parts of periods ("mid-November"), spans back from now ("the past two weeks"), holidays and
+decade words ("the nineties") are English rules of their own in ``temporal_en``, with the bounds
+documented in ``periods`` and ``holidays``. Chinese rules live in ``temporal_zh``; explicit
+English dates ("8 May, 2023", "May 8th") go through ``dateparser``, pinned to the reference so
+it never reads the clock.
 """
 
 from __future__ import annotations
@@ -95,6 +98,11 @@ class RuleSet:
 
     trigger: re.Pattern[str]
     rules: tuple[Rule, ...]
+
+    def extended(self, more: RuleSet) -> RuleSet:
+        """Both rule lists, behind either trigger (with this set's flags)."""
+        either = f"{self.trigger.pattern}|{more.trigger.pattern}"
+        return RuleSet(re.compile(either, self.trigger.flags), self.rules + more.rules)
 
 
 # --- Calendar arithmetic shared by both languages -------------------------------------------
@@ -226,11 +234,14 @@ ISO_DATE_RULE = Rule(
 
 # --- English ----------------------------------------------------------------------------------
 
-_RELATION = {"last": -1, "previous": -1, "this": 0, "current": 0, "next": 1, "coming": 1}
-_UNIT = {"day": _G.DAY, "week": _G.WEEK, "month": _G.MONTH, "year": _G.YEAR, "decade": _G.DECADE}
-_NUMBER = {
+RELATION_WORDS = {"last": -1, "previous": -1, "this": 0, "current": 0, "next": 1, "coming": 1}
+UNIT_WORDS = {"day": _G.DAY, "week": _G.WEEK, "month": _G.MONTH, "year": _G.YEAR,
+              "decade": _G.DECADE}  # fmt: skip
+NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
     "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3,
 }  # fmt: skip
 _FIXED = {
@@ -243,6 +254,7 @@ _WEEKDAY = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _MONTH = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
                "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}  # fmt: skip
+MONTH_NUMBERS = {**_MONTH, **_MONTH_ABBR}
 # Bare years are still years before these words ("2019 was", "2019 and 2020").
 _YEAR_FOLLOWERS = frozenset({"was", "is", "were", "will", "would", "had", "has", "and", "or", "to",
                              "through", "until", "when", "where", "before", "after"})  # fmt: skip
@@ -250,30 +262,30 @@ _DATEPARSER_SETTINGS = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE":
                         "PARSERS": ["absolute-time"]}  # fmt: skip
 
 
-def _alternation(words: Iterable[str]) -> str:
+def alternation(words: Iterable[str]) -> str:
     """Longest first, so that "sept" is not cut to "sep" and "a couple of" to "a"."""
     longest_first = sorted(words, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in longest_first)
 
 
-_NUM = rf"(?P<n>\d{{1,3}}|{_alternation(_NUMBER)})"
-_UNITS = rf"(?P<unit>{_alternation(_UNIT)})s?"
+NUM = rf"(?P<n>\d{{1,3}}|{alternation(NUMBER_WORDS)})"
+_UNITS = rf"(?P<unit>{alternation(UNIT_WORDS)})s?"
 _REL = r"(?P<rel>last|previous|this|current|next|coming)"
-_SEASON = rf"(?P<season>{_alternation(SEASON_MONTH)})"
+_SEASON = rf"(?P<season>{alternation(SEASON_MONTH)})"
 _YEAR = r"(?P<year>(?:19|20)\d{2})"
-_MONTH_CAP = rf"(?P<month>(?-i:{_alternation(n.title() for n in _MONTH)}))"
-_MONTH_ANY = rf"(?P<month>{_alternation(list(_MONTH) + list(_MONTH_ABBR))})\.?"
+_MONTH_CAP = rf"(?P<month>(?-i:{alternation(n.title() for n in _MONTH)}))"
+_MONTH_ANY = rf"(?P<month>{alternation(list(_MONTH) + list(_MONTH_ABBR))})\.?"
 _DAY = r"(?P<day>\d{1,2})(?P<ord>st|nd|rd|th)?"
 
 
-def _n(m: re.Match[str]) -> int:
+def count(m: re.Match[str]) -> int:
     word = " ".join(m["n"].lower().split())
-    return int(word) if word.isdigit() else _NUMBER[word]
+    return int(word) if word.isdigit() else NUMBER_WORDS[word]
 
 
 def _relation(m: re.Match[str]) -> int | None:
     rel = (m.groupdict().get("rel") or "").lower()
-    return _RELATION.get(rel)
+    return RELATION_WORDS.get(rel)
 
 
 def _fixed(m: re.Match[str], ref: datetime) -> TimeRange:
@@ -282,12 +294,12 @@ def _fixed(m: re.Match[str], ref: datetime) -> TimeRange:
 
 
 def _relative_unit(m: re.Match[str], ref: datetime) -> TimeRange:
-    return relative_period(ref, _UNIT[m["unit"].lower()], _relation(m) or 0)
+    return relative_period(ref, UNIT_WORDS[m["unit"].lower()], _relation(m) or 0)
 
 
 def _counted(m: re.Match[str], ref: datetime) -> TimeRange:
     sign = -1 if m["dir"].lower() == "ago" else 1
-    return relative_period(ref, _UNIT[m["unit"].lower()], sign * _n(m))
+    return relative_period(ref, UNIT_WORDS[m["unit"].lower()], sign * count(m))
 
 
 def _week_around(m: re.Match[str], ref: datetime) -> TimeRange:
@@ -295,7 +307,7 @@ def _week_around(m: re.Match[str], ref: datetime) -> TimeRange:
 
 
 def _earlier_this(m: re.Match[str], ref: datetime) -> TimeRange:
-    start = period(ref.date(), _UNIT[m["unit"].lower()], ref).start.date()
+    start = period(ref.date(), UNIT_WORDS[m["unit"].lower()], ref).start.date()
     return span(start, ref.date() + timedelta(days=1), _G.DAY, ref)
 
 
@@ -319,7 +331,7 @@ def _season(m: re.Match[str], ref: datetime) -> TimeRange:
 
 def _month(m: re.Match[str], ref: datetime) -> TimeRange:
     name = m["month"].lower()
-    month = _MONTH.get(name) or _MONTH_ABBR[name]
+    month = MONTH_NUMBERS[name]
     if m.groupdict().get("year"):
         return period(date(int(m["year"]), month, 1), _G.MONTH, ref)
     return cycle_range(ref, MONTHS, month - 1, _relation(m))
@@ -354,13 +366,17 @@ def _bare_year(m: re.Match[str], ref: datetime) -> TimeRange | None:
     return _year(m, ref)
 
 
+def decade_range(digit: int, century: int | None, reference: datetime) -> TimeRange:
+    """The decade ``digit``0-``digit``9 of a century (19, 20); without one, the latest such
+    decade that has begun ("the 90s" is the 1990s, "the 20s" said in 2024 the 2020s)."""
+    tens = digit * 10
+    if century is None:
+        century = 20 if 2000 + tens <= reference.year else 19
+    return period(date(century * 100 + tens, 1, 1), _G.DECADE, reference)
+
+
 def _decade(m: re.Match[str], ref: datetime) -> TimeRange:
-    tens = int(m["decade"]) * 10
-    if m["century"]:
-        start = int(m["century"]) * 100 + tens
-    else:  # "the 90s": the latest such decade that has begun
-        start = 2000 + tens if 2000 + tens <= ref.year else 1900 + tens
-    return period(date(start, 1, 1), _G.DECADE, ref)
+    return decade_range(int(m["decade"]), int(m["century"]) if m["century"] else None, ref)
 
 
 def _en(pattern: str, resolve: Resolver) -> Rule:
@@ -376,16 +392,16 @@ EN_RULES = RuleSet(
         re.IGNORECASE,
     ),
     rules=(
-        _en(rf"\b(?:{_alternation(_FIXED)})\b", _fixed),
+        _en(rf"\b(?:{alternation(_FIXED)})\b", _fixed),
         _en(rf"\b{_REL}\s+(?P<unit>week|month|year|decade)\b", _relative_unit),
-        _en(rf"\b{_NUM}\s+{_UNITS}\s+(?P<dir>ago)\b", _counted),
-        _en(rf"\b(?P<dir>in)\s+{_NUM}\s+{_UNITS}\b", _counted),
+        _en(rf"\b{NUM}\s+{_UNITS}\s+(?P<dir>ago)\b", _counted),
+        _en(rf"\b(?P<dir>in)\s+{NUM}\s+{_UNITS}\b", _counted),
         _en(r"\bthe\s+week\s+(?P<dir>before|after)(?=\s*(?:[.,;:!?)]|$))", _week_around),
         _en(r"\bearlier\s+this\s+(?P<unit>week|month|year)\b", _earlier_this),
         _en(r"\b(?:recently|lately)\b", lambda m, ref: recent_range(ref)),
         _en(r"\b(?P<rel>last|this|next)\s+weekend\b", _weekend),
         _en(r"\b(?:over|on|at|during)\s+the\s+weekend\b", _weekend),
-        _en(rf"\b(?:(?P<rel>last|next|this|on)\s+)?(?P<wd>{_alternation(_WEEKDAY)})\b", _weekday),
+        _en(rf"\b(?:(?P<rel>last|next|this|on)\s+)?(?P<wd>{alternation(_WEEKDAY)})\b", _weekday),
         _en(rf"\b(?P<rel>last|this|next)\s+{_SEASON}\b", _season),
         _en(rf"\b(?:in|during)\s+(?:the\s+)?{_SEASON}\b", _season),
         _en(rf"\b(?:(?:in|during)\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", _season),
@@ -411,12 +427,14 @@ EN_RULES = RuleSet(
 
 @cache
 def _rules_for(lang: str) -> RuleSet:
+    # Imported here: these modules build on the calendar helpers above.
     if lang.lower().startswith("zh"):
-        # Imported here: temporal_zh builds on the calendar helpers above.
         from service.nlp.temporal_zh import ZH_RULES
 
         return ZH_RULES
-    return EN_RULES
+    from service.nlp.temporal_en import EN_PHRASE_RULES
+
+    return EN_RULES.extended(EN_PHRASE_RULES)
 
 
 def find_time_tags(text: str, reference: datetime, lang: str = "en") -> list[TimeTag]:

@@ -1,0 +1,141 @@
+"""Holidays by name, and the day (or days) each one falls on in a given year.
+
+The names and date rules are data (``nlp_models/time_phrases.json``). Four kinds of date:
+
+- fixed: the same day every year (Christmas, Halloween, 元旦, 劳动节 May 1). 国庆节 is the
+  whole golden week, October 1-7, since that is what people mean by their 国庆 holiday.
+- nth_weekday: "the 4th Thursday of November" (Thanksgiving, US); n = -1 is the last one.
+- easter: Western Easter Sunday (``dateutil.easter``) plus an offset (Good Friday = -2).
+- lunar: a day of the Chinese calendar (``lunardate``, years 1900-2099) plus an offset;
+  除夕 is the day before 春节, as the 12th lunar month has 29 or 30 days.
+
+Which occurrence a phrase means, like a bare month name (see ``temporal``): a bare name or "on
+X" is the most recent occurrence that has begun by the reference day; "last X" / 去年X is the
+one of the previous calendar year; "this X" / 今年X the one of the current year; "next X" the
+first one after the reference day; "X 2019" / 2019年X the one of that year. Every holiday is a
+DAY range, one day long unless ``days`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from enum import StrEnum
+from functools import cache
+
+from dateutil.easter import easter  # type: ignore[import-untyped]
+from lunardate import LunarDate  # type: ignore[import-untyped]
+
+from service.nlp.periods import time_phrase_words
+from service.nlp.temporal import Granularity, TimeRange, span
+
+
+class DateRule(StrEnum):
+    FIXED = "fixed"
+    NTH_WEEKDAY = "nth_weekday"
+    EASTER = "easter"
+    LUNAR = "lunar"
+
+
+@dataclass(frozen=True)
+class Holiday:
+    """One holiday: how to find its first day in a year, how many days it lasts, its names."""
+
+    key: str
+    rule: DateRule
+    month: int = 0
+    day: int = 0
+    weekday: int = 0  # Monday 0, for nth_weekday
+    n: int = 0  # which such weekday of the month; -1 = the last
+    offset: int = 0  # days after the rule's date
+    days: int = 1
+    names_en: tuple[str, ...] = ()
+    names_en_capitalised: tuple[str, ...] = ()
+    names_zh: tuple[str, ...] = ()
+
+    def first_day_in(self, year: int) -> date:
+        """The holiday's first day in a Gregorian year; ValueError off the supported calendar."""
+        return self._rule_date(year) + timedelta(days=self.offset)
+
+    def _rule_date(self, year: int) -> date:
+        if self.rule is DateRule.FIXED:
+            return date(year, self.month, self.day)
+        if self.rule is DateRule.NTH_WEEKDAY:
+            return nth_weekday(year, self.month, self.weekday, self.n)
+        if self.rule is DateRule.EASTER:
+            sunday: date = easter(year)
+            return sunday
+        return _lunar_in_year(year, self.month, self.day, self.offset)
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The ``n``-th ``weekday`` (Monday 0) of a month; n = -1 is its last."""
+    days = [d for d in calendar.Calendar().itermonthdates(year, month) if d.month == month]
+    return [d for d in days if d.weekday() == weekday][n if n < 0 else n - 1]
+
+
+def _lunar_in_year(year: int, month: int, day: int, offset: int) -> date:
+    """The lunar date (before ``offset``) whose shifted day falls in the Gregorian ``year``:
+    a late-winter lunar date (腊八, 12/8) may belong to the lunar year before."""
+    for lunar_year in (year, year - 1):
+        solar: date = LunarDate(lunar_year, month, day).to_solar_date()
+        if (solar + timedelta(days=offset)).year == year:
+            return solar
+    raise ValueError(f"no lunar {month}/{day} in {year}")
+
+
+@cache
+def holidays() -> tuple[Holiday, ...]:
+    """Every holiday in ``nlp_models/time_phrases.json``, read once."""
+    return tuple(
+        Holiday(
+            key=row["key"],
+            rule=DateRule(row["rule"]),
+            month=row.get("month", 0),
+            day=row.get("day", 0),
+            weekday=row.get("weekday", 0),
+            n=row.get("n", 0),
+            offset=row.get("offset", 0),
+            days=row.get("days", 1),
+            names_en=tuple(row.get("en", ())),
+            names_en_capitalised=tuple(row.get("en_capitalised", ())),
+            names_zh=tuple(row.get("zh", ())),
+        )
+        for row in time_phrase_words()["holidays"]
+    )
+
+
+@cache
+def holidays_by_name(lang: str) -> dict[str, Holiday]:
+    """Name (lowercase for English; "en_capitalised" as written) -> holiday."""
+    by_name: dict[str, Holiday] = {}
+    for holiday in holidays():
+        names = {
+            "en": holiday.names_en,
+            "en_capitalised": holiday.names_en_capitalised,
+            "zh": holiday.names_zh,
+        }[lang]
+        by_name.update(dict.fromkeys(names, holiday))
+    return by_name
+
+
+def holiday_range(
+    holiday: Holiday, reference: datetime, *, year: int | None = None, relation: int | None = None
+) -> TimeRange:
+    """The occurrence a phrase means: of ``year`` if given, else picked by ``relation``
+    (None: most recent begun, -1: previous year's, 0: this year's, +1: first after today)."""
+    today = reference.date()
+    if year is not None:
+        first = holiday.first_day_in(year)
+    elif relation is not None and relation <= 0:
+        first = holiday.first_day_in(today.year + relation)
+    elif relation is not None:
+        first = holiday.first_day_in(today.year)
+        if first <= today:
+            first = holiday.first_day_in(today.year + 1)
+    else:
+        first = holiday.first_day_in(today.year)
+        if first > today:
+            first = holiday.first_day_in(today.year - 1)
+    return span(first, first + timedelta(days=holiday.days), Granularity.DAY, reference)

@@ -1,0 +1,104 @@
+"""Parts of a period and spans back from now, shared by the English and Chinese time rules.
+
+The bounds callers can rely on (each part is whole days, months or years of its period):
+
+- A month: early = days 1-10, mid = 11-20, late / end = 21 to the last day (上旬 / 中旬 / 下旬,
+  月初 / 月中 / 月底); first half = days 1-15, second half = 16 to the end (上半月 / 下半月).
+- A year: early = Jan-Apr, mid = May-Aug, late / end = Sep-Dec (年初 / 年中 / 年底); first
+  half = Jan-Jun, second half = Jul-Dec (上半年 / 下半年).
+- A season: early, mid and late are its first, second and third month.
+- An ISO week: early = Monday-Tuesday, mid = Wednesday-Thursday, late / end = Friday-Sunday.
+- A decade: early = its years 0-3, mid = 4-6, late = 7-9 ("the early nineties" = 1990-1993).
+
+A part's granularity is the unit its bounds are counted in: DAY for parts of weeks and months,
+MONTH for parts of seasons and years, YEAR for parts of decades.
+
+A span back from now ("in the last two weeks", 过去两周, 最近三个月) runs from the reference day
+moved back by the span to the end of the reference day, with DAY granularity: said on
+2025-03-12, "the past two weeks" is 2025-02-26 .. 2025-03-13.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timedelta
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from service.config import REPO_ROOT
+from service.nlp.temporal import Granularity, TimeRange, shift, span
+
+TIME_PHRASES_PATH = REPO_ROOT / "nlp_models" / "time_phrases.json"
+
+
+class Part(StrEnum):
+    EARLY = "early"
+    MID = "mid"
+    LATE = "late"
+    FIRST_HALF = "first_half"
+    SECOND_HALF = "second_half"
+
+
+_G = Granularity
+# The unit a part of each period is counted in, and each part's [from, to) in that unit; None
+# is the period's own end, so a month's last third ends on its 28th to 31st.
+_SUB_UNIT = {_G.WEEK: _G.DAY, _G.MONTH: _G.DAY, _G.SEASON: _G.MONTH, _G.YEAR: _G.MONTH,
+             _G.DECADE: _G.YEAR}  # fmt: skip
+_THIRDS: dict[Granularity, tuple[int, int]] = {
+    _G.WEEK: (2, 4),
+    _G.MONTH: (10, 20),
+    _G.SEASON: (1, 2),
+    _G.YEAR: (4, 8),
+    _G.DECADE: (4, 7),
+}
+_HALF: dict[Granularity, int] = {_G.MONTH: 15, _G.YEAR: 6, _G.DECADE: 5}
+
+
+def _bounds(unit: Granularity, part: Part) -> tuple[int, int | None] | None:
+    first, second = _THIRDS[unit]
+    half = _HALF.get(unit)
+    return {
+        Part.EARLY: (0, first),
+        Part.MID: (first, second),
+        Part.LATE: (second, None),
+        Part.FIRST_HALF: None if half is None else (0, half),
+        Part.SECOND_HALF: None if half is None else (half, None),
+    }[part]
+
+
+def part_of(whole: TimeRange, part: Part, reference: datetime) -> TimeRange | None:
+    """The early / mid / late third or a half of a week, month, season, year or decade."""
+    if whole.granularity not in _THIRDS:
+        return None
+    bounds = _bounds(whole.granularity, part)
+    if bounds is None:  # "the first half of the week": no agreed bounds
+        return None
+    unit = _SUB_UNIT[whole.granularity]
+    first_day = whole.start.date()
+    start = shift(first_day, unit, bounds[0])
+    end = whole.end.date() if bounds[1] is None else shift(first_day, unit, bounds[1])
+    return span(start, end, unit, reference)
+
+
+def span_back(reference: datetime, start: date) -> TimeRange:
+    """From ``start`` to the end of the reference day."""
+    return span(start, reference.date() + timedelta(days=1), _G.DAY, reference)
+
+
+def units_back(reference: datetime, unit: Granularity, n: int) -> TimeRange:
+    """The last ``n`` days, weeks, months or years, up to the end of the reference day."""
+    return span_back(reference, shift(reference.date(), unit, -n))
+
+
+@cache
+def time_phrase_words() -> dict[str, Any]:
+    """``nlp_models/time_phrases.json``, read once: part words, decade words, holidays."""
+    with TIME_PHRASES_PATH.open(encoding="utf-8") as f:
+        words: dict[str, Any] = json.load(f)
+    return words
+
+
+def part_words(table: str) -> dict[str, Part]:
+    """One table of part words ("en", "zh_year", "zh_month", "zh_decade") -> the part meant."""
+    return {word: Part(part) for word, part in time_phrase_words()["parts"][table].items()}

@@ -1,0 +1,216 @@
+"""English time phrases beyond single periods: parts of periods, spans, holidays, decade words.
+
+``find_time_tags`` runs these after the rules in ``temporal``. What they mean:
+
+- "early / mid / late X", "the beginning / start / middle / end of X", "the first / second half
+  of X", where X is a month ("mid-November", with or without a year), a year ("early 2025"),
+  a season, "last / this / next week / month / year", "the week / month / year" (the current
+  one) or a decade ("the late 90s"): the part of X documented in ``periods``. A bare month or
+  season is picked as in ``temporal`` (the latest not after the reference).
+- "the last / past N days / weeks / months / years" ("in the last two weeks", "over the past
+  3 months", "the past few days", "the last 24 hours"; "the" may go when N is said) and "in
+  recent weeks" (N = 3): a span back from now, see ``periods``. Not "the last week of May"
+  (a week of May) nor "last week" (the previous ISO week); "the last day" needs a number.
+- "the week / month / year / weekend before last" and "... after next": two periods away.
+- Holiday names, bare or after "last / this / next", or with a year ("Christmas 2022",
+  "Easter last year"): see ``holidays``.
+- "the twenties" ... "the nineties": as "the 20s" ... "the 90s" (the latest such decade begun).
+  Decades after "early / mid / late" need "the" or a century ("in her early 20s" is an age).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+from service.nlp.holidays import Holiday, holiday_range, holidays_by_name
+from service.nlp.periods import part_of, part_words, span_back, time_phrase_words, units_back
+from service.nlp.temporal import (
+    MONTH_NUMBERS,
+    MONTHS,
+    NUM,
+    RELATION_WORDS,
+    SEASON_MONTH,
+    SEASONS,
+    UNIT_WORDS,
+    Granularity,
+    Resolver,
+    Rule,
+    RuleSet,
+    TimeRange,
+    alternation,
+    count,
+    cycle_range,
+    decade_range,
+    period,
+    relative_period,
+    season_of_year,
+    weekend_range,
+)
+
+_G = Granularity
+_BEFORE = part_words("en_before")
+_OF = part_words("en_of")
+_DECADE_WORDS: dict[str, int] = time_phrase_words()["decades_en"]
+_HOLIDAYS = holidays_by_name("en")
+_HOLIDAYS_CAPITALISED = holidays_by_name("en_capitalised")
+# Month names that are also common words count only capitalised or with a year.
+_AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "jan", "sept", "dec"})
+
+_REL = rf"(?P<rel>{alternation(RELATION_WORDS)})"
+_SEASON = rf"(?P<season>{alternation(SEASON_MONTH)})"
+_DECADE = rf"(?:(?P<century>19|20)|')?(?P<decade>\d)0'?s|(?P<dword>{alternation(_DECADE_WORDS)})"
+# A period a part can be taken of; each branch has its own groups, read by _whole_period.
+_PERIOD = (
+    rf"(?:{_REL}\s+(?:(?P<unit>week|month|year|decade)|(?P<rseason>{alternation(SEASON_MONTH)}))"
+    r"|the\s+(?P<this_unit>week|month|year|decade)"
+    rf"|(?P<month>{alternation(MONTH_NUMBERS)})\.?(?:,?\s+(?:of\s+)?(?P<myear>(?:19|20)\d{{2}}))?"
+    rf"|(?:the\s+)?{_SEASON}(?:\s+(?:of\s+)?(?P<syear>(?:19|20)\d{{2}}))?"
+    r"|(?P<year>(?:19|20)\d{2})(?!'?s)"
+    rf"|(?P<the>the\s+)?(?:{_DECADE}))"
+)
+
+
+def _whole_period(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    g = m.groupdict()
+    if g["unit"] or g["this_unit"]:
+        unit = UNIT_WORDS[(g["unit"] or g["this_unit"]).lower()]
+        return relative_period(ref, unit, RELATION_WORDS[g["rel"].lower()] if g["rel"] else 0)
+    if g["rseason"]:
+        wanted = SEASON_MONTH[g["rseason"].lower()] % 12 // 3
+        return cycle_range(ref, SEASONS, wanted, RELATION_WORDS[g["rel"].lower()])
+    if g["month"]:
+        if g["month"].lower() in _AMBIGUOUS_MONTHS and g["month"].islower() and not g["myear"]:
+            return None  # "late may be"
+        month = MONTH_NUMBERS[g["month"].lower()]
+        if g["myear"]:
+            return period(date(int(g["myear"]), month, 1), _G.MONTH, ref)
+        return cycle_range(ref, MONTHS, month - 1, None)
+    if g["season"]:
+        season = g["season"].lower()
+        if g["syear"]:
+            return season_of_year(int(g["syear"]), season, ref)
+        return cycle_range(ref, SEASONS, SEASON_MONTH[season] % 12 // 3, None)
+    if g["year"]:
+        return period(date(int(g["year"]), 1, 1), _G.YEAR, ref)
+    return _decade(m, ref)
+
+
+def _decade(m: re.Match[str], ref: datetime) -> TimeRange:
+    if m["dword"]:
+        return decade_range(_DECADE_WORDS[m["dword"].lower()], None, ref)
+    return decade_range(int(m["decade"]), int(m["century"]) if m["century"] else None, ref)
+
+
+def _part(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    is_decade = m["decade"] is not None or m["dword"] is not None
+    if is_decade and not (m["the"] or m.groupdict().get("lead") or m["century"]):
+        return None  # "in her early 20s": an age
+    whole = _whole_period(m, ref)
+    word = " ".join(m["part"].lower().split())
+    part = _BEFORE.get(word) or _OF[word]
+    return None if whole is None else part_of(whole, part, ref)
+
+
+def _span(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    unit = m["unit"].lower()
+    if m.groupdict().get("n") is None:
+        if unit in ("day", "hour"):
+            return None  # "the last day" of something, not a span
+        n = 1
+    else:
+        n = count(m)
+    if unit == "hour":
+        return span_back(ref, (ref - timedelta(hours=n)).date())
+    return units_back(ref, UNIT_WORDS[unit], n)
+
+
+def _recent_units(m: re.Match[str], ref: datetime) -> TimeRange:
+    return units_back(ref, UNIT_WORDS[m["unit"].lower()], 3)  # "in recent weeks": a few
+
+
+def _two_away(m: re.Match[str], ref: datetime) -> TimeRange:
+    steps = -2 if m["dir"].lower().startswith("before") else 2
+    unit = m["unit"].lower()
+    if unit == "weekend":
+        return weekend_range(ref, steps)
+    return relative_period(ref, UNIT_WORDS[unit], steps)
+
+
+def _holiday(m: re.Match[str], ref: datetime) -> TimeRange:
+    holiday = _HOLIDAY_KEYS[_name_key(m["name"])]
+    if m["year"]:
+        return holiday_range(holiday, ref, year=int(m["year"]))
+    if m["yrel"]:
+        return holiday_range(holiday, ref, year=ref.year + RELATION_WORDS[m["yrel"].lower()])
+    relation = RELATION_WORDS[m["rel"].lower()] if m["rel"] else None
+    return holiday_range(holiday, ref, relation=relation)
+
+
+def _name_key(name: str) -> str:
+    """The spelling variants that ``_name_pattern`` accepts, made one ("St. Patrick's" and
+    "st patricks" alike)."""
+    return " ".join(re.sub(r"['’.]", "", name.lower()).replace("-", " ").split())
+
+
+_HOLIDAY_KEYS: dict[str, Holiday] = {
+    _name_key(name): holiday
+    for table in (_HOLIDAYS, _HOLIDAYS_CAPITALISED)
+    for name, holiday in table.items()
+}
+
+
+def _name_pattern(name: str) -> str:
+    """A holiday name as a regex: any run of spaces, an optional apostrophe, "St" or "St."."""
+    escaped = re.escape(name).replace(r"\ ", r"\s+").replace(r"\-", r"[-\s]?")
+    return escaped.replace("'", "['’]?").replace(r"st\.", r"st\.?")
+
+
+def _holiday_names() -> str:
+    anycase = "|".join(_name_pattern(n) for n in sorted(_HOLIDAYS, key=len, reverse=True))
+    exact = "|".join(_name_pattern(n) for n in sorted(_HOLIDAYS_CAPITALISED, key=len, reverse=True))
+    return rf"(?P<name>{anycase}|(?-i:{exact}))"
+
+
+def _en(pattern: str, resolve: Resolver) -> Rule:
+    return Rule(re.compile(pattern, re.IGNORECASE), resolve)
+
+
+_SPAN_UNIT = r"(?P<unit>hour|day|week|month|year)s?\b(?!\s+(?:of|before|after)\b)"
+_SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
+
+EN_PHRASE_RULES = RuleSet(
+    trigger=re.compile(
+        rf"ties|hour|{'|'.join(_name_pattern(n) for n in [*_HOLIDAYS, *_HOLIDAYS_CAPITALISED])}",
+        re.IGNORECASE,
+    ),
+    rules=(
+        _en(
+            rf"\b(?P<lead>the\s+)?(?P<part>{alternation(_BEFORE)})(?:-|\s+)(?:of\s+)?{_PERIOD}\b",
+            _part,
+        ),
+        _en(
+            rf"\b(?:(?:at|by|towards?|around|near|in|during)\s+)?the\s+"
+            rf"(?P<part>{alternation(_OF)})\s+of\s+{_PERIOD}\b",
+            _part,
+        ),
+        _en(
+            rf"\b{_SPAN_LEAD}(?:the|these|those)\s+(?:last|past|previous|preceding)\s+"
+            rf"(?:{NUM}\s+)?{_SPAN_UNIT}",
+            _span,
+        ),
+        _en(rf"\b{_SPAN_LEAD}(?:last|past)\s+{NUM}\s+{_SPAN_UNIT}", _span),
+        _en(r"\bin\s+recent\s+(?P<unit>day|week|month|year)s\b", _recent_units),
+        _en(
+            r"\bthe\s+(?P<unit>week|month|year|weekend)\s+(?P<dir>before\s+last|after\s+next)\b",
+            _two_away,
+        ),
+        _en(
+            rf"\b(?:{_REL}\s+|(?:over|for)\s+)?(?:the\s+)?{_holiday_names()}"
+            rf"(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{{2}})\b|\s+(?P<yrel>last|this|next)\s+year\b)?"
+            r"(?![\w'’])",
+            _holiday,
+        ),
+        _en(rf"\b(?:in\s+)?the\s+(?P<dword>{alternation(_DECADE_WORDS)})\b", _decade),
+    ),
+)
