@@ -172,6 +172,12 @@ def _holiday_names() -> str:
     return rf"(?P<name>{anycase}|(?-i:{exact}))"
 
 
+def _holiday_keywords() -> str:
+    """The longest word of each holiday name: a cheap pre-check before the name patterns."""
+    names = [*_HOLIDAYS, *_HOLIDAYS_CAPITALISED]
+    return alternation({max(re.findall(r"[a-z]+", n.lower()), key=len) for n in names})
+
+
 def _en(pattern: str, resolve: Resolver) -> Rule:
     return Rule(re.compile(pattern, re.IGNORECASE), resolve)
 
@@ -180,10 +186,7 @@ _SPAN_UNIT = r"(?P<unit>hour|day|week|month|year)s?\b(?!\s+(?:of|before|after)\b
 _SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
 
 EN_PHRASE_RULES = RuleSet(
-    trigger=re.compile(
-        rf"ties|hour|{'|'.join(_name_pattern(n) for n in [*_HOLIDAYS, *_HOLIDAYS_CAPITALISED])}",
-        re.IGNORECASE,
-    ),
+    trigger=re.compile(rf"ties|hour|{_holiday_keywords()}", re.IGNORECASE),
     rules=(
         _en(
             rf"\b(?P<lead>the\s+)?(?P<part>{alternation(_BEFORE)})(?:-|\s+)(?:of\s+)?{_PERIOD}\b",

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
+from service.nlp.holidays import holiday_range, holidays_by_name
+from service.nlp.periods import part_of, part_words, units_back
 from service.nlp.temporal import (
     ISO_DATE_RULE,
     MONTHS,
@@ -23,6 +25,7 @@ from service.nlp.temporal import (
     RuleSet,
     TimeRange,
     cycle_range,
+    decade_range,
     period,
     recent_range,
     relative_period,
@@ -38,8 +41,8 @@ _DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, 
 _CN_NUMBER = r"(?:[一二三四五六七八九]?十[一二三四五六七八九]?|[零一二两三四五六七八九])"
 _MONTH_NUMBER = r"(?:\d{1,2}|十[一二]?|[一二三四五六七八九])"
 _DAY_NUMBER = r"(?:\d{1,2}|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
-_REL_PREFIX = {"上": -1, "这": 0, "本": 0, "下": 1}
-_YEAR_WORD = {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}
+_REL_PREFIX = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}
+_YEAR_WORD = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2, "大后年": 3}
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _SEASON = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
 _UNIT = {"天": _DAY, "周": _WEEK, "星期": _WEEK, "个星期": _WEEK, "礼拜": _WEEK, "个礼拜": _WEEK,
@@ -68,7 +71,7 @@ def cn_number(text: str) -> int:
     return _DIGIT[text]
 
 
-def _alternation(words: Iterable[str]) -> str:
+def alternation(words: Iterable[str]) -> str:
     return "|".join(sorted(words, key=len, reverse=True))
 
 
@@ -129,23 +132,125 @@ def _season(m: re.Match[str], ref: datetime) -> TimeRange:
     return season_of_year(_year(m, ref), _SEASON[m["season"]], ref)
 
 
+def _year_part(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    if m.groupdict().get("again") is None and m["part"] == "中":
+        return None  # 今年中国 is "China this year"; mid-year needs 今年年中
+    year = _year(m, ref) if m.groupdict().get("y") or m.groupdict().get("yw") else ref.year
+    return part_of(period(date(year, 1, 1), _YEAR, ref), _YEAR_PARTS[m["part"]], ref)
+
+
+def _month_part(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    groups = m.groupdict()
+    if groups.get("ym"):
+        whole = period(date(_year(m, ref), cn_number(groups["ym"]), 1), _MONTH, ref)
+    elif groups.get("m"):
+        month = cn_number(groups["m"])
+        if not 1 <= month <= 12:
+            return None
+        whole = cycle_range(ref, MONTHS, month - 1, None)
+    else:  # 上个月底, or 月底 / 下旬 alone: this month
+        whole = relative_period(ref, _MONTH, _REL_PREFIX[groups["rel"]] if groups.get("rel") else 0)
+    return part_of(whole, _MONTH_PARTS[m["part"]], ref)
+
+
+def _decade(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    first = m["dec"][0]
+    digit = int(first) if first.isdigit() else _DIGIT[first]
+    century = _CENTURY.get(m["cent"] or "") or (int(m["cd"]) if m["cd"] else None)
+    decade = decade_range(digit, century, ref)
+    return part_of(decade, _DECADE_PARTS[m["part"]], ref) if m["part"] else decade
+
+
+def _span(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    unit = _SPAN_UNIT[m["unit"]]
+    if m["n"] == "半":  # 最近半年, 过去半个月
+        half = {_YEAR: (_MONTH, 6), _MONTH: (_DAY, 15)}.get(unit)
+        return None if half is None else units_back(ref, *half)
+    n = cn_number(m["n"])
+    if n == 1 and m["lead"] == "这":
+        return None  # 这一年, 这一天: "this year", "that day"
+    return units_back(ref, unit, n)
+
+
+def _holiday(m: re.Match[str], ref: datetime) -> TimeRange:
+    holiday = _HOLIDAYS[m["name"]]
+    if m["y"] or m["yw"]:
+        return holiday_range(holiday, ref, year=_year(m, ref))
+    relation = _REL_PREFIX[m["rel"]] if m["rel"] else None
+    return holiday_range(holiday, ref, relation=relation)
+
+
 _MONTH_GROUP = rf"(?P<m>{_MONTH_NUMBER})"
-_YEAR_PREFIX = rf"(?:(?<!\d)(?P<y>\d{{4}})年|(?P<yw>{_alternation(_YEAR_WORD)}))"
+_YEAR_PREFIX = rf"(?:(?<!\d)(?P<y>\d{{4}})年|(?P<yw>{alternation(_YEAR_WORD)}))"
 # A count or a weekday right after a number or 每/隔 is a duration or a habit, not a date.
 _NOT_AFTER_NUMBER = r"(?<![\d〇零一二两三四五六七八九十几每隔])"
 
+_YEAR_PARTS = part_words("zh_year")
+_MONTH_PARTS = part_words("zh_month")
+_DECADE_PARTS = part_words("zh_decade")
+_HOLIDAYS = holidays_by_name("zh")
+_CENTURY = {"上世纪": 19, "上个世纪": 19, "本世纪": 20}
+_SPAN_UNIT = {**_UNIT, "日": _DAY, "月": _MONTH}
+# A 年 or 月 after these is a count, an age or a habit (三个月中, 岁月, 每年底), not a date.
+_NOT_A_DATE = r"(?<![\d〇零一二两三四五六七八九十几个每半多岁日正腊上下这本去今明前后])"
+_ONE_CHAR_YEAR_PARTS = alternation(p for p in _YEAR_PARTS if len(p) == 1)  # 年初, 去年底
+_WORD_YEAR_PARTS = alternation(p for p in _YEAR_PARTS if len(p) > 1)  # 上半年
+_TEN_DAY_PARTS = alternation(p for p in _MONTH_PARTS if p.endswith("旬"))  # 上旬 alone
+_MONTH_WHOLE = (
+    rf"(?:{_YEAR_PREFIX}(?P<ym>{_MONTH_NUMBER})月|(?<![\d年个十])(?P<m>{_MONTH_NUMBER})月"
+    rf"|(?P<rel>上上|下下|[上这本下])个?月|{_NOT_A_DATE}月)份?"
+)
+_PART_RULES = (
+    Rule(
+        re.compile(rf"{_YEAR_PREFIX}(?P<again>年)?(?P<part>{alternation(_YEAR_PARTS)})(?![中期])"),
+        _year_part,
+    ),
+    Rule(
+        re.compile(
+            rf"{_NOT_A_DATE}(?P<again>年)(?P<part>{_ONE_CHAR_YEAR_PARTS})(?![中国文心央间华期])"
+        ),
+        _year_part,
+    ),
+    Rule(re.compile(rf"(?<![年去今明])(?P<part>{_WORD_YEAR_PARTS})"), _year_part),
+    Rule(re.compile(rf"{_MONTH_WHOLE}(?P<part>{alternation(_MONTH_PARTS)})"), _month_part),
+    Rule(re.compile(rf"(?<!月)(?P<part>{_TEN_DAY_PARTS})"), _month_part),
+    Rule(
+        re.compile(
+            r"(?:(?P<cent>上个?世纪|本世纪)|(?<!\d)(?P<cd>19|20))?"
+            r"(?P<dec>[一二三四五六七八九]十|[1-9]0|00|[〇零一二三四五六七八九][〇零])年代"
+            rf"(?P<part>{alternation(_DECADE_PARTS)})?"
+        ),
+        _decade,
+    ),
+)
+_SPAN_RULE = Rule(
+    re.compile(
+        r"(?P<lead>过去|最近|(?<![附接将])近|这)的?"
+        rf"(?P<n>几|半|\d{{1,3}}|{_CN_NUMBER})(?P<unit>{alternation(_SPAN_UNIT)})"
+        r"(?:以来|来|里|内)?"
+    ),
+    _span,
+)
+_HOLIDAY_RULE = Rule(
+    re.compile(
+        r"(?<![\d〇零一二两三四五六七八九十几每隔年])"
+        rf"(?:{_YEAR_PREFIX}的?|(?P<rel>上|这|下)一?个)?(?P<name>{alternation(_HOLIDAYS)})"
+    ),
+    _holiday,
+)
+
 ZH_RULES = RuleSet(
-    trigger=re.compile(r"[\d天周月年期拜近晚早]"),
+    trigger=re.compile(rf"[\d天周月年期拜近晚早旬]|{alternation(_HOLIDAYS)}"),
     rules=(
-        Rule(re.compile(_alternation(_FIXED)), _fixed),
+        Rule(re.compile(alternation(_FIXED)), _fixed),
         Rule(
             re.compile(
-                rf"{_NOT_AFTER_NUMBER}(?:(?P<rel>[上这本下])个?)?(?:周|星期|礼拜)"
+                rf"{_NOT_AFTER_NUMBER}(?:(?P<rel>上上|下下|[上这本下])个?)?(?:周|星期|礼拜)"
                 r"(?P<wd>[一二三四五六日天])"
             ),
             _weekday,
         ),
-        Rule(re.compile(r"(?P<rel>[上这本下])个?周末"), _weekend),
+        Rule(re.compile(r"(?P<rel>上上|下下|[上这本下])个?周末"), _weekend),
         Rule(
             re.compile(
                 rf"{_NOT_AFTER_NUMBER}(?P<n>\d{{1,2}}|几|{_CN_NUMBER})"
@@ -154,13 +259,16 @@ ZH_RULES = RuleSet(
             _offset,
         ),
         Rule(
-            re.compile(rf"{_YEAR_PREFIX}(?:{_MONTH_GROUP}月(?:(?P<d>{_DAY_NUMBER})[日号])?)?"),
+            re.compile(rf"{_YEAR_PREFIX}(?:{_MONTH_GROUP}月(?:(?P<d>{_DAY_NUMBER})[日号]|份)?)?"),
             _calendar_date,
         ),
         Rule(re.compile(rf"(?<![\d年十]){_MONTH_GROUP}月(?P<d>{_DAY_NUMBER})[日号]"), _month_day),
-        Rule(re.compile(rf"(?<![\d年个十]){_MONTH_GROUP}月"), _month),
+        Rule(re.compile(rf"(?<![\d年个十]){_MONTH_GROUP}月份?"), _month),
         Rule(re.compile(rf"{_YEAR_PREFIX}(?P<season>[春夏秋冬])[天季]"), _season),
         Rule(re.compile(r"最近(?!的)|近来|近期"), lambda m, ref: recent_range(ref)),
         ISO_DATE_RULE,
+        *_PART_RULES,
+        _SPAN_RULE,
+        _HOLIDAY_RULE,
     ),
 )
