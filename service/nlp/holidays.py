@@ -6,8 +6,12 @@ The names and date rules are data (``nlp_models/time_phrases.json``). Four kinds
   whole golden week, October 1-7, since that is what people mean by their 国庆 holiday.
 - nth_weekday: "the 4th Thursday of November" (Thanksgiving, US); n = -1 is the last one.
 - easter: Western Easter Sunday (``dateutil.easter``) plus an offset (Good Friday = -2).
-- lunar: a day of the Chinese calendar (``lunardate``, years 1900-2099) plus an offset;
-  除夕 is the day before 春节, as the 12th lunar month has 29 or 30 days.
+- lunar: a day of the Chinese calendar plus an offset; 除夕 is the day before 春节, as the
+  12th lunar month has 29 or 30 days.
+- solar_term: a day of the 24 solar terms (清明, 冬至).
+
+Chinese-calendar days come from ``lunar_python``; each holiday's day in a year is computed once
+per process, as one conversion costs a few milliseconds.
 
 Which occurrence a phrase means, like a bare month name (see ``temporal``): a bare name or "on
 X" is the most recent occurrence that has begun by the reference day; "last X" / 去年X is the
@@ -23,9 +27,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 from functools import cache
+from typing import Any
 
 from dateutil.easter import easter  # type: ignore[import-untyped]
-from lunardate import LunarDate  # type: ignore[import-untyped]
+from lunar_python import Lunar  # type: ignore[import-untyped]
 
 from service.nlp.periods import time_phrase_words
 from service.nlp.temporal import Granularity, TimeRange, span
@@ -36,6 +41,7 @@ class DateRule(StrEnum):
     NTH_WEEKDAY = "nth_weekday"
     EASTER = "easter"
     LUNAR = "lunar"
+    SOLAR_TERM = "solar_term"
 
 
 @dataclass(frozen=True)
@@ -49,14 +55,16 @@ class Holiday:
     weekday: int = 0  # Monday 0, for nth_weekday
     n: int = 0  # which such weekday of the month; -1 = the last
     offset: int = 0  # days after the rule's date
+    term: str = ""  # a solar term's Chinese name
     days: int = 1
     names_en: tuple[str, ...] = ()
     names_en_capitalised: tuple[str, ...] = ()
     names_zh: tuple[str, ...] = ()
+    names_zh_with_year: tuple[str, ...] = ()
 
     def first_day_in(self, year: int) -> date:
-        """The holiday's first day in a Gregorian year; ValueError off the supported calendar."""
-        return self._rule_date(year) + timedelta(days=self.offset)
+        """The holiday's first day in a Gregorian year."""
+        return _first_day(self, year)
 
     def _rule_date(self, year: int) -> date:
         if self.rule is DateRule.FIXED:
@@ -66,6 +74,8 @@ class Holiday:
         if self.rule is DateRule.EASTER:
             sunday: date = easter(year)
             return sunday
+        if self.rule is DateRule.SOLAR_TERM:
+            return solar_term(year, self.term)
         return _lunar_in_year(year, self.month, self.day, self.offset)
 
 
@@ -75,11 +85,30 @@ def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     return [d for d in days if d.weekday() == weekday][n if n < 0 else n - 1]
 
 
+@cache
+def _first_day(holiday: Holiday, year: int) -> date:
+    return holiday._rule_date(year) + timedelta(days=holiday.offset)
+
+
+def _to_date(solar: Any) -> date:
+    """A ``lunar_python`` Solar as a date."""
+    return date(solar.getYear(), solar.getMonth(), solar.getDay())
+
+
+def solar_term(year: int, term: str) -> date:
+    """The day a solar term (by its Chinese name, 清明) falls on in a Gregorian year."""
+    for lunar_year in (year, year + 1):  # a lunar year's table starts with the winter before
+        day = _to_date(Lunar.fromYmd(lunar_year, 1, 1).getJieQiTable()[term])
+        if day.year == year:
+            return day
+    raise ValueError(f"no {term} in {year}")
+
+
 def _lunar_in_year(year: int, month: int, day: int, offset: int) -> date:
     """The lunar date (before ``offset``) whose shifted day falls in the Gregorian ``year``:
     a late-winter lunar date (腊八, 12/8) may belong to the lunar year before."""
     for lunar_year in (year, year - 1):
-        solar: date = LunarDate(lunar_year, month, day).to_solar_date()
+        solar = _to_date(Lunar.fromYmd(lunar_year, month, day).getSolar())
         if (solar + timedelta(days=offset)).year == year:
             return solar
     raise ValueError(f"no lunar {month}/{day} in {year}")
@@ -97,10 +126,12 @@ def holidays() -> tuple[Holiday, ...]:
             weekday=row.get("weekday", 0),
             n=row.get("n", 0),
             offset=row.get("offset", 0),
+            term=row.get("term", ""),
             days=row.get("days", 1),
             names_en=tuple(row.get("en", ())),
             names_en_capitalised=tuple(row.get("en_capitalised", ())),
             names_zh=tuple(row.get("zh", ())),
+            names_zh_with_year=tuple(row.get("zh_with_year", ())),
         )
         for row in time_phrase_words()["holidays"]
     )
@@ -108,13 +139,14 @@ def holidays() -> tuple[Holiday, ...]:
 
 @cache
 def holidays_by_name(lang: str) -> dict[str, Holiday]:
-    """Name (lowercase for English; "en_capitalised" as written) -> holiday."""
+    """Name -> holiday, for lang "en" (lowercase), "en_capitalised", "zh" or "zh_with_year"."""
     by_name: dict[str, Holiday] = {}
     for holiday in holidays():
         names = {
             "en": holiday.names_en,
             "en_capitalised": holiday.names_en_capitalised,
             "zh": holiday.names_zh,
+            "zh_with_year": holiday.names_zh_with_year,
         }[lang]
         by_name.update(dict.fromkeys(names, holiday))
     return by_name

@@ -81,6 +81,11 @@ def part_of(whole: TimeRange, part: Part, reference: datetime) -> TimeRange | No
     return span(start, end, unit, reference)
 
 
+def period_of_days(start: date, days: int, reference: datetime) -> TimeRange:
+    """``days`` whole days from ``start``."""
+    return span(start, start + timedelta(days=days), _G.DAY, reference)
+
+
 def span_back(reference: datetime, start: date) -> TimeRange:
     """From ``start`` to the end of the reference day."""
     return span(start, reference.date() + timedelta(days=1), _G.DAY, reference)

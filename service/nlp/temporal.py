@@ -242,7 +242,7 @@ NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3,
+    "a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2, "a few": 3, "few": 3,
 }  # fmt: skip
 _FIXED = {
     "today": (_G.DAY, 0), "tonight": (_G.DAY, 0), "earlier today": (_G.DAY, 0),
@@ -466,7 +466,8 @@ def find_time_tags(text: str, reference: datetime, lang: str = "en") -> list[Tim
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # Words that may surround a whole time phrase without changing what it means.
-_FILLER = frozenset({"in", "on", "during", "around", "about", "at", "the", "在", "于"})
+_FILLER = frozenset({"in", "on", "during", "around", "about", "at", "the", "在", "于", "期间",
+                     "的时候", "时候", "那天", "当天"})  # fmt: skip
 _FILLER_SPLIT = re.compile(r"[\s\W]+")
 
 

@@ -24,7 +24,14 @@ import re
 from datetime import date, datetime, timedelta
 
 from service.nlp.holidays import Holiday, holiday_range, holidays_by_name
-from service.nlp.periods import part_of, part_words, span_back, time_phrase_words, units_back
+from service.nlp.periods import (
+    part_of,
+    part_words,
+    period_of_days,
+    span_back,
+    time_phrase_words,
+    units_back,
+)
 from service.nlp.temporal import (
     MONTH_NUMBERS,
     MONTHS,
@@ -112,8 +119,24 @@ def _part(m: re.Match[str], ref: datetime) -> TimeRange | None:
     return None if whole is None else part_of(whole, part, ref)
 
 
+_ORDINAL = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1, "final": -1}
+
+
+def _week_of(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    """The first (days 1-7) ... fourth week of a month or year, or its last 7 days."""
+    whole = _whole_period(m, ref)
+    if whole is None or whole.granularity not in (_G.MONTH, _G.YEAR):
+        return None
+    index = _ORDINAL[m["ord"].lower()]
+    first, last = whole.start.date(), whole.end.date()
+    start = last - timedelta(days=7) if index < 0 else first + timedelta(days=7 * index)
+    return period_of_days(start, 7, ref)
+
+
 def _span(m: re.Match[str], ref: datetime) -> TimeRange | None:
     unit = m["unit"].lower()
+    if unit == "fortnight":
+        return units_back(ref, _G.WEEK, 2 * (count(m) if m.groupdict().get("n") else 1))
     if m.groupdict().get("n") is None:
         if unit in ("day", "hour"):
             return None  # "the last day" of something, not a span
@@ -141,6 +164,8 @@ def _holiday(m: re.Match[str], ref: datetime) -> TimeRange:
     holiday = _HOLIDAY_KEYS[_name_key(m["name"])]
     if m["year"]:
         return holiday_range(holiday, ref, year=int(m["year"]))
+    if m["before_last"]:
+        return holiday_range(holiday, ref, year=ref.year - 2)
     if m["yrel"]:
         return holiday_range(holiday, ref, year=ref.year + RELATION_WORDS[m["yrel"].lower()])
     relation = RELATION_WORDS[m["rel"].lower()] if m["rel"] else None
@@ -182,7 +207,7 @@ def _en(pattern: str, resolve: Resolver) -> Rule:
     return Rule(re.compile(pattern, re.IGNORECASE), resolve)
 
 
-_SPAN_UNIT = r"(?P<unit>hour|day|week|month|year)s?\b(?!\s+(?:of|before|after)\b)"
+_SPAN_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?\b(?!\s+(?:of|before|after)\b)"
 _SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
 
 EN_PHRASE_RULES = RuleSet(
@@ -193,9 +218,15 @@ EN_PHRASE_RULES = RuleSet(
             _part,
         ),
         _en(
-            rf"\b(?:(?:at|by|towards?|around|near|in|during)\s+)?the\s+"
+            rf"\b(?:(?:at|by|towards?|around|near|in|during)\s+)?(?:the\s+)?"
             rf"(?P<part>{alternation(_OF)})\s+of\s+{_PERIOD}\b",
             _part,
+        ),
+        _en(rf"\b(?P<part>{alternation(_BEFORE)})\s+in\s+{_PERIOD}\b", _part),
+        _en(
+            r"\b(?:(?:in|during|on)\s+)?the\s+(?P<ord>first|second|third|fourth|last|final)\s+"
+            rf"week\s+of\s+{_PERIOD}\b",
+            _week_of,
         ),
         _en(
             rf"\b{_SPAN_LEAD}(?:the|these|those)\s+(?:last|past|previous|preceding)\s+"
@@ -210,7 +241,9 @@ EN_PHRASE_RULES = RuleSet(
         ),
         _en(
             rf"\b(?:{_REL}\s+|(?:over|for)\s+)?(?:the\s+)?{_holiday_names()}"
-            rf"(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{{2}})\b|\s+(?P<yrel>last|this|next)\s+year\b)?"
+            r"(?:\s+(?:weekend|break|holidays?|vacation)\b)?"
+            rf"(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{{2}})\b|\s+(?P<yrel>last|this|next)\s+year\b"
+            r"|\s+(?P<before_last>before\s+last)\b)?"
             r"(?![\w'’])",
             _holiday,
         ),

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
 from service.nlp.holidays import holiday_range, holidays_by_name
-from service.nlp.periods import part_of, part_words, units_back
+from service.nlp.periods import part_of, part_words, span_back, units_back
 from service.nlp.temporal import (
     ISO_DATE_RULE,
     MONTHS,
@@ -162,18 +162,22 @@ def _decade(m: re.Match[str], ref: datetime) -> TimeRange | None:
 
 
 def _span(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    if m["unit"] in _HOURS:
+        if m["n"] == "半":
+            return None
+        return span_back(ref, (ref - timedelta(hours=cn_number(m["n"]))).date())
     unit = _SPAN_UNIT[m["unit"]]
     if m["n"] == "半":  # 最近半年, 过去半个月
         half = {_YEAR: (_MONTH, 6), _MONTH: (_DAY, 15)}.get(unit)
         return None if half is None else units_back(ref, *half)
     n = cn_number(m["n"])
-    if n == 1 and m["lead"] == "这":
+    if n == 1 and m["lead"].endswith("这"):
         return None  # 这一年, 这一天: "this year", "that day"
     return units_back(ref, unit, n)
 
 
 def _holiday(m: re.Match[str], ref: datetime) -> TimeRange:
-    holiday = _HOLIDAYS[m["name"]]
+    holiday = _HOLIDAYS.get(m["name"]) or _HOLIDAYS_WITH_YEAR[m["name"]]
     if m["y"] or m["yw"]:
         return holiday_range(holiday, ref, year=_year(m, ref))
     relation = _REL_PREFIX[m["rel"]] if m["rel"] else None
@@ -189,7 +193,10 @@ _YEAR_PARTS = part_words("zh_year")
 _MONTH_PARTS = part_words("zh_month")
 _DECADE_PARTS = part_words("zh_decade")
 _HOLIDAYS = holidays_by_name("zh")
-_CENTURY = {"上世纪": 19, "上个世纪": 19, "本世纪": 20}
+_HOLIDAYS_WITH_YEAR = holidays_by_name("zh_with_year")
+_CENTURY = {"上世纪": 19, "上个世纪": 19, "二十世纪": 19, "20世纪": 19, "本世纪": 20,
+            "二十一世纪": 20, "21世纪": 20}  # fmt: skip
+_HOURS = ("小时", "个小时", "个钟头")
 _SPAN_UNIT = {**_UNIT, "日": _DAY, "月": _MONTH}
 # A 年 or 月 after these is a count, an age or a habit (三个月中, 岁月, 每年底), not a date.
 _NOT_A_DATE = r"(?<![\d〇零一二两三四五六七八九十几个每半多岁日正腊上下这本去今明前后])"
@@ -216,7 +223,7 @@ _PART_RULES = (
     Rule(re.compile(rf"(?<!月)(?P<part>{_TEN_DAY_PARTS})"), _month_part),
     Rule(
         re.compile(
-            r"(?:(?P<cent>上个?世纪|本世纪)|(?<!\d)(?P<cd>19|20))?"
+            rf"(?:(?P<cent>{alternation(_CENTURY)})|(?<!\d)(?P<cd>19|20))?"
             r"(?P<dec>[一二三四五六七八九]十|[1-9]0|00|[〇零一二三四五六七八九][〇零])年代"
             rf"(?P<part>{alternation(_DECADE_PARTS)})?"
         ),
@@ -225,8 +232,8 @@ _PART_RULES = (
 )
 _SPAN_RULE = Rule(
     re.compile(
-        r"(?P<lead>过去|最近|(?<![附接将])近|这)的?"
-        rf"(?P<n>几|半|\d{{1,3}}|{_CN_NUMBER})(?P<unit>{alternation(_SPAN_UNIT)})"
+        r"(?P<lead>(?:过去|最近)?这|过去|最近|(?<![附接将])近)的?"
+        rf"(?P<n>几|半|\d{{1,3}}|{_CN_NUMBER})(?P<unit>{alternation([*_SPAN_UNIT, *_HOURS])})"
         r"(?:以来|来|里|内)?"
     ),
     _span,
@@ -235,6 +242,12 @@ _HOLIDAY_RULE = Rule(
     re.compile(
         r"(?<![\d〇零一二两三四五六七八九十几每隔年])"
         rf"(?:{_YEAR_PREFIX}的?|(?P<rel>上|这|下)一?个)?(?P<name>{alternation(_HOLIDAYS)})"
+    ),
+    _holiday,
+)
+_HOLIDAY_AFTER_YEAR_RULE = Rule(
+    re.compile(
+        rf"(?:{_YEAR_PREFIX}的?|(?P<rel>上|这|下)一?个)(?P<name>{alternation(_HOLIDAYS_WITH_YEAR)})"
     ),
     _holiday,
 )
@@ -270,5 +283,6 @@ ZH_RULES = RuleSet(
         *_PART_RULES,
         _SPAN_RULE,
         _HOLIDAY_RULE,
+        _HOLIDAY_AFTER_YEAR_RULE,
     ),
 )
