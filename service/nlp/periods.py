@@ -13,6 +13,10 @@ The bounds callers can rely on (each part is whole days, months or years of its 
 A part's granularity is the unit its bounds are counted in: DAY for parts of weeks and months,
 MONTH for parts of seasons and years, YEAR for parts of decades.
 
+Quarters are calendar quarters (Q1 = Jan-Mar, 一季度), with MONTH granularity; a quarter named
+without a year is the most recent one that has begun, "last / this / next quarter" (上个季度)
+the one before, containing or after the reference day.
+
 A span back from now ("in the last two weeks", 过去两周, 最近三个月) runs from the reference day
 moved back by the span to the end of the reference day, with DAY granularity: said on
 2025-03-12, "the past two weeks" is 2025-02-26 .. 2025-03-13.
@@ -27,7 +31,7 @@ from functools import cache
 from typing import Any
 
 from service.config import REPO_ROOT
-from service.nlp.temporal import Granularity, TimeRange, shift, span
+from service.nlp.temporal import Granularity, TimeRange, add_months, shift, span
 
 TIME_PHRASES_PATH = REPO_ROOT / "nlp_models" / "time_phrases.json"
 
@@ -79,6 +83,26 @@ def part_of(whole: TimeRange, part: Part, reference: datetime) -> TimeRange | No
     start = shift(first_day, unit, bounds[0])
     end = whole.end.date() if bounds[1] is None else shift(first_day, unit, bounds[1])
     return span(start, end, unit, reference)
+
+
+def quarter_range(year: int, quarter: int, reference: datetime) -> TimeRange:
+    """Calendar quarter 1-4 of a year."""
+    start = date(year, 3 * quarter - 2, 1)
+    return span(start, add_months(start, 3), _G.MONTH, reference)
+
+
+def latest_quarter(reference: datetime, quarter: int) -> TimeRange:
+    """The most recent quarter ``quarter`` that has begun by the reference day."""
+    year = reference.year
+    if date(year, 3 * quarter - 2, 1) > reference.date():
+        year -= 1
+    return quarter_range(year, quarter, reference)
+
+
+def relative_quarter(reference: datetime, n: int) -> TimeRange:
+    """The quarter ``n`` quarters from the reference's own."""
+    start = add_months(date(reference.year, (reference.month - 1) // 3 * 3 + 1, 1), 3 * n)
+    return span(start, add_months(start, 3), _G.MONTH, reference)
 
 
 def period_of_days(start: date, days: int, reference: datetime) -> TimeRange:

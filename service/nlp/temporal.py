@@ -250,7 +250,7 @@ _FIXED = {
     "yesterday": (_G.DAY, -1), "last night": (_G.DAY, -1), "tomorrow": (_G.DAY, 1),
     "the day before yesterday": (_G.DAY, -2), "the day after tomorrow": (_G.DAY, 2),
 }  # fmt: skip
-_WEEKDAY = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+WEEKDAY_NUMBERS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _MONTH = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
                "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}  # fmt: skip
@@ -319,7 +319,7 @@ def _weekend(m: re.Match[str], ref: datetime) -> TimeRange:
 
 
 def _weekday(m: re.Match[str], ref: datetime) -> TimeRange:
-    return cycle_range(ref, WEEKDAYS, _WEEKDAY[m["wd"].lower()], _relation(m))
+    return cycle_range(ref, WEEKDAYS, WEEKDAY_NUMBERS[m["wd"].lower()], _relation(m))
 
 
 def _season(m: re.Match[str], ref: datetime) -> TimeRange:
@@ -401,7 +401,10 @@ EN_RULES = RuleSet(
         _en(r"\b(?:recently|lately)\b", lambda m, ref: recent_range(ref)),
         _en(r"\b(?P<rel>last|this|next)\s+weekend\b", _weekend),
         _en(r"\b(?:over|on|at|during)\s+the\s+weekend\b", _weekend),
-        _en(rf"\b(?:(?P<rel>last|next|this|on)\s+)?(?P<wd>{alternation(_WEEKDAY)})\b", _weekday),
+        _en(
+            rf"\b(?:(?P<rel>last|next|this|on)\s+)?(?P<wd>{alternation(WEEKDAY_NUMBERS)})\b",
+            _weekday,
+        ),
         _en(rf"\b(?P<rel>last|this|next)\s+{_SEASON}\b", _season),
         _en(rf"\b(?:in|during)\s+(?:the\s+)?{_SEASON}\b", _season),
         _en(rf"\b(?:(?:in|during)\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", _season),

@@ -11,9 +11,14 @@
   3 months", "the past few days", "the last 24 hours"; "the" may go when N is said) and "in
   recent weeks" (N = 3): a span back from now, see ``periods``. Not "the last week of May"
   (a week of May) nor "last week" (the previous ISO week); "the last day" needs a number.
-- "the week / month / year / weekend before last" and "... after next": two periods away.
+- "the week / month / year / weekend before last" and "... after next": two periods away;
+  "the Friday / summer / May before last": the one before "last Friday / summer / May".
+- "this past week / weekend": the last 7 days / the latest weekend begun.
+- Quarters: "Q3", "Q3 2023", "the first quarter of 2024" (a year is needed here: "the fourth
+  quarter" alone is mostly sport), "last / this / next quarter"; see ``periods``.
 - Holiday names, bare or after "last / this / next", or with a year ("Christmas 2022",
-  "Easter last year"): see ``holidays``.
+  "Easter last year", "the Christmas before last"): see ``holidays``. "Christmas morning",
+  "Easter weekend", "Thanksgiving break" are the holiday's own days.
 - "the twenties" ... "the nineties": as "the 20s" ... "the 90s" (the latest such decade begun).
   Decades after "early / mid / late" need "the" or a century ("in her early 20s" is an age).
 """
@@ -25,9 +30,12 @@ from datetime import date, datetime, timedelta
 
 from service.nlp.holidays import Holiday, holiday_range, holidays_by_name
 from service.nlp.periods import (
+    latest_quarter,
     part_of,
     part_words,
     period_of_days,
+    quarter_range,
+    relative_quarter,
     span_back,
     time_phrase_words,
     units_back,
@@ -40,6 +48,8 @@ from service.nlp.temporal import (
     SEASON_MONTH,
     SEASONS,
     UNIT_WORDS,
+    WEEKDAY_NUMBERS,
+    WEEKDAYS,
     Granularity,
     Resolver,
     Rule,
@@ -52,6 +62,7 @@ from service.nlp.temporal import (
     period,
     relative_period,
     season_of_year,
+    shift,
     weekend_range,
 )
 
@@ -65,12 +76,13 @@ _HOLIDAYS_CAPITALISED = holidays_by_name("en_capitalised")
 _AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "jan", "sept", "dec"})
 
 _REL = rf"(?P<rel>{alternation(RELATION_WORDS)})"
+_MONTH_CAP = rf"(?P<month>(?-i:{alternation(n.title() for n in MONTH_NUMBERS)}))"
 _SEASON = rf"(?P<season>{alternation(SEASON_MONTH)})"
 _DECADE = rf"(?:(?P<century>19|20)|')?(?P<decade>\d)0'?s|(?P<dword>{alternation(_DECADE_WORDS)})"
 # A period a part can be taken of; each branch has its own groups, read by _whole_period.
 _PERIOD = (
     rf"(?:{_REL}\s+(?:(?P<unit>week|month|year|decade)|(?P<rseason>{alternation(SEASON_MONTH)}))"
-    r"|the\s+(?P<this_unit>week|month|year|decade)"
+    r"|(?:the\s+)?(?P<this_unit>week|month|year|decade)"
     rf"|(?P<month>{alternation(MONTH_NUMBERS)})\.?(?:,?\s+(?:of\s+)?(?P<myear>(?:19|20)\d{{2}}))?"
     rf"|(?:the\s+)?{_SEASON}(?:\s+(?:of\s+)?(?P<syear>(?:19|20)\d{{2}}))?"
     r"|(?P<year>(?:19|20)\d{2})(?!'?s)"
@@ -152,6 +164,40 @@ def _recent_units(m: re.Match[str], ref: datetime) -> TimeRange:
     return units_back(ref, UNIT_WORDS[m["unit"].lower()], 3)  # "in recent weeks": a few
 
 
+_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
+             "4th": 4}  # fmt: skip
+
+
+def _quarter(m: re.Match[str], ref: datetime) -> TimeRange:
+    groups = m.groupdict()
+    quarter = int(groups["qn"]) if groups.get("qn") else _QUARTERS[m["q"].lower()]
+    if m["year"]:
+        return quarter_range(int(m["year"]), quarter, ref)
+    if groups.get("rel"):
+        return quarter_range(ref.year + RELATION_WORDS[m["rel"].lower()], quarter, ref)
+    return latest_quarter(ref, quarter)
+
+
+def _relative_quarter(m: re.Match[str], ref: datetime) -> TimeRange:
+    return relative_quarter(ref, RELATION_WORDS[m["rel"].lower()])
+
+
+def _latest_weekend(m: re.Match[str], ref: datetime) -> TimeRange:
+    return weekend_range(ref, 0 if ref.weekday() >= 5 else -1)
+
+
+def _cycle_before_last(m: re.Match[str], ref: datetime) -> TimeRange:
+    """One turn before "last X": a week before last Friday, a year before last summer / May."""
+    if m["wd"]:
+        last = cycle_range(ref, WEEKDAYS, WEEKDAY_NUMBERS[m["wd"].lower()], -1)
+        return period(last.start.date() - timedelta(days=7), _G.DAY, ref)
+    if m["season"]:
+        last = cycle_range(ref, SEASONS, SEASON_MONTH[m["season"].lower()] % 12 // 3, -1)
+    else:
+        last = cycle_range(ref, MONTHS, MONTH_NUMBERS[m["month"].lower()] - 1, -1)
+    return period(shift(last.start.date(), _G.YEAR, -1), last.granularity, ref)
+
+
 def _two_away(m: re.Match[str], ref: datetime) -> TimeRange:
     steps = -2 if m["dir"].lower().startswith("before") else 2
     unit = m["unit"].lower()
@@ -211,7 +257,7 @@ _SPAN_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?\b(?!\s+(?:of|befor
 _SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
 
 EN_PHRASE_RULES = RuleSet(
-    trigger=re.compile(rf"ties|hour|{_holiday_keywords()}", re.IGNORECASE),
+    trigger=re.compile(rf"ties|hour|q[1-4]|quarter|{_holiday_keywords()}", re.IGNORECASE),
     rules=(
         _en(
             rf"\b(?P<lead>the\s+)?(?P<part>{alternation(_BEFORE)})(?:-|\s+)(?:of\s+)?{_PERIOD}\b",
@@ -229,7 +275,7 @@ EN_PHRASE_RULES = RuleSet(
             _week_of,
         ),
         _en(
-            rf"\b{_SPAN_LEAD}(?:the|these|those)\s+(?:last|past|previous|preceding)\s+"
+            rf"\b{_SPAN_LEAD}(?:the|these|those|this)\s+(?:last|past|previous|preceding)\s+"
             rf"(?:{NUM}\s+)?{_SPAN_UNIT}",
             _span,
         ),
@@ -240,8 +286,24 @@ EN_PHRASE_RULES = RuleSet(
             _two_away,
         ),
         _en(
+            rf"\bthe\s+(?:(?P<wd>{alternation(WEEKDAY_NUMBERS)})|{_SEASON}|{_MONTH_CAP})"
+            r"\s+before\s+last\b",
+            _cycle_before_last,
+        ),
+        _en(r"\b(?:over\s+)?(?:this|the)\s+past\s+weekend\b", _latest_weekend),
+        _en(
+            r"\b(?:(?:in|during)\s+)?(?:the\s+)?(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)"
+            r"\s+quarter\s+of\s+(?:(?P<year>(?:19|20)\d{2})|(?P<rel>last|this|next)\s+year)\b",
+            _quarter,
+        ),
+        _en(
+            r"\b(?:(?:in|during)\s+)?Q(?P<qn>[1-4])(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{2}))?\b",
+            _quarter,
+        ),
+        _en(rf"\b{_REL}\s+quarter\b(?!\s+of\b)", _relative_quarter),
+        _en(
             rf"\b(?:{_REL}\s+|(?:over|for)\s+)?(?:the\s+)?{_holiday_names()}"
-            r"(?:\s+(?:weekend|break|holidays?|vacation)\b)?"
+            r"(?:\s+(?:morning|afternoon|evening|night|weekend|break|holidays?|vacation)\b)?"
             rf"(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{{2}})\b|\s+(?P<yrel>last|this|next)\s+year\b"
             r"|\s+(?P<before_last>before\s+last)\b)?"
             r"(?![\w'’])",

@@ -5,7 +5,20 @@ Same calendar as the English rules (see ``temporal``), with two Chinese readings
 - 上周五 / 这周一 / 下周三 are weekdays *of* the previous / current / next ISO week (not "the last
   Friday"); a bare 周五 / 星期五 is the most recent one, today included. 日 and 天 are Sunday.
 - 去年春天 / 今年冬天 / 2023年秋天 are the season of that year, winter starting in its December.
-- M月D日 and M月 without a year are the most recent such day or month not after the reference.
+- M月D日 and M月 (M月份) without a year are the most recent such day or month not after the
+  reference.
+- 上上 / 下下 are two steps away (上上周, 上上个月, 上上周五); 大前年 / 大后年 three years.
+- 年初 / 年中 / 年底 (年末), 上半年 / 下半年, 月初 / 月中 / 月底, 上旬 / 中旬 / 下旬 are parts of
+  the year or month named before them (2024年初, 去年年底, 上个月底, 十月中旬), else of the current
+  one; 九十年代初 / 末 of a decade. Bounds in ``periods``. 年中 needs a doubled 年 after a year
+  (今年年中), as 今年中国 is "China this year".
+- 过去 / 最近 / 近 / 这 + a count + a unit (过去两周, 最近三个月, 近半年, 这几天 with 几 = 3,
+  这两天) are spans back from now, see ``periods``; 这些天 is 3 days. 这一年 is not a span.
+- 一季度 / 第三季度 / 去年四季度 / 上个季度 are calendar quarters, see ``periods``.
+- 九十年代 / 90年代 / 八零年代 without a century are the latest such decade begun; 上世纪 and
+  二十世纪 mean the 1900s.
+- Festivals by name, bare or after a year word or 上个 / 这个 / 下个: see ``holidays``.
+  国庆 counts only after one of those, as it is also a given name; 国庆节 counts alone.
 """
 
 from __future__ import annotations
@@ -15,7 +28,15 @@ from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
 from service.nlp.holidays import holiday_range, holidays_by_name
-from service.nlp.periods import part_of, part_words, span_back, units_back
+from service.nlp.periods import (
+    latest_quarter,
+    part_of,
+    part_words,
+    quarter_range,
+    relative_quarter,
+    span_back,
+    units_back,
+)
 from service.nlp.temporal import (
     ISO_DATE_RULE,
     MONTHS,
@@ -176,6 +197,15 @@ def _span(m: re.Match[str], ref: datetime) -> TimeRange | None:
     return units_back(ref, unit, n)
 
 
+def _quarter(m: re.Match[str], ref: datetime) -> TimeRange:
+    if m["rel"]:
+        return relative_quarter(ref, _REL_PREFIX[m["rel"]])
+    quarter = cn_number(m["q"])
+    if m["y"] or m["yw"]:
+        return quarter_range(_year(m, ref), quarter, ref)
+    return latest_quarter(ref, quarter)
+
+
 def _holiday(m: re.Match[str], ref: datetime) -> TimeRange:
     holiday = _HOLIDAYS.get(m["name"]) or _HOLIDAYS_WITH_YEAR[m["name"]]
     if m["y"] or m["yw"]:
@@ -238,6 +268,16 @@ _SPAN_RULE = Rule(
     ),
     _span,
 )
+_QUARTER_RULE = Rule(
+    re.compile(
+        rf"(?:{_YEAR_PREFIX}的?)?(?<![\d〇零一二两三四五六七八九十])第?(?P<q>[一二三四1-4])季度"
+        r"|(?P<rel>上上|下下|[上这本下])个?季度"
+    ),
+    _quarter,
+)
+_FEW_DAYS_RULE = Rule(
+    re.compile(r"(?:最近)?这些(?:天|日子)"), lambda m, ref: units_back(ref, _DAY, 3)
+)
 _HOLIDAY_RULE = Rule(
     re.compile(
         r"(?<![\d〇零一二两三四五六七八九十几每隔年])"
@@ -253,7 +293,7 @@ _HOLIDAY_AFTER_YEAR_RULE = Rule(
 )
 
 ZH_RULES = RuleSet(
-    trigger=re.compile(rf"[\d天周月年期拜近晚早旬]|{alternation(_HOLIDAYS)}"),
+    trigger=re.compile(rf"[\d天周月年期拜近晚早旬季]|{alternation(_HOLIDAYS)}"),
     rules=(
         Rule(re.compile(alternation(_FIXED)), _fixed),
         Rule(
@@ -284,5 +324,7 @@ ZH_RULES = RuleSet(
         _SPAN_RULE,
         _HOLIDAY_RULE,
         _HOLIDAY_AFTER_YEAR_RULE,
+        _QUARTER_RULE,
+        _FEW_DAYS_RULE,
     ),
 )

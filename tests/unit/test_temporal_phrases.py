@@ -126,9 +126,34 @@ MONTHS_AND_DECADES = [
 ]
 
 
+# Quarters are calendar quarters; without a year, the latest begun.
+QUARTERS = [
+    ("Q3", "2025-03-12", "2024-07-01", "2024-10-01", MONTH),
+    ("Q1 2024", "2025-03-12", "2024-01-01", "2024-04-01", MONTH),
+    ("last quarter", "2025-01-02", "2024-10-01", "2025-01-01", MONTH),
+    ("一季度", "2025-03-12", "2025-01-01", "2025-04-01", MONTH),
+    ("去年第四季度", "2025-03-12", "2024-10-01", "2025-01-01", MONTH),
+]
+
+VARIANTS = [
+    ("end of October", "2024-03-05", "2023-10-21", "2023-11-01", DAY),
+    ("late in 2023", "2025-03-12", "2023-09-01", "2024-01-01", MONTH),
+    ("the past fortnight", "2025-03-12", "2025-02-26", "2025-03-13", DAY),
+    ("this past weekend", "2025-03-12", "2025-03-08", "2025-03-10", DAY),
+    ("the Friday before last", "2025-03-12", "2025-02-28", "2025-03-01", DAY),
+    ("the summer before last", "2025-03-12", "2023-06-01", "2023-09-01", Granularity.SEASON),
+    ("the Christmas before last", "2025-03-12", "2023-12-25", "2023-12-26", DAY),
+    ("Christmas morning", "2025-03-12", "2024-12-25", "2024-12-26", DAY),
+    ("春节期间", "2025-03-12", "2025-01-29", "2025-01-30", DAY),
+    ("最近这几天", "2025-03-12", "2025-03-09", "2025-03-13", DAY),
+    ("过去24小时", "2025-03-12", "2025-03-11", "2025-03-13", DAY),
+    ("二十世纪九十年代", "2025-03-12", "1990-01-01", "2000-01-01", DECADE),
+]
+
+
 @pytest.mark.parametrize(
     ("phrase", "said", "start", "end", "granularity"),
-    PARTS + SPANS + TWO_STEPS + HOLIDAYS + MONTHS_AND_DECADES,
+    PARTS + SPANS + TWO_STEPS + HOLIDAYS + MONTHS_AND_DECADES + QUARTERS + VARIANTS,
 )
 def test_phrase_resolves_to_range(
     phrase: str, said: str, start: str, end: str, granularity: Granularity
@@ -147,6 +172,7 @@ TAGGED = [
     ("She stopped mid-sentence. At the end of the day it does not matter.", "en", []),
     ("She is in her early 20s and spent the last day of school at home.", "en", []),
     ("It was the last two weeks of the trip.", "en", []),
+    ("In the last quarter of the game, the fourth quarter, early years", "en", []),
     ("上个月底我搬家了，这几天很忙。", "zh", ["上个月底", "这几天"]),
     ("今年中国经济增长，我2024年初中毕业。", "zh", ["今年", "2024年"]),
     ("在这三个月中我学会了很多，岁月中的故事", "zh", ["这三个月"]),
