@@ -94,15 +94,19 @@ class Rule:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """The rules of one language, behind a cheap pre-check that most messages fail."""
+    """The rules of one language, behind a cheap pre-check that most messages fail.
+
+    The trigger is searched in the lowercased message: a lowercase pattern without IGNORECASE
+    scans several times faster.
+    """
 
     trigger: re.Pattern[str]
     rules: tuple[Rule, ...]
 
     def extended(self, more: RuleSet) -> RuleSet:
-        """Both rule lists, behind either trigger (with this set's flags)."""
+        """Both rule lists, behind either trigger."""
         either = f"{self.trigger.pattern}|{more.trigger.pattern}"
-        return RuleSet(re.compile(either, self.trigger.flags), self.rules + more.rules)
+        return RuleSet(re.compile(either), self.rules + more.rules)
 
 
 # --- Calendar arithmetic shared by both languages -------------------------------------------
@@ -388,8 +392,7 @@ EN_RULES = RuleSet(
     trigger=re.compile(
         r"\d{4}|\d0'?s|day|tomorrow|week|month|year|ago|night|morning|afternoon|evening|"
         r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter|"
-        r"recent|lately|decade",
-        re.IGNORECASE,
+        r"recent|lately|decade"
     ),
     rules=(
         _en(rf"\b(?:{alternation(_FIXED)})\b", _fixed),
@@ -448,7 +451,7 @@ def find_time_tags(text: str, reference: datetime, lang: str = "en") -> list[Tim
     if reference.tzinfo is None:
         raise ValueError("reference must be timezone-aware")
     rules = _rules_for(lang)
-    if not rules.trigger.search(text):
+    if not rules.trigger.search(text.lower()):
         return []
     found: list[tuple[int, int, int, TimeRange]] = []
     for order, rule in enumerate(rules.rules):

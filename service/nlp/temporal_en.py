@@ -41,6 +41,7 @@ from service.nlp.periods import (
     units_back,
 )
 from service.nlp.temporal import (
+    EN_RULES,
     MONTH_NUMBERS,
     MONTHS,
     NUM,
@@ -244,8 +245,9 @@ def _holiday_names() -> str:
 
 
 def _holiday_keywords() -> str:
-    """The longest word of each holiday name: a cheap pre-check before the name patterns."""
-    names = [*_HOLIDAYS, *_HOLIDAYS_CAPITALISED]
+    """The longest word of each holiday name that the base rules' pre-check would miss
+    ("christmas", not "mother's day"): the pre-check scans every message, so it stays short."""
+    names = [n for n in [*_HOLIDAYS, *_HOLIDAYS_CAPITALISED] if not EN_RULES.trigger.search(n)]
     return alternation({max(re.findall(r"[a-z]+", n.lower()), key=len) for n in names})
 
 
@@ -257,7 +259,7 @@ _SPAN_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?\b(?!\s+(?:of|befor
 _SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
 
 EN_PHRASE_RULES = RuleSet(
-    trigger=re.compile(rf"ties|hour|q[1-4]|quarter|{_holiday_keywords()}", re.IGNORECASE),
+    trigger=re.compile(rf"ties|hour|q[1-4]|quarter|{_holiday_keywords()}"),
     rules=(
         _en(
             rf"\b(?P<lead>the\s+)?(?P<part>{alternation(_BEFORE)})(?:-|\s+)(?:of\s+)?{_PERIOD}\b",

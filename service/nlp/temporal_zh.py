@@ -292,8 +292,12 @@ _HOLIDAY_AFTER_YEAR_RULE = Rule(
     _holiday,
 )
 
+_TRIGGER_CHARS = r"[\d天周月年期拜近晚早旬季节]"
+# Holiday names without one of those characters (元旦, 中秋): the pre-check looks for them whole.
+_UNTRIGGERED_HOLIDAYS = [n for n in _HOLIDAYS if not re.search(_TRIGGER_CHARS, n)]
+
 ZH_RULES = RuleSet(
-    trigger=re.compile(rf"[\d天周月年期拜近晚早旬季]|{alternation(_HOLIDAYS)}"),
+    trigger=re.compile(rf"{_TRIGGER_CHARS}|{alternation(_UNTRIGGERED_HOLIDAYS)}"),
     rules=(
         Rule(re.compile(alternation(_FIXED)), _fixed),
         Rule(
