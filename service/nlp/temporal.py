@@ -86,10 +86,15 @@ Resolver = Callable[[re.Match[str], datetime], TimeRange | None]
 
 @dataclass(frozen=True)
 class Rule:
-    """A pattern and what one of its matches means; a resolver returns None for a false alarm."""
+    """A pattern and what one of its matches means; a resolver returns None for a false alarm.
+
+    A costly pattern may have a ``gate``: a lowercase pattern that the lowercased message must
+    contain before the rule runs.
+    """
 
     pattern: re.Pattern[str]
     resolve: Resolver
+    gate: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -451,10 +456,13 @@ def find_time_tags(text: str, reference: datetime, lang: str = "en") -> list[Tim
     if reference.tzinfo is None:
         raise ValueError("reference must be timezone-aware")
     rules = _rules_for(lang)
-    if not rules.trigger.search(text.lower()):
+    lowered = text.lower()
+    if not rules.trigger.search(lowered):
         return []
     found: list[tuple[int, int, int, TimeRange]] = []
     for order, rule in enumerate(rules.rules):
+        if rule.gate is not None and not rule.gate.search(lowered):
+            continue
         for m in rule.pattern.finditer(text):
             try:
                 resolved = rule.resolve(m, reference)

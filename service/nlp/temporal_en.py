@@ -244,6 +244,12 @@ def _holiday_names() -> str:
     return rf"(?P<name>{anycase}|(?-i:{exact}))"
 
 
+def _holiday_gate() -> re.Pattern[str]:
+    """Any holiday name, lowercase: the case-insensitive holiday rule costs several times more."""
+    names = sorted({n.lower() for n in [*_HOLIDAYS, *_HOLIDAYS_CAPITALISED]}, key=len, reverse=True)
+    return re.compile("|".join(_name_pattern(n) for n in names))
+
+
 def _holiday_keywords() -> str:
     """The longest word of each holiday name that the base rules' pre-check would miss
     ("christmas", not "mother's day"): the pre-check scans every message, so it stays short."""
@@ -303,13 +309,17 @@ EN_PHRASE_RULES = RuleSet(
             _quarter,
         ),
         _en(rf"\b{_REL}\s+quarter\b(?!\s+of\b)", _relative_quarter),
-        _en(
-            rf"\b(?:{_REL}\s+|(?:over|for)\s+)?(?:the\s+)?{_holiday_names()}"
-            r"(?:\s+(?:morning|afternoon|evening|night|weekend|break|holidays?|vacation)\b)?"
-            rf"(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{{2}})\b|\s+(?P<yrel>last|this|next)\s+year\b"
-            r"|\s+(?P<before_last>before\s+last)\b)?"
-            r"(?![\w'’])",
+        Rule(
+            re.compile(
+                rf"\b(?:{_REL}\s+|(?:over|for)\s+)?(?:the\s+)?{_holiday_names()}"
+                r"(?:\s+(?:morning|afternoon|evening|night|weekend|break|holidays?|vacation)\b)?"
+                rf"(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d{{2}})\b|\s+(?P<yrel>last|this|next)\s+year\b"
+                r"|\s+(?P<before_last>before\s+last)\b)?"
+                r"(?![\w'’])",
+                re.IGNORECASE,
+            ),
             _holiday,
+            gate=_holiday_gate(),
         ),
         _en(rf"\b(?:in\s+)?the\s+(?P<dword>{alternation(_DECADE_WORDS)})\b", _decade),
     ),
