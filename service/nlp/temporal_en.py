@@ -10,7 +10,8 @@
 - "the last / past N days / weeks / months / years" ("in the last two weeks", "over the past
   3 months", "the past few days", "the last 24 hours"; "the" may go when N is said) and "in
   recent weeks" (N = 3): a span back from now, see ``periods``. Not "the last week of May"
-  (a week of May) nor "last week" (the previous ISO week); "the last day" needs a number.
+  (a week of May) nor "last week" (the previous ISO week); "the last day" and "the previous
+  month" (often of a story, not of now) need a number.
 - "the week / month / year / weekend before last" and "... after next": two periods away;
   "the Friday / summer / May before last": the one before "last Friday / summer / May".
 - "this past week / weekend": the last 7 days / the latest weekend begun.
@@ -151,8 +152,8 @@ def _span(m: re.Match[str], ref: datetime) -> TimeRange | None:
     if unit == "fortnight":
         return units_back(ref, _G.WEEK, 2 * (count(m) if m.groupdict().get("n") else 1))
     if m.groupdict().get("n") is None:
-        if unit in ("day", "hour"):
-            return None  # "the last day" of something, not a span
+        if unit in ("day", "hour") or m["word"].lower() in ("previous", "preceding"):
+            return None  # "the last day" of something, "the previous year" of a story
         n = 1
     else:
         n = count(m)
@@ -261,7 +262,7 @@ def _en(pattern: str, resolve: Resolver) -> Rule:
     return Rule(re.compile(pattern, re.IGNORECASE), resolve)
 
 
-_SPAN_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?\b(?!\s+(?:of|before|after)\b)"
+_SPAN_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year|decade)s?\b(?!\s+(?:of|before|after)\b)"
 _SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
 
 EN_PHRASE_RULES = RuleSet(
@@ -283,7 +284,7 @@ EN_PHRASE_RULES = RuleSet(
             _week_of,
         ),
         _en(
-            rf"\b{_SPAN_LEAD}(?:the|these|those|this)\s+(?:last|past|previous|preceding)\s+"
+            rf"\b{_SPAN_LEAD}(?:the|these|those|this)\s+(?P<word>last|past|previous|preceding)\s+"
             rf"(?:{NUM}\s+)?{_SPAN_UNIT}",
             _span,
         ),

@@ -239,7 +239,9 @@ _MONTH_WHOLE = (
 )
 _PART_RULES = (
     Rule(
-        re.compile(rf"{_YEAR_PREFIX}(?P<again>年)?(?P<part>{alternation(_YEAR_PARTS)})(?![中期])"),
+        re.compile(
+            rf"{_YEAR_PREFIX}的?(?P<again>年)?(?P<part>{alternation(_YEAR_PARTS)})(?![中期])"
+        ),
         _year_part,
     ),
     Rule(
@@ -249,7 +251,10 @@ _PART_RULES = (
         _year_part,
     ),
     Rule(re.compile(rf"(?<![年去今明])(?P<part>{_WORD_YEAR_PARTS})"), _year_part),
-    Rule(re.compile(rf"{_MONTH_WHOLE}(?P<part>{alternation(_MONTH_PARTS)})"), _month_part),
+    # 上个月底, 上个月的月底, 这个月月初
+    Rule(
+        re.compile(rf"{_MONTH_WHOLE}(?:的?月)?(?P<part>{alternation(_MONTH_PARTS)})"), _month_part
+    ),
     Rule(re.compile(rf"(?<!月)(?P<part>{_TEN_DAY_PARTS})"), _month_part),
     Rule(
         re.compile(
