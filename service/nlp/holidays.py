@@ -66,7 +66,8 @@ class Holiday:
         """The holiday's first day in a Gregorian year."""
         return _first_day(self, year)
 
-    def _rule_date(self, year: int) -> date:
+    def rule_date(self, year: int) -> date:
+        """The date the rule gives for a year, before the offset."""
         if self.rule is DateRule.FIXED:
             return date(year, self.month, self.day)
         if self.rule is DateRule.NTH_WEEKDAY:
@@ -87,7 +88,7 @@ def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
 
 @cache
 def _first_day(holiday: Holiday, year: int) -> date:
-    return holiday._rule_date(year) + timedelta(days=holiday.offset)
+    return holiday.rule_date(year) + timedelta(days=holiday.offset)
 
 
 def _to_date(solar: Any) -> date:

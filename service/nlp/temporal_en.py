@@ -262,6 +262,9 @@ def _en(pattern: str, resolve: Resolver) -> Rule:
     return Rule(re.compile(pattern, re.IGNORECASE), resolve)
 
 
+_NAMED_TIME = alternation(
+    [*WEEKDAY_NUMBERS, *MONTH_NUMBERS, *SEASON_MONTH, *UNIT_WORDS, "weekend", "night"]
+)
 _SPAN_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year|decade)s?\b(?!\s+(?:of|before|after)\b)"
 _SPAN_LEAD = r"(?:(?:in|over|during|for|within|throughout)\s+)?"
 
@@ -291,7 +294,8 @@ EN_PHRASE_RULES = RuleSet(
         _en(rf"\b{_SPAN_LEAD}(?:last|past)\s+{NUM}\s+{_SPAN_UNIT}", _span),
         _en(r"\bin\s+recent\s+(?P<unit>day|week|month|year)s\b", _recent_units),
         _en(
-            r"\bthe\s+(?P<unit>week|month|year|weekend)\s+(?P<dir>before\s+last|after\s+next)\b",
+            r"\bthe\s+(?P<unit>week|month|year|weekend)\s+(?P<dir>before\s+last|after\s+next)\b"
+            rf"(?!\s+(?:{_NAMED_TIME}))",  # "the week before last Friday" is not two weeks back
             _two_away,
         ),
         _en(

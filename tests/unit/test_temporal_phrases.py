@@ -173,6 +173,7 @@ TAGGED = [
     ("She is in her early 20s and spent the last day of school at home.", "en", []),
     ("It was the last two weeks of the trip.", "en", []),
     ("In the last quarter of the game, the fourth quarter, early years", "en", []),
+    ("The week before last Friday we met.", "en", ["last Friday"]),
     ("上个月底我搬家了，这几天很忙。", "zh", ["上个月底", "这几天"]),
     ("今年中国经济增长，我2024年初中毕业。", "zh", ["今年", "2024年"]),
     ("在这三个月中我学会了很多，岁月中的故事", "zh", ["这三个月"]),
