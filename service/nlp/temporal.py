@@ -348,8 +348,11 @@ def _month(m: re.Match[str], ref: datetime) -> TimeRange:
 
 def warm_up() -> None:
     """Load dateparser's data now: its first parse in a process takes ~125 ms (the next ~1),
-    which would otherwise fall on the first message or question holding a date."""
+    which would otherwise fall on the first message or question holding a date. Build both
+    languages' rule tables too (imports, regex compiles, the holiday list)."""
     dateparser.parse("13 October 2023", languages=["en"], settings=_DATEPARSER_SETTINGS)
+    _rules_for("en")
+    _rules_for("zh")
 
 
 def _day_of_month(m: re.Match[str], ref: datetime) -> TimeRange | None:
