@@ -11,7 +11,8 @@ Same calendar as the English rules (see ``temporal``), with two Chinese readings
 - 年初 / 年中 / 年底 (年末), 上半年 / 下半年, 月初 / 月中 / 月底, 上旬 / 中旬 / 下旬 are parts of
   the year or month named before them (2024年初, 去年年底, 上个月底, 十月中旬), else of the current
   one; 九十年代初 / 末 of a decade. Bounds in ``periods``. 年中 needs a doubled 年 after a year
-  (今年年中), as 今年中国 is "China this year".
+  (今年年中), as 今年中国 is "China this year". 三月的第一周 is days 1-7 of March, 第四周 days
+  22-28, 最后一周 the month's last 7 days.
 - 过去 / 最近 / 近 / 这 + a count + a unit (过去两周, 最近三个月, 近半年, 这几天 with 几 = 3,
   这两天) are spans back from now, see ``periods``; 这些天 is 3 days. 这一年 is not a span.
 - 一季度 / 第三季度 / 去年四季度 / 上个季度 are calendar quarters, see ``periods``.
@@ -32,6 +33,7 @@ from service.nlp.periods import (
     latest_quarter,
     part_of,
     part_words,
+    period_of_days,
     quarter_range,
     relative_quarter,
     span_back,
@@ -160,18 +162,32 @@ def _year_part(m: re.Match[str], ref: datetime) -> TimeRange | None:
     return part_of(period(date(year, 1, 1), _YEAR, ref), _YEAR_PARTS[m["part"]], ref)
 
 
-def _month_part(m: re.Match[str], ref: datetime) -> TimeRange | None:
+def _named_month(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    """The month of a ``_MONTH_WHOLE`` match: 2024年10月, 十月, 上个月, or 月 alone (this one)."""
     groups = m.groupdict()
     if groups.get("ym"):
-        whole = period(date(_year(m, ref), cn_number(groups["ym"]), 1), _MONTH, ref)
-    elif groups.get("m"):
+        return period(date(_year(m, ref), cn_number(groups["ym"]), 1), _MONTH, ref)
+    if groups.get("m"):
         month = cn_number(groups["m"])
-        if not 1 <= month <= 12:
-            return None
-        whole = cycle_range(ref, MONTHS, month - 1, None)
-    else:  # 上个月底, or 月底 / 下旬 alone: this month
-        whole = relative_period(ref, _MONTH, _REL_PREFIX[groups["rel"]] if groups.get("rel") else 0)
-    return part_of(whole, _MONTH_PARTS[m["part"]], ref)
+        return cycle_range(ref, MONTHS, month - 1, None) if 1 <= month <= 12 else None
+    return relative_period(ref, _MONTH, _REL_PREFIX[groups["rel"]] if groups.get("rel") else 0)
+
+
+def _month_part(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    whole = _named_month(m, ref)
+    return None if whole is None else part_of(whole, _MONTH_PARTS[m["part"]], ref)
+
+
+def _week_of_month(m: re.Match[str], ref: datetime) -> TimeRange | None:
+    """第一周 = days 1-7 ... 第四周 = days 22-28; 最后一周 = the month's last 7 days."""
+    whole = _named_month(m, ref)
+    if whole is None:
+        return None
+    if m["ord"]:
+        start = whole.start.date() + timedelta(days=7 * (cn_number(m["ord"]) - 1))
+    else:
+        start = whole.end.date() - timedelta(days=7)
+    return period_of_days(start, 7, ref)
 
 
 def _decade(m: re.Match[str], ref: datetime) -> TimeRange | None:
@@ -254,6 +270,10 @@ _PART_RULES = (
     # 上个月底, 上个月的月底, 这个月月初
     Rule(
         re.compile(rf"{_MONTH_WHOLE}(?:的?月)?(?P<part>{alternation(_MONTH_PARTS)})"), _month_part
+    ),
+    Rule(
+        re.compile(rf"{_MONTH_WHOLE}的?(?:第(?P<ord>[一二三四1-4])|最后一)(?:周|个星期|个礼拜)"),
+        _week_of_month,
     ),
     Rule(re.compile(rf"(?<!月)(?P<part>{_TEN_DAY_PARTS})"), _month_part),
     Rule(
