@@ -45,8 +45,9 @@ class Part(StrEnum):
 
 
 _G = Granularity
-# The unit a part of each period is counted in, and each part's [from, to) in that unit; None
-# is the period's own end, so a month's last third ends on its 28th to 31st.
+# The unit a part of each period is counted in, and where (in that unit, from the period's
+# start) its thirds and halves split; the last part runs to the period's end, whatever a
+# month's length.
 _SUB_UNIT = {_G.WEEK: _G.DAY, _G.MONTH: _G.DAY, _G.SEASON: _G.MONTH, _G.YEAR: _G.MONTH,
              _G.DECADE: _G.YEAR}  # fmt: skip
 _THIRDS: dict[Granularity, tuple[int, int]] = {
