@@ -144,7 +144,7 @@ def test_guide_has_slides_and_runnable_blocks() -> None:
     blocks = guide_blocks()
     assert max(block.slide for block in blocks) >= 6
     assert all(block.slide > 0 for block in blocks), "a block outside <slide> is not shown"
-    assert {"user", "month", "entity", "source", "target"} <= guide_params().keys()
+    assert {"user", "month", "entity", "from_entity", "to_entity"} <= guide_params().keys()
 
 
 def _known_labels_and_types() -> tuple[set[str], set[str]]:
