@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from service.config import REPO_ROOT, Settings
+from service.store.index_shards import LABEL_PREFIX
 from service.store.local_server import (
     BROWSER_ASSETS,
     BROWSER_GUIDE,
@@ -193,3 +194,13 @@ def test_style_captions_memories_by_text_entities_by_name_relationships_by_type(
     assert rules["relationship"]["caption"] == "<type>"
     # `:style` replaces the whole sheet: the defaults for other labels come from here too.
     assert {"diameter", "color"} <= rules["node"].keys()
+
+
+def test_memories_keep_their_colour_beside_their_partition_label() -> None:
+    # Browser colours a label it has no rule for, and that rule comes after (so wins over)
+    # node.Memory on a memory that also has MemoryShard_<i>; a rule per partition prevents it.
+    rules = parse_grass((BROWSER_ASSETS / BROWSER_STYLE).read_text(encoding="utf-8"))
+    shards = Settings(_env_file=None).index_shards  # type: ignore[call-arg]
+    for label in (f"node.{LABEL_PREFIX}{i}" for i in range(shards)):
+        assert rules[label]["color"] == rules["node.Memory"]["color"], label
+        assert "caption" not in rules[label], "the caption stays Memory's {text}"
