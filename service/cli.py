@@ -236,6 +236,11 @@ def _start_local(server: LocalNeo4j) -> None:
     # On a line of its own and never wrapped, so that the link can be clicked or copied whole.
     link = status.browser_url
     console.print(f"Neo4j Browser (no login; the guide needs the API): {link}", soft_wrap=True)
+    if not status.conf_current:  # e.g. started by an older version, or on other ports
+        console.print(
+            "[yellow]Neo4j runs on an older neo4j.conf (Browser's guide may not open): "
+            "`engram neo4j stop`, then start again to apply it[/yellow]"
+        )
 
 
 def _guard(action: Callable[[], T]) -> T:

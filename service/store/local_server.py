@@ -36,6 +36,7 @@ class ServerStatus:
     pid: int | None
     bolt_uri: str
     browser_url: str
+    conf_current: bool = True  # False: running on a neo4j.conf this version would write otherwise
 
 
 class LocalNeo4j:
@@ -67,11 +68,13 @@ class LocalNeo4j:
     # -- lifecycle -------------------------------------------------------------------------
     def status(self) -> ServerStatus:
         pid = self._live_pid()
+        running = pid is not None and self._bolt_open()
         return ServerStatus(
-            running=pid is not None and self._bolt_open(),
+            running=running,
             pid=pid,
             bolt_uri=self._settings.bolt_uri,
             browser_url=browser_link(self._settings),
+            conf_current=not running or self.conf_is_current(),
         )
 
     def start(self) -> ServerStatus:
@@ -122,6 +125,14 @@ class LocalNeo4j:
     def conf_text(self) -> str:
         """This server's neo4j.conf: the template with its per-instance keys."""
         return render_conf(CONF_TEMPLATE.read_text(encoding="utf-8"), self._conf_overrides())
+
+    def conf_is_current(self) -> bool:
+        """Whether the written neo4j.conf is this one (a server reads it only at start)."""
+        try:
+            written = (self.data_dir / "conf" / "neo4j.conf").read_text(encoding="utf-8")
+        except OSError:
+            return False
+        return written == self.conf_text()
 
     def _write_conf(self) -> None:
         conf_dir = self.data_dir / "conf"

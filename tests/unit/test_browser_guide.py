@@ -95,7 +95,8 @@ def parse_grass(text: str) -> dict[str, dict[str, str]]:
 
 def _settings(**overrides: object) -> Settings:
     values: dict[str, object] = {"neo4j_bolt_port": 7787, "neo4j_http_port": 7574}
-    values.update(api_port=8100, data_dir=Path("/tmp/engram-unit"), **overrides)
+    values.update(api_port=8100, data_dir=Path("/tmp/engram-unit"))
+    values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
@@ -204,3 +205,14 @@ def test_memories_keep_their_colour_beside_their_partition_label() -> None:
     for label in (f"node.{LABEL_PREFIX}{i}" for i in range(shards)):
         assert rules[label]["color"] == rules["node.Memory"]["color"], label
         assert "caption" not in rules[label], "the caption stays Memory's {text}"
+
+
+def test_a_conf_written_for_other_settings_is_reported_as_outdated(tmp_path: Path) -> None:
+    # A running server keeps the conf it started with; the CLI then says to restart it.
+    server = LocalNeo4j(_settings(data_dir=tmp_path))
+    assert not server.conf_is_current()  # nothing written yet
+    conf = tmp_path / "neo4j" / "conf" / "neo4j.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text(server.conf_text(), encoding="utf-8")
+    assert server.conf_is_current()
+    assert not LocalNeo4j(_settings(data_dir=tmp_path, api_port=8101)).conf_is_current()
