@@ -220,7 +220,9 @@ def neo4j_status() -> None:
     """Say whether the local Neo4j runs, and where."""
     status = LocalNeo4j(get_settings()).status()
     state = f"running (pid {status.pid})" if status.running else "stopped"
-    console.print(f"Neo4j {state}; Bolt {status.bolt_uri}; Browser {status.browser_url}")
+    console.print(
+        f"Neo4j {state}; Bolt {status.bolt_uri}; Browser {status.browser_url}", soft_wrap=True
+    )
     raise typer.Exit(0 if status.running else 3)
 
 
@@ -229,8 +231,16 @@ def _start_local(server: LocalNeo4j) -> None:
     status = _guard(server.start)
     console.print(
         f"Neo4j running (pid {status.pid}) after {time.monotonic() - began:.1f}s; "
-        f"Bolt {status.bolt_uri}; Browser {status.browser_url}"
+        f"Bolt {status.bolt_uri}"
     )
+    # On a line of its own and never wrapped, so that the link can be clicked or copied whole.
+    link = status.browser_url
+    console.print(f"Neo4j Browser (no login; the guide needs the API): {link}", soft_wrap=True)
+    if not status.conf_current:  # e.g. started by an older version, or on other ports
+        console.print(
+            "[yellow]Neo4j runs on an older neo4j.conf (Browser's guide may not open): "
+            "`engram neo4j stop`, then start again to apply it[/yellow]"
+        )
 
 
 def _guard(action: Callable[[], T]) -> T:

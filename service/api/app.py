@@ -1,4 +1,7 @@
-"""The FastAPI app: GraphQL at /graphql (GraphiQL in a browser), health at /healthz."""
+"""The FastAPI app: GraphQL at /graphql (GraphiQL in a browser), health at /healthz.
+
+Also Engram's Neo4j Browser guide and style under /neo4j-browser/ (docs/browser.md).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.applications import Starlette
+from starlette.middleware.cors import CORSMiddleware
+from starlette.routing import Route
+from starlette.types import ASGIApp
 from strawberry.fastapi import GraphQLRouter
 
 from service.api.auth import Principal, principal_from
@@ -17,6 +24,17 @@ from service.config import Settings
 from service.errors import DatabaseUnavailableError
 from service.memory import Memory
 from service.reembed import recheck_if_pending
+from service.store.local_server import (
+    BROWSER_ASSETS,
+    BROWSER_ASSETS_ROUTE,
+    BROWSER_GUIDE,
+    BROWSER_STYLE,
+)
+
+_BROWSER_MEDIA_TYPES = {
+    BROWSER_GUIDE: "text/html; charset=utf-8",
+    BROWSER_STYLE: "text/plain; charset=utf-8",
+}
 
 
 def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
@@ -51,6 +69,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
 
     router = GraphQLRouter(build_schema(settings), context_getter=context)
     app.include_router(router, prefix="/graphql")
+    app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:
@@ -65,6 +84,26 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
         return JSONResponse(body, status_code=200 if up else 503)
 
     return app
+
+
+def _browser_assets() -> ASGIApp:
+    """The guide and style files, readable by Neo4j Browser's page (another origin)."""
+
+    async def asset(request: Request) -> FileResponse:
+        name = request.path_params["name"]
+        if name not in _BROWSER_MEDIA_TYPES:
+            raise HTTPException(status_code=404)
+        return FileResponse(BROWSER_ASSETS / name, media_type=_BROWSER_MEDIA_TYPES[name])
+
+    # Public, static files: any origin may read them (Browser's own origin depends on the
+    # Neo4j in use), sending any header: Browser's fetches add Cache-Control, Pragma and its
+    # error reporter's sentry-trace, so they are preflighted, and a header refused fails them.
+    return CORSMiddleware(
+        Starlette(routes=[Route("/{name}", asset)]),
+        allow_origins=["*"],
+        allow_methods=["GET"],
+        allow_headers=["*"],
+    )
 
 
 async def _embeddings_health(memory: Memory) -> dict[str, Any] | None:

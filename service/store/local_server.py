@@ -21,6 +21,12 @@ from service.errors import LocalServerError
 
 POM = REPO_ROOT / "neo4j" / "pom.xml"
 CONF_TEMPLATE = REPO_ROOT / "neo4j" / "neo4j.conf"
+# Neo4j Browser's guide of Engram's queries and its style (GRASS); the API serves this folder
+# at BROWSER_ASSETS_ROUTE (service/api/app.py), docs/browser.md says how Browser loads them.
+BROWSER_ASSETS = REPO_ROOT / "neo4j" / "browser"
+BROWSER_ASSETS_ROUTE = "/neo4j-browser"
+BROWSER_GUIDE = "engram-guide.html"
+BROWSER_STYLE = "engram.grass"
 _MULTI_VALUED = {"server.jvm.additional"}
 
 
@@ -30,6 +36,7 @@ class ServerStatus:
     pid: int | None
     bolt_uri: str
     browser_url: str
+    conf_current: bool = True  # False: running on a neo4j.conf this version would write otherwise
 
 
 class LocalNeo4j:
@@ -61,11 +68,13 @@ class LocalNeo4j:
     # -- lifecycle -------------------------------------------------------------------------
     def status(self) -> ServerStatus:
         pid = self._live_pid()
+        running = pid is not None and self._bolt_open()
         return ServerStatus(
-            running=pid is not None and self._bolt_open(),
+            running=running,
             pid=pid,
             bolt_uri=self._settings.bolt_uri,
-            browser_url=f"http://localhost:{self._settings.neo4j_http_port}/browser/",
+            browser_url=browser_link(self._settings),
+            conf_current=not running or self.conf_is_current(),
         )
 
     def start(self) -> ServerStatus:
@@ -107,14 +116,29 @@ class LocalNeo4j:
             "server.memory.pagecache.size": s.neo4j_pagecache,
             # Loopback-only development server; a user's own Neo4j keeps its auth.
             "dbms.security.auth_enabled": "false",
+            # Browser runs these (each with a leading ':') once it has connected, and fetches
+            # guides and styles only from the hosts listed (Neo4j's default list plus the API's).
+            "browser.post_connect_cmd": "; ".join(browser_post_connect_commands(s)),
+            "browser.remote_content_hostname_whitelist": f"guides.neo4j.com,{_api_host(s)}",
         }
+
+    def conf_text(self) -> str:
+        """This server's neo4j.conf: the template with its per-instance keys."""
+        return render_conf(CONF_TEMPLATE.read_text(encoding="utf-8"), self._conf_overrides())
+
+    def conf_is_current(self) -> bool:
+        """Whether the written neo4j.conf is this one (a server reads it only at start)."""
+        try:
+            written = (self.data_dir / "conf" / "neo4j.conf").read_text(encoding="utf-8")
+        except OSError:
+            return False
+        return written == self.conf_text()
 
     def _write_conf(self) -> None:
         conf_dir = self.data_dir / "conf"
         conf_dir.mkdir(parents=True, exist_ok=True)
         (self.data_dir / "logs").mkdir(parents=True, exist_ok=True)
-        text = render_conf(CONF_TEMPLATE.read_text(encoding="utf-8"), self._conf_overrides())
-        (conf_dir / "neo4j.conf").write_text(text, encoding="utf-8")
+        (conf_dir / "neo4j.conf").write_text(self.conf_text(), encoding="utf-8")
 
     def _server_command(self) -> list[str]:
         """Ask Neo4j's own launcher for the JVM command line it would run (flags, heap)."""
@@ -181,6 +205,34 @@ class LocalNeo4j:
                     log.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
                 )
         return "(no Neo4j log was written)"
+
+
+def browser_link(settings: Settings) -> str:
+    """Neo4j Browser's URL that connects to the local server at once (no auth form)."""
+    # `dbms` names the server to connect to; `preselectAuthMethod=NO_AUTH` makes the connect
+    # frame connect without credentials (Browser 5.24: ConnectionFormController). No `cmd`
+    # here: a command in the URL turns off browser.post_connect_cmd, which plays the guide.
+    base = f"http://localhost:{settings.neo4j_http_port}/browser/"
+    return f"{base}?dbms=bolt://localhost:{settings.neo4j_bolt_port}&preselectAuthMethod=NO_AUTH"
+
+
+def browser_asset_url(settings: Settings, name: str) -> str:
+    """Where the API serves one of BROWSER_ASSETS, as Browser (on this machine) reaches it."""
+    return f"http://{_api_host(settings)}:{settings.api_port}{BROWSER_ASSETS_ROUTE}/{name}"
+
+
+def browser_post_connect_commands(settings: Settings) -> list[str]:
+    """Apply Engram's style, then open its guide: what Browser runs after connecting."""
+    return [
+        f"style {browser_asset_url(settings, BROWSER_STYLE)}",
+        f"play {browser_asset_url(settings, BROWSER_GUIDE)}",
+    ]
+
+
+def _api_host(settings: Settings) -> str:
+    """The API's host as a browser on this machine names it: loopback or wildcard = localhost."""
+    loopback_or_any = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "::"}
+    return "localhost" if settings.api_host in loopback_or_any else settings.api_host
 
 
 def render_conf(template: str, overrides: dict[str, str]) -> str:
