@@ -1,0 +1,218 @@
+"""Chinese relations from regexes: the table's rows mark endpoints with groups src and tgt.
+
+There is no Chinese parser here, so a row spells out the clause: where it starts, its subject,
+the adverbs that may follow, the trigger and the target. Macros keep the rows readable:
+
+- ``{B}`` the start of a clause, with connectives that may open it (然后, 不过, 我记得 …);
+- ``{S}`` the subject, group ``src`` (我, 我们, 他, 她 or a name of up to eight characters);
+- ``{A}`` adverbs and time words between subject and verb (也, 一直, 现在, 上周 …);
+- ``{T}`` the target, group ``tgt``, shortest first, so the row's right context bounds it;
+- ``{P}`` a place as target, shorter (at most seven characters);
+- ``{N}`` a person's name after a kin word (group ``tgt``, two or three characters);
+- ``{KIN}`` kinship nouns, ``{END}`` the end of a clause (lookahead).
+
+An endpoint is the mention that overlaps its group, else the group's own text (Chinese names
+are often not mentions yet; the integrator adds them). A clause without a subject continues
+the subject of the clause before it in the same fact ("小红去X实习，然后再回Y上课").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from service.nlp.patterns import EntityLabel, EntityMention
+from service.nlp.relations import (
+    Endpoint,
+    RelationMention,
+    RelationRow,
+    RelationType,
+    keep_relation,
+    mention_endpoint,
+    speaker_endpoint,
+)
+
+_CJK = r"\u4e00-\u9fff"
+_LEAD_INS = (
+    "然后|但是|不过|而且|所以|其实|听说|我记得|记得|我知道|对|嗯|哈哈|好呀|还好|因为|不用|巧了|"
+    "是啊|对了|另外|而且"
+)
+_ADVERBS = (
+    "也|还|就|都|又|再|一直|现在|目前|刚刚|刚|已经|正在|平时|主要|终于|马上|以前|之前|曾经|本来|"
+    "从小|每天|天天|经常|下个?月|上个?月|这个?月|[上下这]周|去年|今年|明年|昨天|今天|明天|周末|"
+    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束"
+)
+KIN_WORDS = (
+    "外甥女|未婚夫|未婚妻|妹妹|姐姐|哥哥|弟弟|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|老公|老婆|"
+    "丈夫|妻子|爱人|媳妇|爸爸|妈妈|父亲|母亲|儿子|女儿|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|"
+    "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
+)
+MACROS = {
+    "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
+    "{S}": rf"(?P<src>我们|我|他|她|[{_CJK}A-Za-z][{_CJK}A-Za-z0-9]{{0,7}}?)",
+    "{A}": rf"(?:{_ADVERBS})*",
+    "{T}": rf"(?P<tgt>[{_CJK}A-Za-z0-9][{_CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
+    "{P}": rf"(?P<tgt>[{_CJK}A-Za-z][{_CJK}A-Za-z0-9·\- ]{{0,6}}?)",
+    "{N}": rf"(?P<tgt>[{_CJK}]{{2,3}})",
+    "{KIN}": rf"(?:{KIN_WORDS})",
+    "{END}": r"(?=[，,。！？；;!?\s]|$)",
+}
+# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
+_AFTER_NAME = set("也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每")
+_NOT_SUBJECT = re.compile(r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱)")
+_QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|几[个天]")
+_TIME = re.compile(
+    r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
+)
+_NEGATION = re.compile(r"[不没别]")
+_CLAUSE = re.compile(r"[，,。！？；;!?]")
+_SPLIT_SUBJECT = re.compile(r"[和跟与]")
+WE_CONFIDENCE = 0.8
+
+
+@lru_cache(maxsize=256)
+def compile_row_regex(regex: str) -> re.Pattern[str]:
+    """A row's regex with its macros expanded."""
+    for name, value in MACROS.items():
+        regex = regex.replace(name, value)
+    return re.compile(regex)
+
+
+class ChineseRelations:
+    """The Chinese rows of the relation table, applied to one fact at a time."""
+
+    def __init__(self, rows: list[RelationRow]) -> None:
+        self.rows = [(row, compile_row_regex(row.regex or "")) for row in rows]
+
+    def find(
+        self, text: str, mentions: list[EntityMention], speaker: str | None
+    ) -> list[RelationMention]:
+        found: list[RelationMention] = []
+        people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
+        matches = sorted(
+            ((m.start(), row, m) for row, regex in self.rows for m in regex.finditer(text)),
+            key=lambda item: item[0],
+        )
+        last_sources: list[Endpoint] = []
+        for _, row, match in matches:
+            if not _asserted(text, match, row):
+                continue
+            sources = _sources(text, match, mentions, speaker, people)
+            if sources is None:
+                sources = last_sources
+            elif sources:
+                last_sources = sources
+            target = _target(text, match, mentions, row)
+            if target is None:
+                continue
+            if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+                target = Endpoint(target.name, EntityLabel.PERSON, target.start, target.end)
+                people.append(target)
+            for source in sources:
+                relation_type = row.type
+                if row.person_type is not None and source.label is EntityLabel.PERSON:
+                    relation_type = row.person_type
+                confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
+                keep_relation(
+                    found,
+                    RelationMention(relation_type, source, target, f"pattern:{row.id}", confidence),
+                )
+        return found
+
+
+def _is_we(match: re.Match[str]) -> bool:
+    return "src" in match.re.groupindex and match.group("src") == "我们"
+
+
+def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
+    """Not asked ("…吗？", "是不是") and not denied (不在, 没去) in the clause of the match."""
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, match.start())), default=0)
+    stop = _CLAUSE.search(text, match.end())
+    clause = text[start : stop.end() if stop else len(text)]
+    personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
+    if not personal and _QUESTION.search(clause):
+        return False
+    between_start = match.end("src") if _has(match, "src") else match.start()
+    between = text[between_start : match.start("tgt")]
+    return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
+
+
+def _has(match: re.Match[str], group: str) -> bool:
+    return group in match.re.groupindex and match.group(group) is not None
+
+
+def _sources(
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    speaker: str | None,
+    people: list[Endpoint],
+) -> list[Endpoint] | None:
+    """The subject's endpoints; None when the clause has no subject (continue the last one)."""
+    if not _has(match, "src") or not match.group("src"):
+        return None
+    start = match.start("src")
+    subject = match.group("src")
+    if subject in {"我", "我们"}:
+        me = speaker_endpoint(speaker)
+        return [me] if me else []
+    if subject in {"他", "她"}:
+        return _resolve_person(text[:start], mentions, people, speaker)
+    if _TIME.match(subject):
+        return None
+    if _NOT_SUBJECT.match(subject):
+        return []
+    found = []
+    offset = start
+    for part in _SPLIT_SUBJECT.split(subject):
+        found.append(_endpoint(part, offset, mentions, people))
+        offset += len(part) + 1
+    return [e for e in found if e is not None]
+
+
+def _endpoint(
+    surface: str, start: int, mentions: list[EntityMention], people: list[Endpoint]
+) -> Endpoint | None:
+    if len(surface) < 2:
+        return None
+    end = start + len(surface)
+    overlapping = [m for m in mentions if m.start < end and start < m.end]
+    if overlapping:
+        best = max(overlapping, key=lambda m: m.end - m.start)
+        return mention_endpoint(best)
+    known = any(p.name == surface for p in people)
+    label = EntityLabel.PERSON if known else EntityLabel.OTHER
+    return Endpoint(surface, label, start, end)
+
+
+def _resolve_person(
+    before: str, mentions: list[EntityMention], people: list[Endpoint], speaker: str | None
+) -> list[Endpoint]:
+    """他/她: the one person named before it in the fact, else nothing."""
+    names = {p.name: p for p in people if p.end is not None and p.end <= len(before)}
+    for m in mentions:
+        if m.label is EntityLabel.PERSON and m.end <= len(before) and m.text != speaker:
+            names.setdefault(m.text, mention_endpoint(m))
+    return list(names.values()) if len(names) == 1 else []
+
+
+def _target(
+    text: str, match: re.Match[str], mentions: list[EntityMention], row: RelationRow
+) -> Endpoint | None:
+    start, end = match.span("tgt")
+    surface = text[start:end]
+    if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+        surface = _trim_name(surface)
+        end = start + len(surface)
+    overlapping = [m for m in mentions if m.start < end and start < m.end]
+    if overlapping:
+        best = max(overlapping, key=lambda m: m.end - m.start)
+        if best.label is not EntityLabel.TEMPORAL:
+            return mention_endpoint(best)
+    if row.target_mention or len(surface.strip()) < 2:
+        return None
+    return Endpoint(surface.strip(), EntityLabel.OTHER, start, start + len(surface.strip()))
+
+
+def _trim_name(name: str) -> str:
+    return name[:2] if len(name) == 3 and name[2] in _AFTER_NAME else name
