@@ -93,6 +93,7 @@ class RelationKind(StrEnum):
     POSSESSED = "possessed"  # <possessor> <target>: "my Tesla"
     POSSESSED_MODIFIER = "possessed_modifier"  # <possessor> <target> <noun>: "my Figma mockups"
     MUTUAL = "mutual"  # <A> and <B> <verb>: "A and B got married"
+    OUR_PREP = "our_prep"  # <prep> <target>, we/our ...: "At X, our cluster ..."
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
@@ -107,7 +108,10 @@ class RelationRow(BaseModel):
     kind: RelationKind
     trigger: tuple[str, ...] = ()  # lemmas (lower case) of the verb or noun that carries it
     preps: tuple[str, ...] = ()  # prepositions that introduce the target
-    objects: tuple[str, ...] = ()  # object lemmas for OBJECT_PREP ("phd", "degree")
+    # OBJECT_PREP: the object's lemmas ("phd"); THING_IN: attribute nouns ("block");
+    # VERB_PREP: the last word the target's name must have ("club", "band")
+    objects: tuple[str, ...] = ()
+    target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None
@@ -131,10 +135,15 @@ class RelationRow(BaseModel):
             return self
         if self.kind is RelationKind.REGEX or self.regex is not None:
             raise ValueError("English rows read the parse: no 'regex'")
-        needs_trigger = self.kind not in {RelationKind.POSSESSED, RelationKind.POSSESSED_MODIFIER}
+        needs_trigger = self.kind not in {
+            RelationKind.POSSESSED,
+            RelationKind.POSSESSED_MODIFIER,
+            RelationKind.OUR_PREP,
+        }
         if needs_trigger and not self.trigger:
             raise ValueError(f"kind {self.kind.value!r} needs a 'trigger' list")
-        if self.kind in {RelationKind.VERB_PREP, RelationKind.NOUN_PREP} and not self.preps:
+        prep_kinds = {RelationKind.VERB_PREP, RelationKind.NOUN_PREP, RelationKind.OUR_PREP}
+        if self.kind in prep_kinds and not self.preps:
             raise ValueError(f"kind {self.kind.value!r} needs a 'preps' list")
         if self.kind is RelationKind.OBJECT_PREP and not (self.objects and self.preps):
             raise ValueError("kind 'object_prep' needs 'objects' and 'preps'")

@@ -10,7 +10,7 @@ kin or role noun's named apposition, or a capitalised proper-noun run the mentio
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spacy.tokens import Span, Token
 
@@ -33,7 +33,47 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 # Dependents through which a verb's prepositions hang: "went hiking in X", "writing code in X".
 PREP_HOSTS = frozenset({"dobj", "xcomp", "advmod", "npadvmod", "prt", "acomp", "attr", "oprd"})
 # Prepositions crossed on the way to a place: "right on the river in Porto".
-PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside"})
+PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like"})
+# "my team uses X", "our company is in Y": a group named by its possessor stands for it.
+COLLECTIVE = frozenset({"team", "company", "lab", "group", "startup", "department", "office",
+                        "band", "crew", "squad", "family"})  # fmt: skip
+# Last words of names that the small NER model calls PERSON but that are places or events.
+NOT_PERSON_HEADS = frozenset(
+    [
+        "Park",
+        "Street",
+        "Avenue",
+        "Road",
+        "Lake",
+        "River",
+        "Bay",
+        "Beach",
+        "Island",
+        "Mountain",
+        "Mountains",
+        "Hall",
+        "Station",
+        "Square",
+        "University",
+        "College",
+        "School",
+        "Festival",
+        "Club",
+        "Center",
+        "Centre",
+        "Museum",
+        "Stadium",
+        "Arena",
+        "Airport",
+        "Bridge",
+        "Market",
+        "Mall",
+        "Valley",
+        "Canyon",
+        "Hills",
+    ]
+)
+INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
@@ -103,12 +143,17 @@ def endpoint(fact: _Fact, token: Token) -> Endpoint | None:
         if lower in THING_PRONOUNS:
             return _resolve_thing(fact, token)
         return None
-    appositive = _name_of(token) if token.pos_ == "NOUN" else None
-    if appositive is not None:
-        return endpoint(fact, appositive)
+    appositive = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
+    if token.pos_ == "NOUN" and appositive:
+        return endpoint(fact, appositive[0])
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    if token.lemma_.lower() in COLLECTIVE and owners:  # "my team works in X": the speaker
+        return endpoint(fact, owners[0])
     mention = fact.covering(token)
     span = _proper_run(token, fact.base)
     if mention is not None:
+        if mention.label is EntityLabel.PERSON and mention.text.split()[-1] in NOT_PERSON_HEADS:
+            mention = replace(mention, label=EntityLabel.PLACE)  # "Grant Park", mislabelled
         if span is not None and span[0] < mention.start and mention.end <= span[1]:
             return Endpoint(fact.text[span[0] : span[1]], mention.label, span[0], span[1])
         return mention_endpoint(mention)
@@ -180,10 +225,12 @@ def _resolve_person(fact: _Fact, token: Token) -> Endpoint | None:
 
 def _resolve_thing(fact: _Fact, token: Token) -> Endpoint | None:
     """it/its/they/their: the one non-person thing named before it in the fact."""
+    subjects = [fact.covering(s) for s in _subjects(token)]
     things = {
         m.text.casefold(): m
         for m in fact.before(token)
-        if m.label not in {EntityLabel.PERSON, EntityLabel.TEMPORAL}
+        if m.label not in {EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL}
+        and m not in subjects
     }
     if len(things) == 1:
         return mention_endpoint(next(iter(things.values())))
@@ -196,7 +243,8 @@ def _addressee(fact: _Fact) -> Endpoint | None:
     for m in fact.mentions:
         if m.label not in {EntityLabel.PERSON, EntityLabel.OTHER}:
             continue
-        opens = m.start == 0 and text[m.end : m.end + 1] in {",", "!"}
+        starts = m.start == 0 or text[: m.start].rstrip().endswith((".", "!", "?"))
+        opens = starts and text[m.end : m.end + 1] in {",", "!"}
         closes = text[: m.start].rstrip().endswith(",") and not text[m.end :].strip(" !.?")
         if opens or closes:
             return mention_endpoint(m, EntityLabel.PERSON)
@@ -221,11 +269,34 @@ def _subjects(token: Token) -> list[Token]:
     for _ in range(4):
         subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
         if subjects:
-            return [t for s in subjects for t in (s, *s.conjuncts)]
+            found = [t for s in subjects for t in (s, *s.conjuncts)]
+            return [t for t in found if not _is_interjection(t)] + _lost_conjuncts(subjects)
         if verb.dep_ not in INHERITS_SUBJECT or verb.head.i == verb.i:
             return []
         verb = verb.head
     return []
+
+
+def _is_interjection(token: Token) -> bool:
+    """ "Yep, Becca and Miguel got married": a lone word opening the sentence before a comma."""
+    doc = token.doc
+    following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    alone = all(c.dep_ in {"conj", "cc", "punct"} for c in token.children)
+    return token.i == token.sent.start and following is not None and following.text == "," and alone
+
+
+def _lost_conjuncts(subjects: list[Token]) -> list[Token]:
+    """ "Jake and I stream X", parsed with Jake outside the clause: the name before "and"."""
+    doc = subjects[0].doc
+    lost = []
+    for subject in subjects:
+        i = subject.i
+        if i < 2 or doc[i - 1].lower_ not in {"and", "&"}:
+            continue
+        name = doc[i - 2]
+        if name.pos_ == "PROPN" and name not in subjects and name.dep_ not in {"conj", "compound"}:
+            lost.append(name)
+    return lost
 
 
 def _sources(fact: _Fact, row: RelationRow, token: Token) -> list[Endpoint]:
@@ -245,7 +316,20 @@ def _asserted(token: Token) -> bool:
     for t in chain:
         if any(c.dep_ == "neg" or (c.dep_ == "mark" and c.lower_ == "if") for c in t.children):
             return False
-    return not token.sent.text.rstrip().endswith("?")
+    return not _asks(verb)
+
+
+def _asks(verb: Token) -> bool:
+    """A question clause: "?" and the auxiliary before the subject, or a wh-word first."""
+    if not verb.sent.text.rstrip().endswith("?"):
+        return False
+    subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
+    auxiliaries = [c for c in verb.children if c.dep_ in {"aux", "auxpass"}]
+    if verb.lemma_ == "be" and verb.pos_ == "AUX":
+        auxiliaries.append(verb)
+    inverted = bool(subjects and auxiliaries and min(a.i for a in auxiliaries) < subjects[0].i)
+    first = min((t for t in verb.subtree), key=lambda t: t.i)
+    return inverted or not subjects or first.tag_ in INTERROGATIVE
 
 
 def _happened(token: Token) -> bool:
@@ -288,14 +372,20 @@ def _prep_objects(host: Token, preps: tuple[str, ...], depth: int = 2) -> list[T
     return found
 
 
-def _targets(fact: _Fact, objects: list[Token]) -> Iterator[Endpoint]:
-    """Endpoints of object tokens; "at X's office" names X."""
+def _targets(fact: _Fact, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
+    """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
     for obj in objects:
         target = endpoint(fact, obj)
         if target is None and obj.pos_ == "NOUN":
-            owner = [c for c in obj.children if c.dep_ == "poss" and c.pos_ == "PROPN"]
-            target = endpoint(fact, owner[0]) if owner else None
-        if target is not None and target.label not in UNSEEN_NOT_TARGET:
+            named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
+            named = [c for c in named if c.pos_ == "PROPN" or fact.covering(c) is not None]
+            target = endpoint(fact, named[0]) if named else None
+        if target is None or target.label in UNSEEN_NOT_TARGET:
+            continue
+        if row.target_labels and target.label not in row.target_labels:
+            continue
+        last_word = target.name.split()[-1].casefold() if target.name.split() else ""
+        if not row.objects or row.kind is not RelationKind.VERB_PREP or last_word in row.objects:
             yield target
 
 
@@ -310,12 +400,13 @@ def _verb_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     if row.past_only and not _happened(token):
         return
     hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
-    objects = [o for host in hosts for o in _prep_objects(host, row.preps, depth=0)]
-    sources = _sources(fact, row, token)
+    objects = [o for host in hosts for o in _prep_objects(host, row.preps, depth=1)]
+    named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
+    sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
     if row.past_only:  # "went hiking in X with Carol": Carol went too
         companions = [o for host in hosts for o in _prep_objects(host, ("with",), depth=0)]
         sources += [e for c in companions if (e := endpoint(fact, c)) and _is_person(e)]
-    for target in _targets(fact, objects):
+    for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -325,11 +416,18 @@ def _verb_object(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
         return
     if row.past_only and not _happened(token):
         return
-    objects = _with_conjuncts([c for c in token.children if c.dep_ == "dobj"])
+    objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
     sources = _sources(fact, row, token)
-    for target in _targets(fact, objects):
+    for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _object_conjuncts(obj: Token) -> list[Token]:
+    """The object and its conjuncts, but not one after a preposition of the object: in
+    "writing code in C++ and Python", the parser makes Python a conjunct of code."""
+    preps = [c.i for c in obj.children if c.dep_ == "prep"]
+    return [obj, *(c for c in obj.conjuncts if not preps or c.i < min(preps))]
 
 
 def _object_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
@@ -343,7 +441,7 @@ def _object_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
         return
     objects = [o for host in (token, *wanted) for o in _prep_objects(host, row.preps, 0)]
     sources = _sources(fact, row, token)
-    for target in _targets(fact, objects):
+    for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -352,6 +450,8 @@ def _noun_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
         return
     hosts = [token]
+    if token.dep_ == "dobj":  # "I'll bring my team from X"
+        hosts.append(token.head)
     if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
         verb = token.head
         hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
@@ -363,7 +463,7 @@ def _noun_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
         sources = [e for e in (endpoint(fact, o) for o in owners) if e is not None]
     else:
         sources = _sources(fact, row, token) if _asserted(token) else []
-    for target in _targets(fact, objects):
+    for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -382,7 +482,7 @@ def _thing_in(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     subjects = [s for s in _subjects(token) if s.pos_ in {"PROPN", "NOUN"}]
     sources = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
     sources = [s for s in sources if s.start is not None and s.label is not EntityLabel.PERSON]
-    for target in _targets(fact, objects):
+    for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -413,8 +513,8 @@ def _role(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
     orgs = [c for c in token.children if _names_owner(c)]
     orgs += _prep_objects(token, ("at", "of", "for"), depth=0)
-    for target in _targets(fact, orgs):
-        if target.start is not None and target.label is not EntityLabel.PERSON:
+    for target in _targets(fact, row, orgs):
+        if target.start is not None:
             yield holder, target
 
 
@@ -426,10 +526,9 @@ def _possessed(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     """ "my Tesla", "his new Fujifilm": the possessor owns the named thing."""
     owners = [c for c in token.children if c.dep_ == "poss"]
     mention = fact.covering(token) if owners else None
-    if mention is None or mention.label in {EntityLabel.PLACE, EntityLabel.TEMPORAL}:
+    if mention is None or mention.label is EntityLabel.TEMPORAL:
         return
-    if any(c.dep_ in {"compound", "appos", "amod"} and c.lower_ in KIN_WORDS
-           for c in token.children):  # fmt: skip
+    if any(c.lower_ in KIN_WORDS for c in token.children):
         return
     owner = endpoint(fact, owners[0])
     if owner is not None:
@@ -443,7 +542,7 @@ def _possessed_modifier(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     owners = [c for c in token.children if c.dep_ == "poss"]
     if owners:
         user = endpoint(fact, owners[0])
-    elif token.dep_ == "dobj" and _asserted(token):
+    elif token.dep_ == "dobj" and _matches(row, token.head) and _asserted(token):
         users = [e for e in (endpoint(fact, s) for s in _subjects(token)) if e is not None]
         user = users[0] if users and users[0] == fact.speaker else None
     else:
@@ -462,8 +561,23 @@ def _mutual(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
     others = [c for c in token.children if c.dep_ == "dobj"] + _prep_objects(token, row.preps, 0)
     people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
     people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
-    for later in people[1:]:
-        yield people[0], later
+    for i, first in enumerate(people):
+        for later in people[i + 1 :]:
+            yield first, later
+
+
+def _our_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
+    """ "At Finch Analytics, our cluster …", "At X we use Y": the speaker is one of X's."""
+    if token.dep_ != "prep" or token.lower_ not in row.preps or fact.speaker is None:
+        return
+    verb = token.head
+    if verb.pos_ not in {"VERB", "AUX"} or token.i > min(t.i for t in verb.subtree) + 1:
+        return
+    if not any(t.lower_ in {"we", "our", "us"} for t in verb.subtree):
+        return
+    objects = [c for c in token.children if c.dep_ == "pobj"]
+    for target in _targets(fact, row, objects):
+        yield fact.speaker, target
 
 
 def _is_person(end: Endpoint | None) -> bool:
@@ -481,4 +595,5 @@ _READERS = {
     RelationKind.POSSESSED: _possessed,
     RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
     RelationKind.MUTUAL: _mutual,
+    RelationKind.OUR_PREP: _our_prep,
 }

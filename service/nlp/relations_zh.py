@@ -5,6 +5,7 @@ the adverbs that may follow, the trigger and the target. Macros keep the rows re
 
 - ``{B}`` the start of a clause, with connectives that may open it (然后, 不过, 我记得 …);
 - ``{S}`` the subject, group ``src`` (我, 我们, 他, 她 or a name of up to eight characters);
+- ``{SN}`` a named subject only, possibly after a kin word (我弟弟刘强);
 - ``{A}`` adverbs and time words between subject and verb (也, 一直, 现在, 上周 …);
 - ``{T}`` the target, group ``tgt``, shortest first, so the row's right context bounds it;
 - ``{P}`` a place as target, shorter (at most seven characters);
@@ -47,15 +48,18 @@ KIN_WORDS = (
     "丈夫|妻子|爱人|媳妇|爸爸|妈妈|父亲|母亲|儿子|女儿|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|"
     "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
 )
+KIN_WORDS_RE = f"(?:{KIN_WORDS})"
 MACROS = {
     "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
     "{S}": rf"(?P<src>我们|我|他|她|[{_CJK}A-Za-z][{_CJK}A-Za-z0-9]{{0,7}}?)",
+    "{SN}": rf"(?P<src>(?:[我他她](?={KIN_WORDS_RE}))?(?:{KIN_WORDS})?(?![我你他她它这那])"
+    rf"[{_CJK}A-Za-z](?:(?!的)[{_CJK}A-Za-z0-9]){{1,7}}?)",
     "{A}": rf"(?:{_ADVERBS})*",
     "{T}": rf"(?P<tgt>[{_CJK}A-Za-z0-9][{_CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
     "{P}": rf"(?P<tgt>[{_CJK}A-Za-z][{_CJK}A-Za-z0-9·\- ]{{0,6}}?)",
     "{N}": rf"(?P<tgt>[{_CJK}]{{2,3}})",
     "{KIN}": rf"(?:{KIN_WORDS})",
-    "{END}": r"(?=[，,。！？；;!?\s]|$)",
+    "{END}": r"(?=[，,。！？；;!?]|$)",
 }
 # Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
 _AFTER_NAME = set("也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每")
@@ -67,6 +71,7 @@ _TIME = re.compile(
 _NEGATION = re.compile(r"[不没别]")
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
+_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{_CJK}]{{2,3}}的)?(?:{KIN_WORDS})")
 WE_CONFIDENCE = 0.8
 
 
@@ -162,6 +167,9 @@ def _sources(
         return None
     if _NOT_SUBJECT.match(subject):
         return []
+    kin = _KIN_PREFIX.match(subject)  # "我弟弟刘强也在杭州": the subject is 刘强
+    if kin and len(subject) - kin.end() >= 2:
+        start, subject = start + kin.end(), subject[kin.end() :]
     found = []
     offset = start
     for part in _SPLIT_SUBJECT.split(subject):
@@ -176,13 +184,35 @@ def _endpoint(
     if len(surface) < 2:
         return None
     end = start + len(surface)
-    overlapping = [m for m in mentions if m.start < end and start < m.end]
-    if overlapping:
-        best = max(overlapping, key=lambda m: m.end - m.start)
-        return mention_endpoint(best)
+    inside = _mention_inside(mentions, start, end)
+    if inside is not None:
+        return mention_endpoint(inside)
     known = any(p.name == surface for p in people)
-    label = EntityLabel.PERSON if known else EntityLabel.OTHER
+    label = EntityLabel.PERSON if known else _overlapping_label(mentions, start, end)
     return Endpoint(surface, label, start, end)
+
+
+def _mention_inside(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
+    """The longest mention that ends the group's span (基本都是Python → Python). One that
+    reaches outside it (在华为公司, 成都市 for 成都市区) or stops short of its end (墨尔本 in
+    墨尔本大学) loses to the group's own text."""
+    inside = [m for m in mentions if start <= m.start and m.end == end]
+    inside = [m for m in inside if m.label is not EntityLabel.TEMPORAL]
+    return max(inside, key=lambda m: m.end - m.start) if inside else None
+
+
+def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
+    """Some mention is the group's text, give or take one character (成都 for 成都市)."""
+    for m in mentions:
+        overlap = min(end, m.end) - max(start, m.start)
+        if overlap > 0 and (end - start) + (m.end - m.start) - 2 * overlap <= 1:
+            return True
+    return False
+
+
+def _overlapping_label(mentions: list[EntityMention], start: int, end: int) -> EntityLabel:
+    labels = [m.label for m in mentions if m.start < end and start < m.end]
+    return labels[0] if labels else EntityLabel.OTHER
 
 
 def _resolve_person(
@@ -204,14 +234,17 @@ def _target(
     if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
         surface = _trim_name(surface)
         end = start + len(surface)
-    overlapping = [m for m in mentions if m.start < end and start < m.end]
-    if overlapping:
-        best = max(overlapping, key=lambda m: m.end - m.start)
-        if best.label is not EntityLabel.TEMPORAL:
-            return mention_endpoint(best)
-    if row.target_mention or len(surface.strip()) < 2:
+    inside = _mention_inside(mentions, start, end)
+    if inside is not None:
+        target = mention_endpoint(inside)
+    elif len(surface.strip()) < 2 or (row.target_mention and not _names(mentions, start, end)):
         return None
-    return Endpoint(surface.strip(), EntityLabel.OTHER, start, start + len(surface.strip()))
+    else:
+        label = _overlapping_label(mentions, start, end)
+        target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))
+    if row.target_labels and target.label not in row.target_labels:
+        return None
+    return target
 
 
 def _trim_name(name: str) -> str:
