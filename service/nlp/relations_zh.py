@@ -48,6 +48,9 @@ KIN_WORDS = (
     "丈夫|妻子|爱人|媳妇|爸爸|妈妈|父亲|母亲|儿子|女儿|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|"
     "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
 )
+# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
+_NAME_STOPS = "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每"
+_AFTER_NAME = set(_NAME_STOPS)
 KIN_WORDS_RE = f"(?:{KIN_WORDS})"
 MACROS = {
     "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
@@ -57,18 +60,16 @@ MACROS = {
     "{A}": rf"(?:{_ADVERBS})*",
     "{T}": rf"(?P<tgt>[{_CJK}A-Za-z0-9][{_CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
     "{P}": rf"(?P<tgt>[{_CJK}A-Za-z][{_CJK}A-Za-z0-9·\- ]{{0,6}}?)",
-    "{N}": rf"(?P<tgt>[{_CJK}]{{2,3}})",
+    "{N}": rf"(?P<tgt>(?![{_NAME_STOPS}])[{_CJK}]{{2,3}})",
     "{KIN}": rf"(?:{KIN_WORDS})",
     "{END}": r"(?=[，,。！？；;!?]|$)",
 }
-# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
-_AFTER_NAME = set("也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每")
 _NOT_SUBJECT = re.compile(r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱)")
 _QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|几[个天]")
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
-_NEGATION = re.compile(r"[不没别]")
+_NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 _KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{_CJK}]{{2,3}}的)?(?:{KIN_WORDS})")
@@ -137,7 +138,7 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
     personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
     if not personal and _QUESTION.search(clause):
         return False
-    between_start = match.end("src") if _has(match, "src") else match.start()
+    between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]
     return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
 
@@ -163,28 +164,32 @@ def _sources(
         return [me] if me else []
     if subject in {"他", "她"}:
         return _resolve_person(text[:start], mentions, people, speaker)
-    if _TIME.match(subject):
-        return None
-    if _NOT_SUBJECT.match(subject):
-        return []
     kin = _KIN_PREFIX.match(subject)  # "我弟弟刘强也在杭州": the subject is 刘强
     if kin and len(subject) - kin.end() >= 2:
         start, subject = start + kin.end(), subject[kin.end() :]
+    if _TIME.match(subject):
+        return None
+    if _NOT_SUBJECT.match(subject) or subject[0] in "我他她":  # 我弟弟 with no name
+        return []
     found = []
     offset = start
     for part in _SPLIT_SUBJECT.split(subject):
-        found.append(_endpoint(part, offset, mentions, people))
+        found.append(_endpoint(part, offset, mentions, people, at_start=False))
         offset += len(part) + 1
     return [e for e in found if e is not None]
 
 
 def _endpoint(
-    surface: str, start: int, mentions: list[EntityMention], people: list[Endpoint]
+    surface: str,
+    start: int,
+    mentions: list[EntityMention],
+    people: list[Endpoint],
+    at_start: bool,
 ) -> Endpoint | None:
     if len(surface) < 2:
         return None
     end = start + len(surface)
-    inside = _mention_inside(mentions, start, end)
+    inside = _mention_inside(mentions, start, end, at_start)
     if inside is not None:
         return mention_endpoint(inside)
     known = any(p.name == surface for p in people)
@@ -192,11 +197,15 @@ def _endpoint(
     return Endpoint(surface, label, start, end)
 
 
-def _mention_inside(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
-    """The longest mention that ends the group's span (基本都是Python → Python). One that
-    reaches outside it (在华为公司, 成都市 for 成都市区) or stops short of its end (墨尔本 in
-    墨尔本大学) loses to the group's own text."""
-    inside = [m for m in mentions if start <= m.start and m.end == end]
+def _mention_inside(
+    mentions: list[EntityMention], start: int, end: int, at_start: bool = True
+) -> EntityMention | None:
+    """The longest mention that ends the group's span (基本都是Python → Python) or, for a
+    target, starts it (Figma画原型 → Figma). One that reaches outside it (在华为公司, 成都市 for
+    成都市区) or, for a subject, stops short of its end (墨尔本 in 墨尔本大学) loses to the
+    group's own text."""
+    inside = [m for m in mentions if start <= m.start and m.end <= end]
+    inside = [m for m in inside if m.end == end or (at_start and m.start == start)]
     inside = [m for m in inside if m.label is not EntityLabel.TEMPORAL]
     return max(inside, key=lambda m: m.end - m.start) if inside else None
 
