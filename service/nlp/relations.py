@@ -109,7 +109,7 @@ class RelationRow(BaseModel):
     trigger: tuple[str, ...] = ()  # lemmas (lower case) of the verb or noun that carries it
     preps: tuple[str, ...] = ()  # prepositions that introduce the target
     # OBJECT_PREP: the object's lemmas ("phd"); THING_IN: attribute nouns ("block");
-    # VERB_PREP: the last word the target's name must have ("club", "band")
+    # VERB_PREP: the lemmas the prepositional object must have ("club", "office")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit

@@ -20,6 +20,7 @@ from service.nlp.relations import (
     RelationKind,
     RelationMention,
     RelationRow,
+    RelationType,
     keep_relation,
     mention_endpoint,
     speaker_endpoint,
@@ -73,6 +74,11 @@ NOT_PERSON_HEADS = frozenset(
         "Hills",
     ]
 )
+# Types whose target may be named by a modifier of the object: "works in Finch's office",
+# "shipped the Pantry Pal beta", "with the Riverside Running Club".
+NAMED_BY_MODIFIER = frozenset({RelationType.WORKS_AT, RelationType.STUDIES_AT,
+                               RelationType.MEMBER_OF, RelationType.VISITED,
+                               RelationType.CREATED, RelationType.OWNS})  # fmt: skip
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
@@ -167,11 +173,12 @@ def _proper_run(token: Token, base: int) -> tuple[int, int] | None:
     if token.pos_ != "PROPN" or not token.text[:1].isupper():
         return None
     first = token
-    for left in reversed(list(token.lefts)):
-        if left.i == first.i - 1 and _continues_name(left):
-            first = left
-            continue
-        break
+    doc = token.doc
+    while first.i > token.sent.start:
+        left = doc[first.i - 1]
+        if not (_continues_name(left) and first.i <= left.head.i <= token.i):
+            break
+        first = left
     last = token
     # "University of Washington": a name that continues through "of" + a proper noun.
     for right in token.rights:
@@ -183,7 +190,9 @@ def _proper_run(token: Token, base: int) -> tuple[int, int] | None:
 
 
 def _continues_name(left: Token) -> bool:
-    capitalised = left.pos_ == "PROPN" or (left.text[:1].isupper() and left.pos_ == "ADJ")
+    capitalised = left.pos_ == "PROPN" or (
+        left.text[:1].isupper() and left.pos_ in {"ADJ", "NOUN", "VERB"}
+    )
     return capitalised and left.dep_ in {"compound", "flat", "amod", "nmod"}
 
 
@@ -300,13 +309,15 @@ def _lost_conjuncts(subjects: list[Token]) -> list[Token]:
 
 
 def _sources(fact: _Fact, row: RelationRow, token: Token) -> list[Endpoint]:
-    subjects = _subjects(token)
-    found = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
-    if not subjects and row.speaker_default and fact.speaker is not None:
-        verb = _clause_verb(token)
-        if verb.tag_ != "VB" and verb.dep_ in {"ROOT", "advcl", "conj"}:
-            return [fact.speaker]
-    return found
+    found = [e for e in (endpoint(fact, s) for s in _subjects(token)) if e is not None]
+    if found or not row.speaker_default or fact.speaker is None:
+        return found
+    # A diary-style statement without a subject: "Back from Lisbon!", "Just finished X".
+    verb = _clause_verb(token)
+    own = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
+    if not own and verb.tag_ != "VB" and verb.dep_ in {"ROOT", "advcl", "conj"}:
+        return [fact.speaker]
+    return []
 
 
 def _asserted(token: Token) -> bool:
@@ -365,6 +376,9 @@ def _prep_objects(host: Token, preps: tuple[str, ...], depth: int = 2) -> list[T
         objects = _with_conjuncts([c for c in prep.children if c.dep_ == "pobj"])
         if prep.lower_ in preps:
             found.extend(objects)
+            if objects and host.pos_ == "NOUN":  # "code in C++ and Python": Python hangs on code
+                last = max(o.i for o in objects)
+                found.extend(c for c in host.conjuncts if c.i > last and c.pos_ == "PROPN")
         if depth > 0 and prep.lower_ in PASS_THROUGH:
             for obj in objects:
                 if obj.pos_ != "PROPN":
@@ -376,16 +390,13 @@ def _targets(fact: _Fact, row: RelationRow, objects: list[Token]) -> Iterator[En
     """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
     for obj in objects:
         target = endpoint(fact, obj)
-        if target is None and obj.pos_ == "NOUN":
+        if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
             named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
             named = [c for c in named if c.pos_ == "PROPN" or fact.covering(c) is not None]
             target = endpoint(fact, named[0]) if named else None
         if target is None or target.label in UNSEEN_NOT_TARGET:
             continue
-        if row.target_labels and target.label not in row.target_labels:
-            continue
-        last_word = target.name.split()[-1].casefold() if target.name.split() else ""
-        if not row.objects or row.kind is not RelationKind.VERB_PREP or last_word in row.objects:
+        if not row.target_labels or target.label in row.target_labels:
             yield target
 
 
@@ -401,6 +412,8 @@ def _verb_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
         return
     hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
     objects = [o for host in hosts for o in _prep_objects(host, row.preps, depth=1)]
+    if row.objects:  # "with the Riverside Running Club": the object must be a club
+        objects = [o for o in objects if o.lemma_.lower() in row.objects]
     named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
     sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
     if row.past_only:  # "went hiking in X with Carol": Carol went too
@@ -447,7 +460,7 @@ def _object_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
 
 
 def _noun_prep(fact: _Fact, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
+    if not _matches(row, token) or token.pos_ != "NOUN":
         return
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
