@@ -36,8 +36,13 @@ from service.nlp.pipeline import Extractor, fact_spans
 from service.nlp.relations import SYMMETRIC, RelationExtractor, RelationMention
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "graph-dev.json"
-GOLD_LABELS = {"PERSON": EntityLabel.PERSON, "ORG": EntityLabel.ORG, "PLACE": EntityLabel.PLACE,
-               "PRODUCT": EntityLabel.CONCEPT, "EVENT": EntityLabel.CONCEPT}  # fmt: skip
+GOLD_LABELS = {
+    "PERSON": EntityLabel.PERSON,
+    "ORG": EntityLabel.ORG,
+    "PLACE": EntityLabel.PLACE,
+    "PRODUCT": EntityLabel.CONCEPT,
+    "EVENT": EntityLabel.CONCEPT,
+}
 
 
 def norm(text: str) -> str:
@@ -99,9 +104,12 @@ def chinese_facts(extractor: Extractor, content: str) -> list[tuple[str, list[En
 
 
 def relations_of(
-    conv: dict[str, Any], extractor: Extractor, finder: RelationExtractor, oracle: bool,
+    conv: dict[str, Any],
+    extractor: Extractor,
+    finder: RelationExtractor,
+    oracle: bool,
     timing: list[float],
-) -> list[RelationMention]:  # fmt: skip
+) -> list[RelationMention]:
     found: list[RelationMention] = []
     for message in conv["messages"]:
         speaker, content = message["speaker"], message["content"]
@@ -159,11 +167,15 @@ def main() -> None:
                 )
             if args.extra:
                 for r in found:
-                    print(f"  {mode} got {conv['id']}: {r.source.name} {r.type} {r.target.name}"
-                          f" [{r.extractor}]")  # fmt: skip
+                    print(
+                        f"  {mode} got {conv['id']}: {r.source.name} {r.type} {r.target.name}"
+                        f" [{r.extractor}]"
+                    )
         for lang, (hit, gold, extracted) in sorted(totals.items()):
-            print(f"{mode:6} {lang}: recall {100 * hit / gold:.1f} ({hit}/{gold}), "
-                  f"{extracted} relations extracted")  # fmt: skip
+            print(
+                f"{mode:6} {lang}: recall {100 * hit / gold:.1f} ({hit}/{gold}), "
+                f"{extracted} relations extracted"
+            )
         mean_us = 1e6 * sum(timing) / max(len(timing), 1)
         print(f"{mode:6} find(): {len(timing)} facts, {mean_us:.0f} µs per fact on average")
 

@@ -36,8 +36,21 @@ PREP_HOSTS = frozenset({"dobj", "xcomp", "advmod", "npadvmod", "prt", "acomp", "
 # Prepositions crossed on the way to a place: "right on the river in Porto".
 PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like"})
 # "my team uses X", "our company is in Y": a group named by its possessor stands for it.
-COLLECTIVE = frozenset({"team", "company", "lab", "group", "startup", "department", "office",
-                        "band", "crew", "squad", "family"})  # fmt: skip
+COLLECTIVE = frozenset(
+    {
+        "team",
+        "company",
+        "lab",
+        "group",
+        "startup",
+        "department",
+        "office",
+        "band",
+        "crew",
+        "squad",
+        "family",
+    }
+)
 # Last words of names that the small NER model calls PERSON but that are places or events.
 NOT_PERSON_HEADS = frozenset(
     [
@@ -76,16 +89,38 @@ NOT_PERSON_HEADS = frozenset(
 )
 # Types whose target may be named by a modifier of the object: "works in Finch's office",
 # "shipped the Pantry Pal beta", "with the Riverside Running Club".
-NAMED_BY_MODIFIER = frozenset({RelationType.WORKS_AT, RelationType.STUDIES_AT,
-                               RelationType.MEMBER_OF, RelationType.VISITED,
-                               RelationType.CREATED, RelationType.OWNS})  # fmt: skip
+NAMED_BY_MODIFIER = frozenset(
+    {
+        RelationType.WORKS_AT,
+        RelationType.STUDIES_AT,
+        RelationType.MEMBER_OF,
+        RelationType.VISITED,
+        RelationType.CREATED,
+        RelationType.OWNS,
+    }
+)
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
 # A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
-KIN_WORDS = frozenset({"aunt", "uncle", "grandma", "grandpa", "cousin", "sister", "brother",
-                       "mom", "dad", "mother", "father", "wife", "husband"})  # fmt: skip
+KIN_WORDS = frozenset(
+    {
+        "aunt",
+        "uncle",
+        "grandma",
+        "grandpa",
+        "cousin",
+        "sister",
+        "brother",
+        "mom",
+        "dad",
+        "mother",
+        "father",
+        "wife",
+        "husband",
+    }
+)
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
 FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
 
@@ -390,6 +425,9 @@ def _targets(fact: _Fact, row: RelationRow, objects: list[Token]) -> Iterator[En
     """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
     for obj in objects:
         target = endpoint(fact, obj)
+        called = _called(obj)
+        if target is None and called is not None:  # "a band called The Night Owls"
+            target = endpoint(fact, called)
         if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
             named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
             named = [c for c in named if c.pos_ == "PROPN" or fact.covering(c) is not None]
@@ -398,6 +436,15 @@ def _targets(fact: _Fact, row: RelationRow, objects: list[Token]) -> Iterator[En
             continue
         if not row.target_labels or target.label in row.target_labels:
             yield target
+
+
+def _called(noun: Token) -> Token | None:
+    """The name in "a bakery called Crumbs"."""
+    for acl in (c for c in noun.children if c.dep_ == "acl" and c.lemma_ in {"call", "name"}):
+        for name in acl.children:
+            if name.dep_ == "oprd":
+                return name
+    return None
 
 
 # --- one reader per kind -----------------------------------------------------------------

@@ -41,7 +41,7 @@ _LEAD_INS = (
 _ADVERBS = (
     "也|还|就|都|又|再|一直|现在|目前|刚刚|刚|已经|正在|平时|主要|终于|马上|以前|之前|曾经|本来|"
     "从小|每天|天天|经常|下个?月|上个?月|这个?月|[上下这]周|去年|今年|明年|昨天|今天|明天|周末|"
-    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束"
+    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是"
 )
 KIN_WORDS = (
     "外甥女|未婚夫|未婚妻|妹妹|姐姐|哥哥|弟弟|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|老公|老婆|"
@@ -49,7 +49,9 @@ KIN_WORDS = (
     "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
 )
 # Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
-_NAME_STOPS = "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每"
+_NAME_STOPS = (
+    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想"
+)
 _AFTER_NAME = set(_NAME_STOPS)
 KIN_WORDS_RE = f"(?:{KIN_WORDS})"
 MACROS = {
@@ -69,10 +71,15 @@ _QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|几[个天
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
+_VERB_INSIDE = re.compile(r"喜欢|讨厌|觉得|打算|想|要|用|在|去|是|有|说|会|能")
 _NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
-_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{_CJK}]{{2,3}}的)?(?:{KIN_WORDS})")
+FRIEND_WORDS = "好朋友|朋友|室友|舍友|同学|闺蜜|发小|好友|哥们|同事"
+_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{_CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
+_ORG_TAIL = re.compile(
+    r"大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|中心"
+)
 WE_CONFIDENCE = 0.8
 
 
@@ -167,8 +174,8 @@ def _sources(
     kin = _KIN_PREFIX.match(subject)  # "我弟弟刘强也在杭州": the subject is 刘强
     if kin and len(subject) - kin.end() >= 2:
         start, subject = start + kin.end(), subject[kin.end() :]
-    if _TIME.match(subject):
-        return None
+    if _TIME.match(subject) or (len(subject) > 2 and _VERB_INSIDE.search(subject)):
+        return None  # a time word or a verb phrase (更喜欢用X): the subject is the last one
     if _NOT_SUBJECT.match(subject) or subject[0] in "我他她":  # 我弟弟 with no name
         return []
     found = []
@@ -243,10 +250,14 @@ def _target(
     if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
         surface = _trim_name(surface)
         end = start + len(surface)
-    inside = _mention_inside(mentions, start, end)
+    if row.target_mention and not _names(mentions, start, end):
+        return None
+    inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
+    if inside is not None and inside.end < end and _ORG_TAIL.match(text, inside.end):
+        inside = None  # 北京 in 北京大学: the group names the university
     if inside is not None:
         target = mention_endpoint(inside)
-    elif len(surface.strip()) < 2 or (row.target_mention and not _names(mentions, start, end)):
+    elif len(surface.strip()) < 2:
         return None
     else:
         label = _overlapping_label(mentions, start, end)

@@ -69,41 +69,86 @@ def find_zh(
 
 
 ENGLISH = [
-    ("I just started at Quillfeather Press last week.", {"Quillfeather_Press": L.ORG},
-     ("Ann", "WORKS_AT", "Quillfeather Press")),
+    (
+        "I just started at Quillfeather Press last week.",
+        {"Quillfeather_Press": L.ORG},
+        ("Ann", "WORKS_AT", "Quillfeather Press"),
+    ),
     ("These days I mostly code in Kotlin.", {"Kotlin": L.CONCEPT}, ("Ann", "USES", "Kotlin")),
     ("We moved to Tallinn in the spring.", {"Tallinn": L.PLACE}, ("Ann", "LIVES_IN", "Tallinn")),
-    ("Ostrava Steelworks is based in Ostrava.", {"Ostrava_Steelworks": L.ORG, "Ostrava": L.PLACE},
-     ("Ostrava Steelworks", "LOCATED_IN", "Ostrava")),
-    ("My brother Felipe teaches math at Linden Academy.", {"Felipe": L.PERSON,
-     "Linden_Academy": L.ORG}, ("Felipe", "WORKS_AT", "Linden Academy")),
-    ("My brother Felipe teaches math at Linden Academy.", {"Felipe": L.PERSON,
-     "Linden_Academy": L.ORG}, ("Ann", "FAMILY_OF", "Felipe")),
-    ("Her cousin lives in Quito, and my roommate Priyanka loves Duolingo.",
-     {"Priyanka": L.PERSON, "Duolingo": L.CONCEPT}, ("Ann", "FRIEND_OF", "Priyanka")),
-    ("Her cousin lives in Quito, and my roommate Priyanka loves Duolingo.",
-     {"Priyanka": L.PERSON, "Duolingo": L.CONCEPT}, ("Priyanka", "LIKES", "Duolingo")),
-    ("Theo and Ines went skiing in Chamonix with Bruno.", {"Theo": L.PERSON, "Ines": L.PERSON,
-     "Chamonix": L.PLACE, "Bruno": L.PERSON}, ("Bruno", "VISITED", "Chamonix")),
-    ("Theo and Ines went skiing in Chamonix with Bruno.", {"Theo": L.PERSON, "Ines": L.PERSON,
-     "Chamonix": L.PLACE, "Bruno": L.PERSON}, ("Ines", "VISITED", "Chamonix")),
+    (
+        "Ostrava Steelworks is based in Ostrava.",
+        {"Ostrava_Steelworks": L.ORG, "Ostrava": L.PLACE},
+        ("Ostrava Steelworks", "LOCATED_IN", "Ostrava"),
+    ),
+    (
+        "My brother Felipe teaches math at Linden Academy.",
+        {"Felipe": L.PERSON, "Linden_Academy": L.ORG},
+        ("Felipe", "WORKS_AT", "Linden Academy"),
+    ),
+    (
+        "My brother Felipe teaches math at Linden Academy.",
+        {"Felipe": L.PERSON, "Linden_Academy": L.ORG},
+        ("Ann", "FAMILY_OF", "Felipe"),
+    ),
+    (
+        "Her cousin lives in Quito, and my roommate Priyanka loves Duolingo.",
+        {"Priyanka": L.PERSON, "Duolingo": L.CONCEPT},
+        ("Ann", "FRIEND_OF", "Priyanka"),
+    ),
+    (
+        "Her cousin lives in Quito, and my roommate Priyanka loves Duolingo.",
+        {"Priyanka": L.PERSON, "Duolingo": L.CONCEPT},
+        ("Priyanka", "LIKES", "Duolingo"),
+    ),
+    (
+        "Theo and Ines went skiing in Chamonix with Bruno.",
+        {"Theo": L.PERSON, "Ines": L.PERSON, "Chamonix": L.PLACE, "Bruno": L.PERSON},
+        ("Bruno", "VISITED", "Chamonix"),
+    ),
+    (
+        "Theo and Ines went skiing in Chamonix with Bruno.",
+        {"Theo": L.PERSON, "Ines": L.PERSON, "Chamonix": L.PLACE, "Bruno": L.PERSON},
+        ("Ines", "VISITED", "Chamonix"),
+    ),
     ("Yesterday I finally bought a Kindle.", {"Kindle": L.CONCEPT}, ("Ann", "OWNS", "Kindle")),
-    ("I borrowed Sam's ladder and washed my Volvo.", {"Volvo": L.CONCEPT},
-     ("Ann", "OWNS", "Volvo")),
-    ("Last month I joined the Harbor Rowing Club.", {"Harbor_Rowing_Club": L.ORG},
-     ("Ann", "MEMBER_OF", "Harbor Rowing Club")),
-    ("Ravi founded Tidepool Labs in 2019.", {"Ravi": L.PERSON, "Tidepool_Labs": L.ORG},
-     ("Ravi", "CREATED", "Tidepool Labs")),
+    (
+        "I borrowed Sam's ladder and washed my Volvo.",
+        {"Volvo": L.CONCEPT},
+        ("Ann", "OWNS", "Volvo"),
+    ),
+    (
+        "Last month I joined the Harbor Rowing Club.",
+        {"Harbor_Rowing_Club": L.ORG},
+        ("Ann", "MEMBER_OF", "Harbor Rowing Club"),
+    ),
+    (
+        "Ravi founded Tidepool Labs in 2019.",
+        {"Ravi": L.PERSON, "Tidepool_Labs": L.ORG},
+        ("Ravi", "CREATED", "Tidepool Labs"),
+    ),
     ("I can't stand it, I hate Jira.", {"Jira": L.CONCEPT}, ("Ann", "DISLIKES", "Jira")),
-    ("Okay, Mira is doing her PhD at Uppsala University.", {"Mira": L.PERSON,
-     "Uppsala_University": L.ORG}, ("Mira", "STUDIES_AT", "Uppsala University")),
-    ("Kofi, the Marigold Quartet's cellist, lives in Accra.", {"Kofi": L.PERSON,
-     "Marigold_Quartet": L.ORG, "Accra": L.PLACE}, ("Kofi", "LIVES_IN", "Accra")),
-    ("Grandpa Emil spent the summer in Gdansk.", {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
-     ("Grandpa Emil", "VISITED", "Gdansk")),
-    ("Grandpa Emil spent the summer in Gdansk.", {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
-     ("Ann", "FAMILY_OF", "Grandpa Emil")),
-]  # fmt: skip
+    (
+        "Okay, Mira is doing her PhD at Uppsala University.",
+        {"Mira": L.PERSON, "Uppsala_University": L.ORG},
+        ("Mira", "STUDIES_AT", "Uppsala University"),
+    ),
+    (
+        "Kofi, the Marigold Quartet's cellist, lives in Accra.",
+        {"Kofi": L.PERSON, "Marigold_Quartet": L.ORG, "Accra": L.PLACE},
+        ("Kofi", "LIVES_IN", "Accra"),
+    ),
+    (
+        "Grandpa Emil spent the summer in Gdansk.",
+        {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
+        ("Grandpa Emil", "VISITED", "Gdansk"),
+    ),
+    (
+        "Grandpa Emil spent the summer in Gdansk.",
+        {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
+        ("Ann", "FAMILY_OF", "Grandpa Emil"),
+    ),
+]
 
 
 @pytest.mark.parametrize(("text", "labels", "expected"), ENGLISH)
@@ -176,15 +221,21 @@ CHINESE = [
     ("我现在住在苏州，离公司不远。", {}, ("王芳", "LIVES_IN", "苏州")),
     ("我家就在成都。", {"成都": L.PLACE}, ("王芳", "LIVES_IN", "成都")),
     ("小米的总部在北京。", {"小米": L.ORG, "北京": L.PLACE}, ("小米", "LOCATED_IN", "北京")),
-    ("南京大学就在南京市区。", {"南京大学": L.ORG, "南京": L.PLACE},
-     ("南京大学", "LOCATED_IN", "南京")),
+    (
+        "南京大学就在南京市区。",
+        {"南京大学": L.ORG, "南京": L.PLACE},
+        ("南京大学", "LOCATED_IN", "南京"),
+    ),
     ("我姐姐林悦下周结婚。", {}, ("王芳", "FAMILY_OF", "林悦")),
     ("她老公周杰很会做饭。", {}, None),
     ("我和李雷高中就是同学。", {}, ("王芳", "FRIEND_OF", "李雷")),
     ("我认识赵磊，他人很好。", {}, ("王芳", "FRIEND_OF", "赵磊")),
     ("我弟弟在复旦大学读书。", {"复旦大学": L.ORG}, None),
-    ("孙琳在复旦大学读研，学的是化学。", {"孙琳": L.PERSON, "复旦大学": L.ORG},
-     ("孙琳", "STUDIES_AT", "复旦大学")),
+    (
+        "孙琳在复旦大学读研，学的是化学。",
+        {"孙琳": L.PERSON, "复旦大学": L.ORG},
+        ("孙琳", "STUDIES_AT", "复旦大学"),
+    ),
     ("我一直用Figma画原型。", {"Figma": L.CONCEPT}, ("王芳", "USES", "Figma")),
     ("我特别喜欢周杰伦。", {"周杰伦": L.PERSON}, ("王芳", "LIKES", "周杰伦")),
     ("我真的讨厌香菜。", {}, ("王芳", "DISLIKES", "香菜")),
@@ -193,9 +244,12 @@ CHINESE = [
     ("我刚买了一台MacBook，挺好用。", {"MacBook": L.CONCEPT}, ("王芳", "OWNS", "MacBook")),
     ("我加入了学校的合唱团。", {}, ("王芳", "MEMBER_OF", "学校的合唱团")),
     ("我创办了晨光书屋。", {"晨光书屋": L.ORG}, ("王芳", "CREATED", "晨光书屋")),
-    ("陈静去苹果公司实习，然后再回清华大学上课。", {"陈静": L.PERSON},
-     ("陈静", "STUDIES_AT", "清华大学")),
-]  # fmt: skip
+    (
+        "陈静去苹果公司实习，然后再回清华大学上课。",
+        {"陈静": L.PERSON},
+        ("陈静", "STUDIES_AT", "清华大学"),
+    ),
+]
 
 
 @pytest.mark.parametrize(("text", "labels", "expected"), CHINESE)
@@ -249,10 +303,12 @@ def test_the_shipped_table_loads() -> None:
         ({"id": "x", "type": "USES", "lang": "en", "kind": "verb_object"}, "trigger"),
         ({"id": "x", "type": "USES", "lang": "zh", "kind": "regex", "regex": "用(X"}, "regex"),
         ({"id": "x", "type": "USES", "lang": "zh", "kind": "regex", "regex": "用X"}, "tgt"),
-        ({"id": "x", "type": "USES", "lang": "en", "kind": "verb_prep", "trigger": ["use"]},
-         "preps"),
+        (
+            {"id": "x", "type": "USES", "lang": "en", "kind": "verb_prep", "trigger": ["use"]},
+            "preps",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_bad_row_names_its_line(tmp_path: Path, row: dict[str, object], message: str) -> None:
     good = {"id": "ok", "type": "USES", "lang": "en", "kind": "verb_object", "trigger": ["use"]}
     path = tmp_path / "relations.jsonl"
