@@ -153,9 +153,10 @@ def main() -> None:
     finder = RelationExtractor()
     for mode in ("oracle", "real"):
         totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-        timing: list[float] = []
+        timing: dict[str, list[float]] = defaultdict(list)
         for conv in conversations:
-            found = relations_of(conv, extractor, finder, mode == "oracle", timing)
+            oracle = mode == "oracle"
+            found = relations_of(conv, extractor, finder, oracle, timing[conv["lang"]])
             misses = score(conv, found)
             total = totals[conv["lang"]]
             total[0] += len(conv["relations"]) - len(misses)
@@ -176,8 +177,9 @@ def main() -> None:
                 f"{mode:6} {lang}: recall {100 * hit / gold:.1f} ({hit}/{gold}), "
                 f"{extracted} relations extracted"
             )
-        mean_us = 1e6 * sum(timing) / max(len(timing), 1)
-        print(f"{mode:6} find(): {len(timing)} facts, {mean_us:.0f} µs per fact on average")
+        for lang, times in sorted(timing.items()):
+            mean_us = 1e6 * sum(times) / max(len(times), 1)
+            print(f"{mode:6} {lang} find(): {len(times)} facts, {mean_us:.0f} µs per fact")
 
 
 if __name__ == "__main__":

@@ -99,6 +99,10 @@ NAMED_BY_MODIFIER = frozenset(
         RelationType.OWNS,
     }
 )
+# Kinds whose trigger is not the token being read (or that have none).
+UNTRIGGERED = frozenset(
+    {RelationKind.POSSESSED, RelationKind.POSSESSED_MODIFIER, RelationKind.OUR_PREP}
+)
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
@@ -150,6 +154,14 @@ class EnglishRelations:
 
     def __init__(self, rows: list[RelationRow]) -> None:
         self.rows = rows
+        # Rows by trigger word, so that a token is tried only against rows it can start.
+        self._by_word: dict[str, list[RelationRow]] = {}
+        self._always: list[RelationRow] = []
+        for row in rows:
+            if row.kind in UNTRIGGERED:
+                self._always.append(row)
+            for word in () if row.kind in UNTRIGGERED else row.trigger:
+                self._by_word.setdefault(word, []).append(row)
 
     def find(
         self, text: str, mentions: list[EntityMention], speaker: str | None, sentence: Span
@@ -158,14 +170,19 @@ class EnglishRelations:
         fact = _Fact(text, base, mentions, speaker_endpoint(speaker), None)
         fact = _Fact(text, base, mentions, fact.speaker, _addressee(fact))
         found: list[RelationMention] = []
-        for row in self.rows:
-            for token in sentence:
+        for token in sentence:
+            for row in self._rows_for(token):
                 for source, target in _READERS[row.kind](fact, row, token):
                     relation = RelationMention(
                         row.type, source, target, f"dep:{row.id}", row.confidence
                     )
                     keep_relation(found, relation)
         return found
+
+    def _rows_for(self, token: Token) -> list[RelationRow]:
+        lemma, lower = token.lemma_.lower(), token.lower_
+        rows = self._by_word.get(lemma, []) + self._by_word.get(lower, [])
+        return [*dict.fromkeys(rows), *self._always]
 
 
 # --- endpoints ---------------------------------------------------------------------------
