@@ -12,6 +12,8 @@ the adverbs that may follow, the trigger and the target. Macros keep the rows re
 - ``{N}`` a person's name after a kin word (group ``tgt``, two or three characters);
 - ``{KIN}`` kinship nouns, ``{END}`` the end of a clause (lookahead).
 
+The macros are defined in ``relation_table.py``, which validates the rows.
+
 An endpoint is the mention that overlaps its group, else the group's own text (Chinese names
 are often not mentions yet; the integrator adds them). A clause without a subject continues
 the subject of the clause before it in the same fact ("小红去X实习，然后再回Y上课").
@@ -20,52 +22,22 @@ the subject of the clause before it in the same fact ("小红去X实习，然后
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relations import (
+from service.nlp.relation_table import (
+    CJK,
+    KIN_WORDS,
+    NAME_STOPS,
     Endpoint,
     RelationMention,
     RelationRow,
     RelationType,
+    compile_row_regex,
     keep_relation,
     mention_endpoint,
     speaker_endpoint,
 )
 
-_CJK = r"\u4e00-\u9fff"
-_LEAD_INS = (
-    "然后|但是|不过|而且|所以|其实|听说|我记得|记得|我知道|对|嗯|哈哈|好呀|还好|因为|不用|巧了|"
-    "是啊|对了|另外|而且"
-)
-_ADVERBS = (
-    "也|还|就|都|又|再|一直|现在|目前|刚刚|刚|已经|正在|平时|主要|终于|马上|以前|之前|曾经|本来|"
-    "从小|每天|天天|经常|下个?月|上个?月|这个?月|[上下这]周|去年|今年|明年|昨天|今天|明天|周末|"
-    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是"
-)
-KIN_WORDS = (
-    "外甥女|未婚夫|未婚妻|妹妹|姐姐|哥哥|弟弟|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|老公|老婆|"
-    "丈夫|妻子|爱人|媳妇|爸爸|妈妈|父亲|母亲|儿子|女儿|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|"
-    "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
-)
-# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
-_NAME_STOPS = (
-    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想"
-)
-_AFTER_NAME = set(_NAME_STOPS)
-KIN_WORDS_RE = f"(?:{KIN_WORDS})"
-MACROS = {
-    "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
-    "{S}": rf"(?P<src>我们|我|他|她|[{_CJK}A-Za-z][{_CJK}A-Za-z0-9]{{0,7}}?)",
-    "{SN}": rf"(?P<src>(?:[我他她](?={KIN_WORDS_RE}))?(?:{KIN_WORDS})?(?![我你他她它这那])"
-    rf"[{_CJK}A-Za-z](?:(?!的)[{_CJK}A-Za-z0-9]){{1,7}}?)",
-    "{A}": rf"(?:{_ADVERBS})*",
-    "{T}": rf"(?P<tgt>[{_CJK}A-Za-z0-9][{_CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
-    "{P}": rf"(?P<tgt>[{_CJK}A-Za-z][{_CJK}A-Za-z0-9·\- ]{{0,6}}?)",
-    "{N}": rf"(?P<tgt>(?![{_NAME_STOPS}])[{_CJK}]{{2,3}})",
-    "{KIN}": rf"(?:{KIN_WORDS})",
-    "{END}": r"(?=[，,。！？；;!?]|$)",
-}
 _NOT_SUBJECT = re.compile(r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱)")
 _QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|几[个天]")
 _TIME = re.compile(
@@ -76,19 +48,11 @@ _NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 FRIEND_WORDS = "好朋友|朋友|室友|舍友|同学|闺蜜|发小|好友|哥们|同事"
-_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{_CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
+_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
 _ORG_TAIL = re.compile(
     r"大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|中心"
 )
 WE_CONFIDENCE = 0.8
-
-
-@lru_cache(maxsize=256)
-def compile_row_regex(regex: str) -> re.Pattern[str]:
-    """A row's regex with its macros expanded."""
-    for name, value in MACROS.items():
-        regex = regex.replace(name, value)
-    return re.compile(regex)
 
 
 class ChineseRelations:
@@ -268,4 +232,4 @@ def _target(
 
 
 def _trim_name(name: str) -> str:
-    return name[:2] if len(name) == 3 and name[2] in _AFTER_NAME else name
+    return name[:2] if len(name) == 3 and name[2] in NAME_STOPS else name
