@@ -1,0 +1,239 @@
+"""The relation table and the types every relation reader shares.
+
+The table, ``nlp_models/relations.jsonl``, is data: one JSON object a line,
+``{"id", "type", "lang", "kind", ...}`` validated on load. English rows name the words that
+carry a relation (verb or noun lemmas, prepositions) and a ``kind`` that says which parse shape
+links them to their endpoints (subject, object, prepositional object, apposition, possessor);
+see ``relations_en.py``. Chinese has no parser here: its rows are regexes whose named groups
+``src`` and ``tgt`` mark the endpoints (see ``relations_zh.py``).
+
+Chinese rows may use the macros of ``CHINESE_MACROS`` ({B}, {S}, {T} …); they are expanded
+here so that a row is validated as it will run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from service.config import REPO_ROOT
+from service.errors import ConfigurationError
+from service.nlp.chinese import Lang
+from service.nlp.patterns import EntityLabel, EntityMention
+
+RELATIONS_PATH = REPO_ROOT / "nlp_models" / "relations.jsonl"
+RULE_CONFIDENCE = 0.8
+
+
+# --- Chinese regex macros (see relations_zh.py) ------------------------------
+
+CJK = r"\u4e00-\u9fff"
+_LEAD_INS = (
+    "然后|但是|不过|而且|所以|其实|听说|我记得|记得|我知道|对|嗯|哈哈|好呀|还好|因为|不用|巧了|"
+    "是啊|对了|另外|而且"
+)
+_ADVERBS = (
+    "也|还|就|都|又|再|一直|现在|目前|刚刚|刚|已经|正在|平时|主要|终于|马上|以前|之前|曾经|本来|"
+    "从小|每天|天天|经常|下个?月|上个?月|这个?月|[上下这]周|去年|今年|明年|昨天|今天|明天|周末|"
+    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是"
+)
+KIN_WORDS = (
+    "外甥女|未婚夫|未婚妻|妹妹|姐姐|哥哥|弟弟|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|老公|老婆|"
+    "丈夫|妻子|爱人|媳妇|爸爸|妈妈|父亲|母亲|儿子|女儿|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|"
+    "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
+)
+# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
+NAME_STOPS = (
+    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想"
+)
+KIN_WORDS_RE = f"(?:{KIN_WORDS})"
+CHINESE_MACROS = {
+    "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
+    "{S}": rf"(?P<src>我们|我|他|她|[{CJK}A-Za-z][{CJK}A-Za-z0-9]{{0,7}}?)",
+    "{SN}": rf"(?P<src>(?:[我他她](?={KIN_WORDS_RE}))?(?:{KIN_WORDS})?(?![我你他她它这那])"
+    rf"[{CJK}A-Za-z](?:(?!的)[{CJK}A-Za-z0-9]){{1,7}}?)",
+    "{A}": rf"(?:{_ADVERBS})*",
+    "{T}": rf"(?P<tgt>[{CJK}A-Za-z0-9][{CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
+    "{P}": rf"(?P<tgt>[{CJK}A-Za-z][{CJK}A-Za-z0-9·\- ]{{0,6}}?)",
+    "{N}": rf"(?P<tgt>(?![{NAME_STOPS}])[{CJK}]{{2,3}})",
+    "{KIN}": rf"(?:{KIN_WORDS})",
+    "{END}": r"(?=[，,。！？；;!?]|$)",
+}
+
+
+@lru_cache(maxsize=256)
+def compile_row_regex(regex: str) -> re.Pattern[str]:
+    """A row's regex with its macros expanded."""
+    for name, value in CHINESE_MACROS.items():
+        regex = regex.replace(name, value)
+    return re.compile(regex)
+
+
+class RelationType(StrEnum):
+    WORKS_AT = "WORKS_AT"
+    LIVES_IN = "LIVES_IN"
+    LOCATED_IN = "LOCATED_IN"
+    STUDIES_AT = "STUDIES_AT"
+    FAMILY_OF = "FAMILY_OF"
+    FRIEND_OF = "FRIEND_OF"
+    USES = "USES"
+    LIKES = "LIKES"
+    DISLIKES = "DISLIKES"
+    VISITED = "VISITED"
+    MEMBER_OF = "MEMBER_OF"
+    CREATED = "CREATED"
+    OWNS = "OWNS"
+
+
+SYMMETRIC = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One end of a relation: a mention's surface, or the speaker when it is first person."""
+
+    name: str  # surface text as in the text, or the speaker's name for first person
+    label: EntityLabel  # PERSON for the speaker and kin
+    start: int | None = None  # char offsets into the fact text; None for the speaker
+    end: int | None = None
+
+
+@dataclass(frozen=True)
+class RelationMention:
+    type: RelationType
+    source: Endpoint
+    target: Endpoint
+    extractor: str  # "dep:<row id>" (English, from the parse) or "pattern:<row id>" (Chinese)
+    confidence: float
+
+
+class RelationKind(StrEnum):
+    """Which parse shape an English row reads; Chinese rows are all REGEX."""
+
+    VERB_PREP = "verb_prep"  # <subject> <verb> <prep> <target>: "I work at X"
+    VERB_OBJECT = "verb_object"  # <subject> <verb> <target>: "I use X"
+    OBJECT_PREP = "object_prep"  # <subject> <verb> <object noun> <prep> <target>: "did a PhD at X"
+    NOUN_PREP = "noun_prep"  # <possessor>'s <noun> <prep> <target>: "X's office in Y"
+    THING_IN = "thing_in"  # <named thing> is (based) in <target>: "X is in Y"
+    KIN = "kin"  # <possessor> <kin noun> <name>: "my sister Dana"
+    ROLE = "role"  # <name>, <target>'s <role noun>: "Maya, the band's drummer"
+    POSSESSED = "possessed"  # <possessor> <target>: "my Tesla"
+    POSSESSED_MODIFIER = "possessed_modifier"  # <possessor> <target> <noun>: "my Figma mockups"
+    MUTUAL = "mutual"  # <A> and <B> <verb>: "A and B got married"
+    OUR_PREP = "our_prep"  # <prep> <target>, we/our ...: "At X, our cluster ..."
+    REGEX = "regex"  # Chinese: named groups src and tgt
+
+
+class RelationRow(BaseModel):
+    """One row of the relation table."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=80)
+    type: RelationType
+    lang: Lang
+    kind: RelationKind
+    trigger: tuple[str, ...] = ()  # lemmas (lower case) of the verb or noun that carries it
+    preps: tuple[str, ...] = ()  # prepositions that introduce the target
+    # OBJECT_PREP: the object's lemmas ("phd"); THING_IN: attribute nouns ("block");
+    # VERB_PREP: the lemmas the prepositional object must have ("club", "office")
+    objects: tuple[str, ...] = ()
+    target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
+    past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
+    speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
+    regex: str | None = None
+    person_type: RelationType | None = None  # the type when the source is a person (X在Y)
+    target_mention: bool = False  # the target must be a mention, not just the group's text
+    confidence: float = Field(default=RULE_CONFIDENCE, gt=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RelationRow:
+        if self.lang == "zh":
+            if self.kind is not RelationKind.REGEX or not self.regex:
+                raise ValueError("a Chinese row is kind 'regex' with a 'regex'")
+            try:
+                compiled = compile_row_regex(self.regex)
+            except re.error as e:
+                raise ValueError(f"invalid regex: {e}") from e
+            if "tgt" not in compiled.groupindex:
+                raise ValueError("the regex needs a named group 'tgt'")
+            return self
+        if self.kind is RelationKind.REGEX or self.regex is not None:
+            raise ValueError("English rows read the parse: no 'regex'")
+        needs_trigger = self.kind not in {
+            RelationKind.POSSESSED,
+            RelationKind.POSSESSED_MODIFIER,
+            RelationKind.OUR_PREP,
+        }
+        if needs_trigger and not self.trigger:
+            raise ValueError(f"kind {self.kind.value!r} needs a 'trigger' list")
+        prep_kinds = {RelationKind.VERB_PREP, RelationKind.NOUN_PREP, RelationKind.OUR_PREP}
+        if self.kind in prep_kinds and not self.preps:
+            raise ValueError(f"kind {self.kind.value!r} needs a 'preps' list")
+        if self.kind is RelationKind.OBJECT_PREP and not (self.objects and self.preps):
+            raise ValueError("kind 'object_prep' needs 'objects' and 'preps'")
+        return self
+
+
+def load_relation_rows(path: Path = RELATIONS_PATH) -> list[RelationRow]:
+    """The validated rows of a table; a bad row raises ConfigurationError naming its line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ConfigurationError(f"cannot read relation table {path}: {e}") from e
+    rows: list[RelationRow] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = RelationRow.model_validate_json(line)
+        except PydanticValidationError as e:
+            details = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'row'}: {err['msg']}"
+                for err in e.errors()
+            )
+            raise ConfigurationError(f"{path}:{number}: {details}") from e
+        if row.id in first_line:
+            raise ConfigurationError(
+                f"{path}:{number}: id {row.id!r} is already used on line {first_line[row.id]}"
+            )
+        first_line[row.id] = number
+        rows.append(row)
+    return rows
+
+
+def speaker_endpoint(speaker: str | None) -> Endpoint | None:
+    return Endpoint(speaker, EntityLabel.PERSON) if speaker else None
+
+
+def mention_endpoint(mention: EntityMention, label: EntityLabel | None = None) -> Endpoint:
+    return Endpoint(mention.text, label or mention.label, mention.start, mention.end)
+
+
+def keep_relation(found: list[RelationMention], relation: RelationMention) -> None:
+    """Append unless the same (type, source, target) is there, or source and target are one."""
+    if _same(relation.source, relation.target):
+        return
+    for i, old in enumerate(found):
+        if old.type is not relation.type:
+            continue
+        forward = _same(old.source, relation.source) and _same(old.target, relation.target)
+        backward = relation.type in SYMMETRIC and (
+            _same(old.source, relation.target) and _same(old.target, relation.source)
+        )
+        if forward or backward:
+            if relation.confidence > old.confidence:
+                found[i] = relation
+            return
+    found.append(relation)
+
+
+def _same(a: Endpoint, b: Endpoint) -> bool:
+    return a.name.casefold() == b.name.casefold()

@@ -1,0 +1,349 @@
+"""English relations from the dependency parse of en_core_web_sm.
+
+Each table row names trigger lemmas and a ``kind``, the parse shape that links the trigger to
+its two endpoints; one reader below per kind. How a token becomes an endpoint and when a clause
+counts as said is in ``english_clauses.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from spacy.tokens import Span, Token
+
+from service.nlp.english_clauses import (
+    PREP_HOSTS,
+    SUBJECT_DEPS,
+    FactContext,
+    addressee,
+    asserted,
+    clause_subjects,
+    clause_verb,
+    endpoint,
+    happened,
+    name_beside,
+    prep_objects,
+)
+from service.nlp.patterns import EntityLabel, EntityMention
+from service.nlp.relation_table import (
+    Endpoint,
+    RelationKind,
+    RelationMention,
+    RelationRow,
+    RelationType,
+    keep_relation,
+    mention_endpoint,
+    speaker_endpoint,
+)
+
+# Types whose target may be named by a modifier of the object: "works in Finch's office",
+# "shipped the Pantry Pal beta", "with the Riverside Running Club".
+NAMED_BY_MODIFIER = frozenset(
+    {
+        RelationType.WORKS_AT,
+        RelationType.STUDIES_AT,
+        RelationType.MEMBER_OF,
+        RelationType.VISITED,
+        RelationType.CREATED,
+        RelationType.OWNS,
+    }
+)
+# Kinds whose trigger is not the token being read (or that have none).
+UNTRIGGERED = frozenset(
+    {RelationKind.POSSESSED, RelationKind.POSSESSED_MODIFIER, RelationKind.OUR_PREP}
+)
+UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
+TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
+# A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
+_KIN_NOUNS = "aunt uncle grandma grandpa cousin sister brother mom dad mother father wife husband"
+KIN_WORDS = frozenset(_KIN_NOUNS.split())
+
+
+class EnglishRelations:
+    """The English rows of the relation table, applied to one parsed fact at a time."""
+
+    def __init__(self, rows: list[RelationRow]) -> None:
+        self.rows = rows
+        # Rows by trigger word, so that a token is tried only against rows it can start.
+        self._by_word: dict[str, list[RelationRow]] = {}
+        self._always: list[RelationRow] = []
+        for row in rows:
+            if row.kind in UNTRIGGERED:
+                self._always.append(row)
+            for word in () if row.kind in UNTRIGGERED else row.trigger:
+                self._by_word.setdefault(word, []).append(row)
+
+    def find(
+        self, text: str, mentions: list[EntityMention], speaker: str | None, sentence: Span
+    ) -> list[RelationMention]:
+        base = sentence.start_char + sentence.text.index(text) if text else sentence.start_char
+        fact = FactContext(text, base, mentions, speaker_endpoint(speaker), None)
+        fact = FactContext(text, base, mentions, fact.speaker, addressee(fact))
+        found: list[RelationMention] = []
+        for token in sentence:
+            for row in self._rows_for(token):
+                for source, target in _READERS[row.kind](fact, row, token):
+                    relation = RelationMention(
+                        row.type, source, target, f"dep:{row.id}", row.confidence
+                    )
+                    keep_relation(found, relation)
+        return found
+
+    def _rows_for(self, token: Token) -> list[RelationRow]:
+        lemma, lower = token.lemma_.lower(), token.lower_
+        rows = self._by_word.get(lemma, []) + self._by_word.get(lower, [])
+        return [*dict.fromkeys(rows), *self._always]
+
+
+def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint]:
+    found = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    if found or not row.speaker_default or fact.speaker is None:
+        return found
+    # A diary-style statement without a subject: "Back from Lisbon!", "Just finished X".
+    verb = clause_verb(token)
+    own = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
+    if not own and verb.tag_ != "VB" and verb.dep_ in {"ROOT", "advcl", "conj"}:
+        return [fact.speaker]
+    return []
+
+
+def _matches(row: RelationRow, token: Token) -> bool:
+    return token.lemma_.lower() in row.trigger or token.lower_ in row.trigger
+
+
+def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
+    """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
+    for obj in objects:
+        target = endpoint(fact, obj)
+        called = _called(obj)
+        if target is None and called is not None:  # "a band called The Night Owls"
+            target = endpoint(fact, called)
+        if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
+            named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
+            named = [c for c in named if c.pos_ == "PROPN" or fact.covering(c) is not None]
+            target = endpoint(fact, named[0]) if named else None
+        if target is None or target.label in UNSEEN_NOT_TARGET:
+            continue
+        if not row.target_labels or target.label in row.target_labels:
+            yield target
+
+
+def _called(noun: Token) -> Token | None:
+    """The name in "a bakery called Crumbs"."""
+    for acl in (c for c in noun.children if c.dep_ == "acl" and c.lemma_ in {"call", "name"}):
+        for name in acl.children:
+            if name.dep_ == "oprd":
+                return name
+    return None
+
+
+# --- one reader per kind -----------------------------------------------------------------
+
+Pairs = Iterator[tuple[Endpoint, Endpoint]]
+
+
+def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not _matches(row, token) or not asserted(token):
+        return
+    if row.past_only and not happened(token):
+        return
+    hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
+    objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    if row.objects:  # "with the Riverside Running Club": the object must be a club
+        objects = [o for o in objects if o.lemma_.lower() in row.objects]
+    named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
+    sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
+    if row.past_only:  # "went hiking in X with Carol": Carol went too
+        companions = [o for host in hosts for o in prep_objects(host, ("with",), depth=0)]
+        sources += [e for c in companions if (e := endpoint(fact, c)) and _is_person(e)]
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not _matches(row, token) or token.pos_ not in {"VERB", "AUX"} or not asserted(token):
+        return
+    if row.past_only and not happened(token):
+        return
+    objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
+    sources = _sources(fact, row, token)
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _object_conjuncts(obj: Token) -> list[Token]:
+    """The object and its conjuncts, but not one after a preposition of the object: in
+    "writing code in C++ and Python", the parser makes Python a conjunct of code."""
+    preps = [c.i for c in obj.children if c.dep_ == "prep"]
+    return [obj, *(c for c in obj.conjuncts if not preps or c.i < min(preps))]
+
+
+def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not _matches(row, token) or not asserted(token):
+        return
+    if row.past_only and not happened(token):
+        return
+    dobjs = [c for c in token.children if c.dep_ in {"dobj", "npadvmod"}]
+    wanted = [d for d in dobjs if d.lemma_.lower() in row.objects or d.lower_ in row.objects]
+    if not wanted:
+        return
+    objects = [o for host in (token, *wanted) for o in prep_objects(host, row.preps, 0)]
+    sources = _sources(fact, row, token)
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not _matches(row, token) or token.pos_ != "NOUN":
+        return
+    hosts = [token]
+    if token.dep_ == "dobj":  # "I'll bring my team from X"
+        hosts.append(token.head)
+    if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
+        verb = token.head
+        hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
+    objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    if "compound" in row.preps:  # "Finch's Denver office"
+        objects += [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    if owners:
+        sources = [e for e in (endpoint(fact, o) for o in owners) if e is not None]
+    else:
+        sources = _sources(fact, row, token) if asserted(token) else []
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "X is (right / based / located) in Y", "X is the best block in Y"."""
+    if not _matches(row, token) or not asserted(token):
+        return
+    hosts = [token]
+    for child in token.children:
+        if child.dep_ in {"acomp", "advmod"} or (
+            child.dep_ == "attr" and child.lemma_.lower() in row.objects
+        ):
+            hosts.append(child)
+    objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    subjects = [s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}]
+    sources = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
+    sources = [s for s in sources if s.start is not None and s.label is not EntityLabel.PERSON]
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN", "ADJ"}:
+        return
+    name = name_beside(token)
+    relative = endpoint(fact, name) if name is not None else None
+    if name is None or relative is None or relative.start is None:
+        return
+    relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
+    owners = [c for c in (*token.children, *name.children) if c.dep_ == "poss"]
+    default = fact.speaker if row.speaker_default else None
+    owner = endpoint(fact, owners[0]) if owners else default
+    if owner is not None:
+        yield owner, relative
+
+
+def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
+    if not _matches(row, token) or token.pos_ != "NOUN":
+        return
+    name = name_beside(token)
+    holder = endpoint(fact, name) if name is not None else None
+    if holder is None or holder.start is None:
+        return
+    holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
+    orgs = [c for c in token.children if _names_owner(c)]
+    orgs += prep_objects(token, ("at", "of", "for"), depth=0)
+    for target in _targets(fact, row, orgs):
+        if target.start is not None:
+            yield holder, target
+
+
+def _names_owner(child: Token) -> bool:
+    return bool(child.dep_ == "poss" or (child.dep_ == "compound" and child.pos_ == "PROPN"))
+
+
+def _possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing."""
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    mention = fact.covering(token) if owners else None
+    if mention is None or mention.label is EntityLabel.TEMPORAL:
+        return
+    if any(c.lower_ in KIN_WORDS for c in token.children):
+        return
+    owner = endpoint(fact, owners[0])
+    if owner is not None:
+        yield owner, mention_endpoint(mention)
+
+
+def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "my Figma mockups", "I made a Spotify playlist": the named tool is used."""
+    if token.pos_ != "NOUN" or fact.covering(token) is not None:
+        return
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    if owners:
+        user = endpoint(fact, owners[0])
+    elif token.dep_ == "dobj" and _matches(row, token.head) and asserted(token):
+        users = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+        user = users[0] if users and users[0] == fact.speaker else None
+    else:
+        return
+    for child in token.children:
+        mention = fact.covering(child) if child.dep_ == "compound" else None
+        if user is not None and mention is not None and mention.label not in TOOL_NOT:
+            yield user, mention_endpoint(mention)
+
+
+def _mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "A and B got married", "A married B", "A is married to B"."""
+    if not _matches(row, token) or token.pos_ not in {"VERB", "ADJ"} or not asserted(token):
+        return
+    people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
+    people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
+    people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
+    for i, first in enumerate(people):
+        for later in people[i + 1 :]:
+            yield first, later
+
+
+def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "At Finch Analytics, our cluster …", "At X we use Y": the speaker is one of X's."""
+    if token.dep_ != "prep" or token.lower_ not in row.preps or fact.speaker is None:
+        return
+    verb = token.head
+    if verb.pos_ not in {"VERB", "AUX"} or token.i > min(t.i for t in verb.subtree) + 1:
+        return
+    if not any(t.lower_ in {"we", "our", "us"} for t in verb.subtree):
+        return
+    objects = [c for c in token.children if c.dep_ == "pobj"]
+    for target in _targets(fact, row, objects):
+        yield fact.speaker, target
+
+
+def _is_person(end: Endpoint | None) -> bool:
+    return end is not None and end.label in {EntityLabel.PERSON, EntityLabel.OTHER}
+
+
+_READERS = {
+    RelationKind.VERB_PREP: _verb_prep,
+    RelationKind.VERB_OBJECT: _verb_object,
+    RelationKind.OBJECT_PREP: _object_prep,
+    RelationKind.NOUN_PREP: _noun_prep,
+    RelationKind.THING_IN: _thing_in,
+    RelationKind.KIN: _kin,
+    RelationKind.ROLE: _role,
+    RelationKind.POSSESSED: _possessed,
+    RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
+    RelationKind.MUTUAL: _mutual,
+    RelationKind.OUR_PREP: _our_prep,
+}

@@ -1,0 +1,235 @@
+"""Chinese relations from regexes: the table's rows mark endpoints with groups src and tgt.
+
+There is no Chinese parser here, so a row spells out the clause: where it starts, its subject,
+the adverbs that may follow, the trigger and the target. Macros keep the rows readable:
+
+- ``{B}`` the start of a clause, with connectives that may open it (然后, 不过, 我记得 …);
+- ``{S}`` the subject, group ``src`` (我, 我们, 他, 她 or a name of up to eight characters);
+- ``{SN}`` a named subject only, possibly after a kin word (我弟弟刘强);
+- ``{A}`` adverbs and time words between subject and verb (也, 一直, 现在, 上周 …);
+- ``{T}`` the target, group ``tgt``, shortest first, so the row's right context bounds it;
+- ``{P}`` a place as target, shorter (at most seven characters);
+- ``{N}`` a person's name after a kin word (group ``tgt``, two or three characters);
+- ``{KIN}`` kinship nouns, ``{END}`` the end of a clause (lookahead).
+
+The macros are defined in ``relation_table.py``, which validates the rows.
+
+An endpoint is the mention that overlaps its group, else the group's own text (Chinese names
+are often not mentions yet; the integrator adds them). A clause without a subject continues
+the subject of the clause before it in the same fact ("小红去X实习，然后再回Y上课").
+"""
+
+from __future__ import annotations
+
+import re
+
+from service.nlp.patterns import EntityLabel, EntityMention
+from service.nlp.relation_table import (
+    CJK,
+    KIN_WORDS,
+    NAME_STOPS,
+    Endpoint,
+    RelationMention,
+    RelationRow,
+    RelationType,
+    compile_row_regex,
+    keep_relation,
+    mention_endpoint,
+    speaker_endpoint,
+)
+
+_NOT_SUBJECT = re.compile(r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱)")
+_QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|几[个天]")
+_TIME = re.compile(
+    r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
+)
+_VERB_INSIDE = re.compile(r"喜欢|讨厌|觉得|打算|想|要|用|在|去|是|有|说|会|能")
+_NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
+_CLAUSE = re.compile(r"[，,。！？；;!?]")
+_SPLIT_SUBJECT = re.compile(r"[和跟与]")
+FRIEND_WORDS = "好朋友|朋友|室友|舍友|同学|闺蜜|发小|好友|哥们|同事"
+_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
+_ORG_TAIL = re.compile(
+    r"大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|中心"
+)
+WE_CONFIDENCE = 0.8
+
+
+class ChineseRelations:
+    """The Chinese rows of the relation table, applied to one fact at a time."""
+
+    def __init__(self, rows: list[RelationRow]) -> None:
+        self.rows = [(row, compile_row_regex(row.regex or "")) for row in rows]
+
+    def find(
+        self, text: str, mentions: list[EntityMention], speaker: str | None
+    ) -> list[RelationMention]:
+        found: list[RelationMention] = []
+        people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
+        matches = sorted(
+            ((m.start(), row, m) for row, regex in self.rows for m in regex.finditer(text)),
+            key=lambda item: item[0],
+        )
+        last_sources: list[Endpoint] = []
+        for _, row, match in matches:
+            if not _asserted(text, match, row):
+                continue
+            sources = _sources(text, match, mentions, speaker, people)
+            if sources is None:
+                sources = last_sources
+            elif sources:
+                last_sources = sources
+            target = _target(text, match, mentions, row)
+            if target is None:
+                continue
+            if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+                target = Endpoint(target.name, EntityLabel.PERSON, target.start, target.end)
+                people.append(target)
+            for source in sources:
+                relation_type = row.type
+                if row.person_type is not None and source.label is EntityLabel.PERSON:
+                    relation_type = row.person_type
+                confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
+                keep_relation(
+                    found,
+                    RelationMention(relation_type, source, target, f"pattern:{row.id}", confidence),
+                )
+        return found
+
+
+def _is_we(match: re.Match[str]) -> bool:
+    return "src" in match.re.groupindex and match.group("src") == "我们"
+
+
+def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
+    """Not asked ("…吗？", "是不是") and not denied (不在, 没去) in the clause of the match."""
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, match.start())), default=0)
+    stop = _CLAUSE.search(text, match.end())
+    clause = text[start : stop.end() if stop else len(text)]
+    personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
+    if not personal and _QUESTION.search(clause):
+        return False
+    between_start = match.start("src") if _has(match, "src") else match.start()
+    between = text[between_start : match.start("tgt")]
+    return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
+
+
+def _has(match: re.Match[str], group: str) -> bool:
+    return group in match.re.groupindex and match.group(group) is not None
+
+
+def _sources(
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    speaker: str | None,
+    people: list[Endpoint],
+) -> list[Endpoint] | None:
+    """The subject's endpoints; None when the clause has no subject (continue the last one)."""
+    if not _has(match, "src") or not match.group("src"):
+        return None
+    start = match.start("src")
+    subject = match.group("src")
+    if subject in {"我", "我们"}:
+        me = speaker_endpoint(speaker)
+        return [me] if me else []
+    if subject in {"他", "她"}:
+        return _resolve_person(text[:start], mentions, people, speaker)
+    kin = _KIN_PREFIX.match(subject)  # "我弟弟刘强也在杭州": the subject is 刘强
+    if kin and len(subject) - kin.end() >= 2:
+        start, subject = start + kin.end(), subject[kin.end() :]
+    if _TIME.match(subject) or (len(subject) > 2 and _VERB_INSIDE.search(subject)):
+        return None  # a time word or a verb phrase (更喜欢用X): the subject is the last one
+    if _NOT_SUBJECT.match(subject) or subject[0] in "我他她":  # 我弟弟 with no name
+        return []
+    found = []
+    offset = start
+    for part in _SPLIT_SUBJECT.split(subject):
+        found.append(_endpoint(part, offset, mentions, people, at_start=False))
+        offset += len(part) + 1
+    return [e for e in found if e is not None]
+
+
+def _endpoint(
+    surface: str,
+    start: int,
+    mentions: list[EntityMention],
+    people: list[Endpoint],
+    at_start: bool,
+) -> Endpoint | None:
+    if len(surface) < 2:
+        return None
+    end = start + len(surface)
+    inside = _mention_inside(mentions, start, end, at_start)
+    if inside is not None:
+        return mention_endpoint(inside)
+    known = any(p.name == surface for p in people)
+    label = EntityLabel.PERSON if known else _overlapping_label(mentions, start, end)
+    return Endpoint(surface, label, start, end)
+
+
+def _mention_inside(
+    mentions: list[EntityMention], start: int, end: int, at_start: bool = True
+) -> EntityMention | None:
+    """The longest mention that ends the group's span (基本都是Python → Python) or, for a
+    target, starts it (Figma画原型 → Figma). One that reaches outside it (在华为公司, 成都市 for
+    成都市区) or, for a subject, stops short of its end (墨尔本 in 墨尔本大学) loses to the
+    group's own text."""
+    inside = [m for m in mentions if start <= m.start and m.end <= end]
+    inside = [m for m in inside if m.end == end or (at_start and m.start == start)]
+    inside = [m for m in inside if m.label is not EntityLabel.TEMPORAL]
+    return max(inside, key=lambda m: m.end - m.start) if inside else None
+
+
+def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
+    """Some mention is the group's text, give or take one character (成都 for 成都市)."""
+    for m in mentions:
+        overlap = min(end, m.end) - max(start, m.start)
+        if overlap > 0 and (end - start) + (m.end - m.start) - 2 * overlap <= 1:
+            return True
+    return False
+
+
+def _overlapping_label(mentions: list[EntityMention], start: int, end: int) -> EntityLabel:
+    labels = [m.label for m in mentions if m.start < end and start < m.end]
+    return labels[0] if labels else EntityLabel.OTHER
+
+
+def _resolve_person(
+    before: str, mentions: list[EntityMention], people: list[Endpoint], speaker: str | None
+) -> list[Endpoint]:
+    """他/她: the one person named before it in the fact, else nothing."""
+    names = {p.name: p for p in people if p.end is not None and p.end <= len(before)}
+    for m in mentions:
+        if m.label is EntityLabel.PERSON and m.end <= len(before) and m.text != speaker:
+            names.setdefault(m.text, mention_endpoint(m))
+    return list(names.values()) if len(names) == 1 else []
+
+
+def _target(
+    text: str, match: re.Match[str], mentions: list[EntityMention], row: RelationRow
+) -> Endpoint | None:
+    start, end = match.span("tgt")
+    surface = text[start:end]
+    if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+        surface = _trim_name(surface)
+        end = start + len(surface)
+    if row.target_mention and not _names(mentions, start, end):
+        return None
+    inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
+    if inside is not None and inside.end < end and _ORG_TAIL.match(text, inside.end):
+        inside = None  # 北京 in 北京大学: the group names the university
+    if inside is not None:
+        target = mention_endpoint(inside)
+    elif len(surface.strip()) < 2:
+        return None
+    else:
+        label = _overlapping_label(mentions, start, end)
+        target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))
+    if row.target_labels and target.label not in row.target_labels:
+        return None
+    return target
+
+
+def _trim_name(name: str) -> str:
+    return name[:2] if len(name) == 3 and name[2] in NAME_STOPS else name

@@ -1,0 +1,330 @@
+"""Typed relations between mentions: the table, English from the parse, Chinese from regexes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.language import Language
+
+from service.errors import ConfigurationError
+from service.models import resolve_model_path
+from service.nlp.patterns import EntityLabel, EntityMention
+from service.nlp.relations import (
+    Endpoint,
+    RelationExtractor,
+    RelationMention,
+    RelationType,
+    load_relation_rows,
+)
+
+L = EntityLabel
+R = RelationType
+
+
+@pytest.fixture(scope="module")
+def english() -> Language:
+    return spacy.load(resolve_model_path("en_core_web_sm", "spacy"))
+
+
+@pytest.fixture(scope="module")
+def finder() -> RelationExtractor:
+    return RelationExtractor()
+
+
+def mentions(text: str, **labels: EntityLabel) -> list[EntityMention]:
+    """A mention of each name, searched in order after the one before (underscores stand for
+    spaces)."""
+    found = []
+    after = 0
+    for key, label in labels.items():
+        name = key.replace("_", " ")
+        start = text.index(name, after)
+        after = start + len(name)
+        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
+    return found
+
+
+def triples(relations: list[RelationMention]) -> set[tuple[str, str, str]]:
+    return {(r.source.name, r.type.value, r.target.name) for r in relations}
+
+
+def find_en(
+    finder: RelationExtractor,
+    nlp: Language,
+    text: str,
+    speaker: str | None = "Ann",
+    **labels: EntityLabel,
+) -> set[tuple[str, str, str]]:
+    sentence = nlp(text)[:]
+    return triples(finder.find(text, "en", mentions(text, **labels), speaker, sentence))
+
+
+def find_zh(
+    finder: RelationExtractor, text: str, speaker: str | None = "王芳", **labels: EntityLabel
+) -> set[tuple[str, str, str]]:
+    return triples(finder.find(text, "zh", mentions(text, **labels), speaker))
+
+
+ENGLISH = [
+    (
+        "I just started at Quillfeather Press last week.",
+        {"Quillfeather_Press": L.ORG},
+        ("Ann", "WORKS_AT", "Quillfeather Press"),
+    ),
+    ("These days I mostly code in Kotlin.", {"Kotlin": L.CONCEPT}, ("Ann", "USES", "Kotlin")),
+    ("We moved to Tallinn in the spring.", {"Tallinn": L.PLACE}, ("Ann", "LIVES_IN", "Tallinn")),
+    (
+        "Ostrava Steelworks is based in Ostrava.",
+        {"Ostrava_Steelworks": L.ORG, "Ostrava": L.PLACE},
+        ("Ostrava Steelworks", "LOCATED_IN", "Ostrava"),
+    ),
+    (
+        "My brother Felipe teaches math at Linden Academy.",
+        {"Felipe": L.PERSON, "Linden_Academy": L.ORG},
+        ("Felipe", "WORKS_AT", "Linden Academy"),
+    ),
+    (
+        "My brother Felipe teaches math at Linden Academy.",
+        {"Felipe": L.PERSON, "Linden_Academy": L.ORG},
+        ("Ann", "FAMILY_OF", "Felipe"),
+    ),
+    (
+        "Her cousin lives in Quito, and my roommate Priyanka loves Duolingo.",
+        {"Priyanka": L.PERSON, "Duolingo": L.CONCEPT},
+        ("Ann", "FRIEND_OF", "Priyanka"),
+    ),
+    (
+        "Her cousin lives in Quito, and my roommate Priyanka loves Duolingo.",
+        {"Priyanka": L.PERSON, "Duolingo": L.CONCEPT},
+        ("Priyanka", "LIKES", "Duolingo"),
+    ),
+    (
+        "Theo and Ines went skiing in Chamonix with Bruno.",
+        {"Theo": L.PERSON, "Ines": L.PERSON, "Chamonix": L.PLACE, "Bruno": L.PERSON},
+        ("Bruno", "VISITED", "Chamonix"),
+    ),
+    (
+        "Theo and Ines went skiing in Chamonix with Bruno.",
+        {"Theo": L.PERSON, "Ines": L.PERSON, "Chamonix": L.PLACE, "Bruno": L.PERSON},
+        ("Ines", "VISITED", "Chamonix"),
+    ),
+    ("Yesterday I finally bought a Kindle.", {"Kindle": L.CONCEPT}, ("Ann", "OWNS", "Kindle")),
+    (
+        "I borrowed Sam's ladder and washed my Volvo.",
+        {"Volvo": L.CONCEPT},
+        ("Ann", "OWNS", "Volvo"),
+    ),
+    (
+        "Last month I joined the Harbor Rowing Club.",
+        {"Harbor_Rowing_Club": L.ORG},
+        ("Ann", "MEMBER_OF", "Harbor Rowing Club"),
+    ),
+    (
+        "Ravi founded Tidepool Labs in 2019.",
+        {"Ravi": L.PERSON, "Tidepool_Labs": L.ORG},
+        ("Ravi", "CREATED", "Tidepool Labs"),
+    ),
+    ("I can't stand it, I hate Jira.", {"Jira": L.CONCEPT}, ("Ann", "DISLIKES", "Jira")),
+    (
+        "Okay, Mira is doing her PhD at Uppsala University.",
+        {"Mira": L.PERSON, "Uppsala_University": L.ORG},
+        ("Mira", "STUDIES_AT", "Uppsala University"),
+    ),
+    (
+        "Kofi, the Marigold Quartet's cellist, lives in Accra.",
+        {"Kofi": L.PERSON, "Marigold_Quartet": L.ORG, "Accra": L.PLACE},
+        ("Kofi", "LIVES_IN", "Accra"),
+    ),
+    (
+        "Grandpa Emil spent the summer in Gdansk.",
+        {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
+        ("Grandpa Emil", "VISITED", "Gdansk"),
+    ),
+    (
+        "Grandpa Emil spent the summer in Gdansk.",
+        {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
+        ("Ann", "FAMILY_OF", "Grandpa Emil"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), ENGLISH)
+def test_english_relation(
+    finder: RelationExtractor,
+    english: Language,
+    text: str,
+    labels: dict[str, EntityLabel],
+    expected: tuple[str, str, str],
+) -> None:
+    assert expected in find_en(finder, english, text, **labels)
+
+
+ENGLISH_NONE = [
+    # A question, a denial, a condition, a plan, an unresolved pronoun: no relation.
+    ("Do you work at Quillfeather Press?", {"Quillfeather_Press": L.ORG}),
+    ("I don't work at Quillfeather Press anymore.", {"Quillfeather_Press": L.ORG}),
+    ("If I move to Tallinn, I'll need a bigger flat.", {"Tallinn": L.PLACE}),
+    ("I'm going to visit Kyoto next spring.", {"Kyoto": L.PLACE}),
+    ("She works at Quillfeather Press.", {"Quillfeather_Press": L.ORG}),
+    ("They live in Tallinn now.", {"Tallinn": L.PLACE}),
+]
+
+
+@pytest.mark.parametrize(("text", "labels"), ENGLISH_NONE)
+def test_english_no_relation(
+    finder: RelationExtractor, english: Language, text: str, labels: dict[str, EntityLabel]
+) -> None:
+    assert find_en(finder, english, text, **labels) == set()
+
+
+def test_pronoun_resolves_to_the_one_person_named_before(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "Lena called: she works at Brindle Bank now."
+    found = find_en(finder, english, text, Lena=L.PERSON, Brindle_Bank=L.ORG)
+    assert ("Lena", "WORKS_AT", "Brindle Bank") in found
+
+
+def test_two_people_before_a_pronoun_leave_it_unresolved(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "Lena met Omar, and she works at Brindle Bank now."
+    found = find_en(finder, english, text, Lena=L.PERSON, Omar=L.PERSON, Brindle_Bank=L.ORG)
+    assert not any(t[1] == "WORKS_AT" for t in found)
+
+
+def test_endpoints_carry_offsets_and_the_speaker_has_none(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "My sister Zoe moved to Lyon."
+    relations = finder.find(text, "en", [], "Ann", english(text)[:])
+    family = next(r for r in relations if r.type is R.FAMILY_OF)
+    assert family.source == Endpoint("Ann", L.PERSON)
+    assert family.target == Endpoint("Zoe", L.PERSON, 10, 13)
+    lives = next(r for r in relations if r.type is R.LIVES_IN)
+    assert (lives.source.name, lives.target.name) == ("Zoe", "Lyon")
+    assert lives.extractor.startswith("dep:") and 0 < lives.confidence <= 1
+
+
+def test_without_a_speaker_first_person_gives_nothing(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "I work at Quillfeather Press."
+    assert find_en(finder, english, text, None, Quillfeather_Press=L.ORG) == set()
+
+
+CHINESE = [
+    ("我在字节跳动工作三年了。", {"字节跳动": L.ORG}, ("王芳", "WORKS_AT", "字节跳动")),
+    ("我现在住在苏州，离公司不远。", {}, ("王芳", "LIVES_IN", "苏州")),
+    ("我家就在成都。", {"成都": L.PLACE}, ("王芳", "LIVES_IN", "成都")),
+    ("小米的总部在北京。", {"小米": L.ORG, "北京": L.PLACE}, ("小米", "LOCATED_IN", "北京")),
+    (
+        "南京大学就在南京市区。",
+        {"南京大学": L.ORG, "南京": L.PLACE},
+        ("南京大学", "LOCATED_IN", "南京"),
+    ),
+    ("我姐姐林悦下周结婚。", {}, ("王芳", "FAMILY_OF", "林悦")),
+    ("她老公周杰很会做饭。", {}, None),
+    ("我和李雷高中就是同学。", {}, ("王芳", "FRIEND_OF", "李雷")),
+    ("我认识赵磊，他人很好。", {}, ("王芳", "FRIEND_OF", "赵磊")),
+    ("我弟弟在复旦大学读书。", {"复旦大学": L.ORG}, None),
+    (
+        "孙琳在复旦大学读研，学的是化学。",
+        {"孙琳": L.PERSON, "复旦大学": L.ORG},
+        ("孙琳", "STUDIES_AT", "复旦大学"),
+    ),
+    ("我一直用Figma画原型。", {"Figma": L.CONCEPT}, ("王芳", "USES", "Figma")),
+    ("我特别喜欢周杰伦。", {"周杰伦": L.PERSON}, ("王芳", "LIKES", "周杰伦")),
+    ("我真的讨厌香菜。", {}, ("王芳", "DISLIKES", "香菜")),
+    ("我上个月刚从西安回来。", {"西安": L.PLACE}, ("王芳", "VISITED", "西安")),
+    ("我们去年去了桂林旅游。", {"桂林": L.PLACE}, ("王芳", "VISITED", "桂林")),
+    ("我刚买了一台MacBook，挺好用。", {"MacBook": L.CONCEPT}, ("王芳", "OWNS", "MacBook")),
+    ("我加入了学校的合唱团。", {}, ("王芳", "MEMBER_OF", "学校的合唱团")),
+    ("我创办了晨光书屋。", {"晨光书屋": L.ORG}, ("王芳", "CREATED", "晨光书屋")),
+    (
+        "陈静去苹果公司实习，然后再回清华大学上课。",
+        {"陈静": L.PERSON},
+        ("陈静", "STUDIES_AT", "清华大学"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), CHINESE)
+def test_chinese_relation(
+    finder: RelationExtractor,
+    text: str,
+    labels: dict[str, EntityLabel],
+    expected: tuple[str, str, str] | None,
+) -> None:
+    found = find_zh(finder, text, **labels)
+    if expected is None:  # a possessor that cannot be resolved: nothing about it
+        assert not any(t[1] in {"FAMILY_OF", "STUDIES_AT"} for t in found)
+    else:
+        assert expected in found
+
+
+CHINESE_NONE = [
+    "你在字节跳动工作吗？",
+    "我不在字节跳动工作了。",
+    "他在字节跳动工作。",
+    "下个月我去西安开会。",
+    "你是不是住在苏州？",
+]
+
+
+@pytest.mark.parametrize("text", CHINESE_NONE)
+def test_chinese_no_relation(finder: RelationExtractor, text: str) -> None:
+    assert find_zh(finder, text) == set()
+
+
+def test_chinese_kin_name_is_a_person_with_offsets(finder: RelationExtractor) -> None:
+    text = "我表哥陈晨也在杭州。"
+    relations = finder.find(text, "zh", [], "王芳")
+    family = next(r for r in relations if r.type is R.FAMILY_OF)
+    assert family.target == Endpoint("陈晨", L.PERSON, 3, 5)
+    assert ("陈晨", "LIVES_IN", "杭州") not in triples(relations)  # 杭州 is no mention here
+    mentioned = mentions(text, 杭州=L.PLACE)
+    assert ("陈晨", "LIVES_IN", "杭州") in triples(finder.find(text, "zh", mentioned, "王芳"))
+
+
+def test_the_shipped_table_loads() -> None:
+    rows = load_relation_rows()
+    assert {row.type for row in rows} == set(RelationType)
+    assert {row.lang for row in rows} == {"en", "zh"}
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ({"id": "x", "type": "KNOWS", "lang": "en", "kind": "verb_object"}, "type"),
+        ({"id": "x", "type": "USES", "lang": "en", "kind": "verb_object"}, "trigger"),
+        ({"id": "x", "type": "USES", "lang": "zh", "kind": "regex", "regex": "用(X"}, "regex"),
+        ({"id": "x", "type": "USES", "lang": "zh", "kind": "regex", "regex": "用X"}, "tgt"),
+        (
+            {"id": "x", "type": "USES", "lang": "en", "kind": "verb_prep", "trigger": ["use"]},
+            "preps",
+        ),
+    ],
+)
+def test_a_bad_row_names_its_line(tmp_path: Path, row: dict[str, object], message: str) -> None:
+    good = {"id": "ok", "type": "USES", "lang": "en", "kind": "verb_object", "trigger": ["use"]}
+    path = tmp_path / "relations.jsonl"
+    path.write_text(json.dumps(good) + "\n\n" + json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=rf"relations.jsonl:3: .*{message}"):
+        load_relation_rows(path)
+
+
+def test_a_duplicate_id_names_both_lines(tmp_path: Path) -> None:
+    row = {"id": "ok", "type": "USES", "lang": "en", "kind": "verb_object", "trigger": ["use"]}
+    path = tmp_path / "relations.jsonl"
+    path.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="line 1"):
+        load_relation_rows(path)
+
+
+def test_unknown_language_is_refused(finder: RelationExtractor) -> None:
+    with pytest.raises(ValueError, match="unsupported language"):
+        finder.find("Bonjour", "fr", [], None)
