@@ -1,0 +1,392 @@
+"""Chinese entity mentions without an LLM: jieba's part-of-speech tags plus small data tables.
+
+The pattern table (``patterns.py``) finds Chinese names only inside a few context phrases
+(我叫X, 在X工作). ``ChineseEntityFinder`` finds them in plain sentences:
+
+- jieba's tagger, once per text: ``nr`` words that start with a family name are people, ``ns``
+  places, ``nt`` organisations, ``nz`` other proper nouns (腾讯, 清华);
+- a word of ``zh_suffixes.tsv`` joins the word before it: 浙江 + 大学, 商汤 + 科技, 大洋 + 路;
+- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60;
+- a word jieba's dictionary does not know (or knows as a rare common noun) is a name where the
+  context expects one: 用钉钉, 在小红书上找, 美团的总部.
+
+Overlapping candidates keep the longest. Mentions in ``zh_not_entities.txt`` or
+``stop_entities.txt`` are dropped. The tables are data in ``nlp_models/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+
+import jieba
+import jieba.posseg
+
+from service.config import REPO_ROOT
+from service.errors import ConfigurationError
+from service.nlp.patterns import (
+    STOP_ENTITIES_PATH,
+    EntityLabel,
+    EntityMention,
+    load_stop_entities,
+    normalise_name,
+)
+
+__all__ = ["ChineseEntityFinder", "SuffixRule", "load_suffixes", "merge_mentions"]
+
+MODELS_DIR = REPO_ROOT / "nlp_models"
+SURNAMES_PATH = MODELS_DIR / "zh_surnames.txt"
+SUFFIXES_PATH = MODELS_DIR / "zh_suffixes.tsv"
+GENERIC_HEADS_PATH = MODELS_DIR / "zh_generic_heads.txt"
+NOT_ENTITIES_PATH = MODELS_DIR / "zh_not_entities.txt"
+
+# Below this count in jieba's dictionary a common noun may still be a brand (携程, 商汤).
+RARE_WORD_FREQ = 200
+PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
+NICKNAME_PREFIXES = frozenset("小老阿")
+# Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
+NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已")
+# Characters that never occur inside a name found from context alone.
+FUNCTION_CHARS = frozenset(
+    "的了是在我你他她它们这那哪个些么吗呢吧啊呀和跟与及或都也就还又很太最更把被给不没有上下里"
+)
+
+_HAN = re.compile(r"[\u4e00-\u9fff]+")
+_BOUNDARY = r"(?:^|(?<=[\s，。！？、；：,.!?;:“”\"'（(]))"
+_APP_VERBS = (
+    r"订|买|打车|查|搜|找|看|聊|发|付|转账|点|叫|导航|记|写|画|剪|拍|听|刷|下单|登录|注册|办公|开会"
+    r"|沟通|联系|学|做|吧|[\s，。！？,.!?]|$"
+)
+
+
+@dataclass(frozen=True)
+class ContextRule:
+    """A name of ``label`` between a ``left`` and a ``right`` context: 用 + 钉钉 + 吧."""
+
+    name: str
+    label: EntityLabel
+    left: re.Pattern[str]
+    right: re.Pattern[str]
+
+
+_CONTEXT_RULES = (
+    ContextRule(
+        "org_headquarters",
+        EntityLabel.ORG,
+        re.compile(_BOUNDARY + r"|[在跟和与去到从说]"),
+        re.compile(r"的?总部"),
+    ),
+    ContextRule(
+        "org_latin_product",
+        EntityLabel.ORG,
+        re.compile(_BOUNDARY + r"|[在跟和与用买]"),
+        re.compile(r"的(?=[A-Z])"),
+    ),
+    ContextRule("org_partner", EntityLabel.ORG, re.compile(r"[跟和与]"), re.compile(r"有?合作")),
+    ContextRule(
+        "org_work_at", EntityLabel.ORG, re.compile(r"在"), re.compile(r"工作|上班|实习|任职|做")
+    ),
+    ContextRule("app_use", EntityLabel.CONCEPT, re.compile(r"用|使用"), re.compile(_APP_VERBS)),
+    ContextRule(
+        "app_on",
+        EntityLabel.CONCEPT,
+        re.compile(r"[在去上]"),
+        re.compile(r"上(?:找|看|买|搜|发|刷|订|聊|学|下载|玩|预订|下单|多)"),
+    ),
+)
+_LATIN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
+    r"(?: (?:\d[A-Za-z0-9]*|Pro|Max|Plus|Ultra|Mini|Lite|SE))*(?![A-Za-z0-9])"
+)
+
+
+class HeadKind(StrEnum):
+    """Which word may stand before a name-ending word of ``zh_suffixes.tsv``."""
+
+    PROPER = "proper"  # a proper noun or a word jieba does not know
+    NOUN = "noun"  # the same, or a common noun not listed in zh_generic_heads.txt
+    ANY = "any"  # the same, or a person's name (中山 + 路, 高德 + 地图)
+
+
+@dataclass(frozen=True)
+class SuffixRule:
+    """A word that ends a name, the label of the joined name, and what may precede it."""
+
+    suffix: str
+    label: EntityLabel
+    head: HeadKind
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of jieba's segmentation, with its tag and character offsets."""
+
+    word: str
+    tag: str
+    start: int
+    end: int
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ConfigurationError(f"cannot read {path}: {e}") from e
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def load_suffixes(path: Path = SUFFIXES_PATH) -> Mapping[str, SuffixRule]:
+    """The name-ending words of a suffix table; a bad line raises ConfigurationError."""
+    rules: dict[str, SuffixRule] = {}
+    for line in _read_lines(path):
+        fields = line.split("\t")
+        try:
+            suffix, label, head = fields
+            rules[suffix] = SuffixRule(suffix, EntityLabel(label), HeadKind(head))
+        except ValueError as e:
+            raise ConfigurationError(f"{path}: bad line {line!r}: {e}") from e
+    return MappingProxyType(rules)
+
+
+class ChineseEntityFinder:
+    """Names of people, organisations, places and products in Chinese text.
+
+    jieba's dictionary loads here, once (about a second), from the copy jieba ships.
+    """
+
+    def __init__(
+        self,
+        surnames_path: Path = SURNAMES_PATH,
+        suffixes_path: Path = SUFFIXES_PATH,
+        generic_heads_path: Path = GENERIC_HEADS_PATH,
+        not_entities_path: Path = NOT_ENTITIES_PATH,
+        stop_path: Path = STOP_ENTITIES_PATH,
+    ) -> None:
+        surnames = _read_lines(surnames_path)
+        self._surnames = frozenset(name for name in surnames if len(name) == 1)
+        self._compound_surnames = frozenset(name for name in surnames if len(name) == 2)
+        self._suffixes = load_suffixes(suffixes_path)
+        self._generic_heads = frozenset(_read_lines(generic_heads_path))
+        self._stop = load_stop_entities(not_entities_path) | load_stop_entities(stop_path)
+        logging.getLogger("jieba").setLevel(logging.WARNING)
+        self._words = jieba.Tokenizer()
+        self._words.initialize()
+        self._tagger = jieba.posseg.POSTokenizer(self._words)
+
+    def find(self, text: str) -> list[EntityMention]:
+        """Mentions in ``text``, sorted by start, none overlapping another."""
+        tokens = self.tokens(text)
+        found = [
+            *self._tagged(tokens),
+            *self._compound_surname_names(tokens),
+            *self._joined(tokens),
+            *self._latin(text, tokens),
+            *self._in_context(text),
+        ]
+        return _longest_first(mention for mention in found if self._allowed(mention))
+
+    def tokens(self, text: str) -> list[Token]:
+        """jieba's words of ``text`` with their tags and offsets."""
+        result, start = [], 0
+        for word, tag in self._tagger.cut(text, HMM=True):
+            result.append(Token(word, tag, start, start + len(word)))
+            start += len(word)
+        return result
+
+    def _tagged(self, tokens: list[Token]) -> Iterator[EntityMention]:
+        """Names that jieba's tags alone give."""
+        for token in tokens:
+            if len(token.word) < 2:
+                continue
+            person = self._person(token)
+            if person is not None:
+                yield person
+            elif token.tag == "nt":
+                yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nt", 0.85)
+            elif token.tag == "nrt":
+                yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nrt", 0.7)
+            elif token.tag == "ns":
+                yield _mention(token.word, EntityLabel.PLACE, token.start, "jieba:ns", 0.8)
+            elif token.tag == "nz":
+                yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nz", 0.7)
+
+    def _compound_surname_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
+        """A compound family name that jieba cut off its given name: 欧阳/ns 娜娜/nz."""
+        for first, second in itertools.pairwise(tokens):
+            given = second.word
+            if first.word in self._compound_surnames and self._could_be_given_name(given):
+                text = first.word + given
+                yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
+
+    @staticmethod
+    def _could_be_given_name(word: str) -> bool:
+        short = 1 <= len(word) <= 2 and _HAN.fullmatch(word) is not None
+        return short and not any(char in FUNCTION_CHARS for char in word)
+
+    def _person(self, token: Token) -> EntityMention | None:
+        """A person's name: a tagged name led by a family name, 小X/老X, or an unknown X哥/X姐."""
+        word = token.word
+        if word[-1] in "哥姐" and len(word) == 2 and not self._known(word):
+            return _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
+        if token.tag not in ("nr", "nrfg"):
+            return None
+        if len(word) == 2 and word[0] in NICKNAME_PREFIXES:
+            return _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
+        given = self._given_name(word)
+        if given is None:
+            return None
+        if len(given) == 2 and given[-1] in NAME_TRAILERS:
+            word = word[:-1]
+        elif not 1 <= len(given) <= 2:
+            return None
+        return _mention(word, EntityLabel.PERSON, token.start, "jieba:nr", 0.8)
+
+    def _given_name(self, word: str) -> str | None:
+        """What follows a leading family name, or None when the word starts with none."""
+        if word[:2] in self._compound_surnames and len(word) > 2:
+            return word[2:]
+        if word[0] in self._surnames:
+            return word[1:]
+        return None
+
+    def _known(self, word: str) -> bool:
+        """Whether jieba's dictionary holds ``word`` as a word."""
+        return bool(self._words.FREQ.get(word))
+
+    def _is_person_word(self, token: Token) -> bool:
+        return token.tag in ("nr", "nrfg") and self._person(token) is not None
+
+    def _joined(self, tokens: list[Token]) -> Iterator[EntityMention]:
+        """A name-ending word with the name before it: 浙江大学, 大洋路, 成都大熊猫繁育研究基地."""
+        for i, token in enumerate(tokens):
+            rule = self._suffixes.get(token.word)
+            if rule is None or i == 0:
+                continue
+            head = tokens[i - 1]
+            if self._head_fits(head, rule.head):
+                text = head.word + token.word
+                yield _mention(text, rule.label, head.start, f"zh:suffix:{rule.suffix}", 0.75)
+            first = self._institution_start(tokens, i)
+            if first is not None:
+                text = "".join(t.word for t in tokens[first : i + 1])
+                start = tokens[first].start
+                yield _mention(text, rule.label, start, f"zh:institution:{rule.suffix}", 0.6)
+
+    def _head_fits(self, head: Token, kind: HeadKind) -> bool:
+        word = head.word
+        if len(word) < 2 or normalise_name(word) in self._stop or word in self._suffixes:
+            return False
+        if self._is_person_word(head):
+            return kind is HeadKind.ANY
+        if head.tag in PROPER_TAGS or not self._known(word):
+            return head.tag not in ("m", "t", "r", "x")
+        return kind is HeadKind.NOUN and head.tag in ("n", "vn") and word not in self._generic_heads
+
+    @staticmethod
+    def _institution_start(tokens: list[Token], suffix: int) -> int | None:
+        """Where a place name opens a longer institution name ending at ``suffix``, if it does."""
+        length = len(tokens[suffix].word)
+        for j in range(suffix - 1, max(suffix - 6, -1), -1):
+            token = tokens[j]
+            length += len(token.word)
+            if length > 14:
+                return None
+            if token.tag == "ns" and suffix - j >= 3:
+                return j
+            if token.tag not in ("n", "vn", "nz", "j", "ns") and not (
+                token.tag == "v" and len(token.word) > 1
+            ):
+                return None
+        return None
+
+    def _latin(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
+        """Latin product and tool names, with a brand written right before them (索尼A7M4)."""
+        ends = {token.end: token for token in tokens}
+        for match in _LATIN.finditer(text):
+            start, end = match.span()
+            if end - start < 2:
+                continue
+            brand = ends.get(start)
+            if brand is not None and self._is_brand(brand):
+                start = brand.start
+            yield EntityMention(text[start:end], EntityLabel.CONCEPT, start, end, "zh:latin", 0.75)
+
+    def _is_brand(self, token: Token) -> bool:
+        if len(token.word) < 2 or self._is_person_word(token):
+            return False
+        return token.tag in ("nr", "nrt", "nz", "nt") or not self._known(token.word)
+
+    def _in_context(self, text: str) -> Iterator[EntityMention]:
+        """Words jieba does not know as names, where the context expects one (用钉钉吧)."""
+        for rule in _CONTEXT_RULES:
+            for left in rule.left.finditer(text):
+                word = self._name_before(text, left.end(), rule.right)
+                if word is not None:
+                    start = left.end()
+                    yield _mention(word, rule.label, start, f"zh:context:{rule.name}", 0.6)
+
+    def _name_before(self, text: str, start: int, right: re.Pattern[str]) -> str | None:
+        """The longest plausible name of 2-4 Han characters at ``start`` that ``right`` follows."""
+        han = _HAN.match(text, start)
+        if han is None:
+            return None
+        for end in range(min(han.end(), start + 4), start + 1, -1):
+            if right.match(text, end) and self._could_be_name(text[start:end]):
+                return text[start:end]
+        return None
+
+    def _could_be_name(self, word: str) -> bool:
+        """No function character, and no common word of two or more characters inside."""
+        if any(char in FUNCTION_CHARS for char in word):
+            return False
+        for part in self._words.lcut(word, HMM=False):
+            tag = self._tagger.word_tag_tab.get(part, "")
+            common = tag not in PROPER_TAGS and self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ
+            if len(part) > 1 and common:
+                return False
+        return True
+
+    def _allowed(self, mention: EntityMention) -> bool:
+        surface = normalise_name(mention.text)
+        if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
+            return False
+        return len(surface) >= 2 and not surface.isdigit()
+
+
+def _mention(
+    text: str, label: EntityLabel, start: int, extractor: str, confidence: float
+) -> EntityMention:
+    return EntityMention(text, label, start, start + len(text), extractor, confidence)
+
+
+def _longest_first(mentions: Iterable[EntityMention]) -> list[EntityMention]:
+    """Non-overlapping mentions, preferring the longer, then the more confident, then the first."""
+    ranked = sorted(mentions, key=lambda m: (m.start - m.end, -m.confidence, m.start))
+    return _take_free(ranked)
+
+
+def _take_free(ranked: Iterable[EntityMention]) -> list[EntityMention]:
+    kept: list[EntityMention] = []
+    taken: set[int] = set()
+    for mention in ranked:
+        span = range(mention.start, mention.end)
+        if taken.isdisjoint(span):
+            kept.append(mention)
+            taken.update(span)
+    return sorted(kept, key=lambda m: m.start)
+
+
+def merge_mentions(primary: list[EntityMention], extra: list[EntityMention]) -> list[EntityMention]:
+    """Both lists as one, sorted by start, no two overlapping: the longer span wins an overlap,
+    ``primary`` wins between equally long spans."""
+    ranked = sorted(
+        [*((m, 0) for m in primary), *((m, 1) for m in extra)],
+        key=lambda pair: (pair[0].start - pair[0].end, pair[1], pair[0].start),
+    )
+    return _take_free(mention for mention, _ in ranked)
