@@ -60,11 +60,12 @@ class Score:
         )
 
 
-def conversation_nodes(conv: dict[str, Any], extract: Extract) -> dict[str, str]:
-    """Normalised surface -> first surface, for the mentions and the speakers."""
+def conversation_nodes(conv: dict[str, Any], extract: Extract, speakers: bool) -> dict[str, str]:
+    """Normalised surface -> first surface, for the mentions (and the speakers)."""
     nodes: dict[str, str] = {}
     for message in conv["messages"]:
-        nodes.setdefault(norm(message["speaker"]), message["speaker"])
+        if speakers:
+            nodes.setdefault(norm(message["speaker"]), message["speaker"])
         for mention in extract(message["content"]):
             if mention.label is not EntityLabel.TEMPORAL and norm(mention.text):
                 nodes.setdefault(norm(mention.text), mention.text)
@@ -91,12 +92,15 @@ def score(conv: dict[str, Any], nodes: dict[str, str]) -> tuple[Score, list[str]
     return result, missed, extra
 
 
-def run(convs: list[dict[str, Any]], extract: Extract, title: str, verbose: bool) -> Score:
+def run(
+    convs: list[dict[str, Any]], extract: Extract, title: str, args: argparse.Namespace
+) -> Score:
     total = Score()
     for conv in convs:
-        result, missed, extra = score(conv, conversation_nodes(conv, extract))
+        nodes = conversation_nodes(conv, extract, speakers=not args.no_speakers)
+        result, missed, extra = score(conv, nodes)
         total.add(result)
-        if verbose:
+        if args.verbose:
             print(f"  {conv['id']}: {result.line()}")
             print(f"    missed: {' '.join(missed) or '-'}")
             print(f"    extra:  {' '.join(extra) or '-'}")
@@ -108,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--verbose", action="store_true", help="misses and extra nodes")
+    parser.add_argument(
+        "--no-speakers", action="store_true", help="score the text's mentions without the speakers"
+    )
     args = parser.parse_args(argv)
     convs = [c for c in json.loads(args.data.read_text(encoding="utf-8")) if c["lang"] == "zh"]
     extractor = EntityExtractor(spacy.blank("en"))
@@ -122,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         return merge_mentions(extractor.extract(text, "zh"), finder.find(text))
 
     print(f"{len(convs)} zh conversations of {args.data}")
-    run(convs, patterns, "before (pattern table)", args.verbose)
-    run(convs, combined, "after (pattern table + ChineseEntityFinder)", args.verbose)
+    run(convs, patterns, "before (pattern table)", args)
+    run(convs, combined, "after (pattern table + ChineseEntityFinder)", args)
     texts = [m["content"] for c in convs for m in c["messages"]]
     costs = []
     for _ in range(5):

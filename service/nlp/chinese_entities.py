@@ -51,7 +51,7 @@ RARE_WORD_FREQ = 200
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
 # Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
-NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已")
+NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已好")
 # Characters that never occur inside a name found from context alone.
 FUNCTION_CHARS = frozenset(
     "的了是在我你他她它们这那哪个些么吗呢吧啊呀和跟与及或都也就还又很太最更把被给不没有上下里"
@@ -73,6 +73,9 @@ class ContextRule:
     label: EntityLabel
     left: re.Pattern[str]
     right: re.Pattern[str]
+    # Take the shortest name that ends where a jieba word does, before ``right`` or a verb
+    # (用钉钉打卡); else the longest before ``right`` (大疆创新的总部).
+    shortest: bool = False
 
 
 _CONTEXT_RULES = (
@@ -92,17 +95,23 @@ _CONTEXT_RULES = (
     ContextRule(
         "org_work_at", EntityLabel.ORG, re.compile(r"在"), re.compile(r"工作|上班|实习|任职|做")
     ),
-    ContextRule("app_use", EntityLabel.CONCEPT, re.compile(r"用|使用"), re.compile(_APP_VERBS)),
+    ContextRule(
+        "app_use",
+        EntityLabel.CONCEPT,
+        re.compile(r"用|使用"),
+        re.compile(_APP_VERBS),
+        shortest=True,
+    ),
     ContextRule(
         "app_on",
         EntityLabel.CONCEPT,
         re.compile(r"[在去上]"),
-        re.compile(r"上(?:找|看|买|搜|发|刷|订|聊|学|下载|玩|预订|下单|多)"),
+        re.compile(r"上(?:找|看|买|搜|发|给|问|刷|订|聊|学|下载|玩|预订|下单|多)"),
     ),
 )
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
-    r"(?: (?:\d[A-Za-z0-9]*|Pro|Max|Plus|Ultra|Mini|Lite|SE))*(?![A-Za-z0-9])"
+    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|Pro|Max|Plus|Ultra|Mini|Lite|SE))*(?![A-Za-z0-9])"
 )
 
 
@@ -184,10 +193,10 @@ class ChineseEntityFinder:
         tokens = self.tokens(text)
         found = [
             *self._tagged(tokens),
-            *self._compound_surname_names(tokens),
+            *self._split_names(tokens),
             *self._joined(tokens),
             *self._latin(text, tokens),
-            *self._in_context(text),
+            *self._in_context(text, tokens),
         ]
         return _longest_first(mention for mention in found if self._allowed(mention))
 
@@ -214,15 +223,35 @@ class ChineseEntityFinder:
             elif token.tag == "ns":
                 yield _mention(token.word, EntityLabel.PLACE, token.start, "jieba:ns", 0.8)
             elif token.tag == "nz":
-                yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nz", 0.7)
+                # nz is any other proper noun: a language (日语) or, most often, a company.
+                label = EntityLabel.CONCEPT if token.word[-1] in "语文" else EntityLabel.ORG
+                yield _mention(token.word, label, token.start, "jieba:nz", 0.7)
+            else:
+                yield from self._suffixed_word(token)
 
-    def _compound_surname_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
-        """A compound family name that jieba cut off its given name: 欧阳/ns 娜娜/nz."""
+    def _suffixed_word(self, token: Token) -> Iterator[EntityMention]:
+        """One word that ends in a name-ending word, tagged as another kind of name: 玄武湖/nr."""
+        if len(token.word) < 3 or not (token.tag in PROPER_TAGS or not self._known(token.word)):
+            return
+        for cut in (len(token.word) - 2, len(token.word) - 1):
+            rule = self._suffixes.get(token.word[cut:])
+            if rule is not None and cut >= 2:
+                yield _mention(token.word, rule.label, token.start, "zh:suffix_in_word", 0.7)
+                return
+
+    def _split_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
+        """Names jieba cut in two: 欧阳/ns 娜娜/nz, and a family name before 小X (闺蜜林/小雨)."""
         for first, second in itertools.pairwise(tokens):
             given = second.word
             if first.word in self._compound_surnames and self._could_be_given_name(given):
                 text = first.word + given
                 yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
+            elif first.word[-1] in self._surnames and self._is_nickname(second):
+                text = first.word[-1] + given
+                yield _mention(text, EntityLabel.PERSON, second.start - 1, "zh:surname", 0.7)
+
+    def _is_nickname(self, token: Token) -> bool:
+        return token.tag in ("nr", "nrfg") and len(token.word) == 2 and token.word[0] == "小"
 
     @staticmethod
     def _could_be_given_name(word: str) -> bool:
@@ -322,22 +351,33 @@ class ChineseEntityFinder:
             return False
         return token.tag in ("nr", "nrt", "nz", "nt") or not self._known(token.word)
 
-    def _in_context(self, text: str) -> Iterator[EntityMention]:
+    def _in_context(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
         """Words jieba does not know as names, where the context expects one (用钉钉吧)."""
+        words_at = {token.start: token for token in tokens}
         for rule in _CONTEXT_RULES:
             for left in rule.left.finditer(text):
-                word = self._name_before(text, left.end(), rule.right)
+                start = left.end()
+                word = self._name_at(text, start, rule, words_at)
                 if word is not None:
-                    start = left.end()
                     yield _mention(word, rule.label, start, f"zh:context:{rule.name}", 0.6)
 
-    def _name_before(self, text: str, start: int, right: re.Pattern[str]) -> str | None:
-        """The longest plausible name of 2-4 Han characters at ``start`` that ``right`` follows."""
+    def _name_at(
+        self, text: str, start: int, rule: ContextRule, words_at: Mapping[int, Token]
+    ) -> str | None:
+        """A plausible name of 2-4 Han characters at ``start`` in the context of ``rule``."""
         han = _HAN.match(text, start)
         if han is None:
             return None
-        for end in range(min(han.end(), start + 4), start + 1, -1):
-            if right.match(text, end) and self._could_be_name(text[start:end]):
+        ends = range(start + 2, min(han.end(), start + 4) + 1)
+        for end in ends if rule.shortest else reversed(ends):
+            if rule.shortest:
+                after = words_at.get(end)
+                if after is None and end < len(text):
+                    continue  # inside a word
+                fits = rule.right.match(text, end) or (after and after.tag.startswith("v"))
+            else:
+                fits = rule.right.match(text, end)
+            if fits and self._could_be_name(text[start:end]):
                 return text[start:end]
         return None
 
@@ -347,8 +387,8 @@ class ChineseEntityFinder:
             return False
         for part in self._words.lcut(word, HMM=False):
             tag = self._tagger.word_tag_tab.get(part, "")
-            common = tag not in PROPER_TAGS and self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ
-            if len(part) > 1 and common:
+            common = tag[:1] in ("n", "v", "a") and tag not in PROPER_TAGS
+            if len(part) > 1 and common and self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ:
                 return False
         return True
 

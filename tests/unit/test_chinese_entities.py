@@ -33,6 +33,7 @@ def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
         ("周三我跟欧阳娜娜一起去看电影。", "欧阳娜娜"),
         ("老李说他儿子考上了研究生。", "老李"),
         ("小美推荐我去那家店。", "小美"),
+        ("我闺蜜林小雨在那边做运营。", "林小雨"),
     ],
 )
 def test_names_in_plain_sentences_are_people(
@@ -67,6 +68,7 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
         ("晚上在河坊街吃了小吃。", "河坊街"),
         ("他老家在乐山，离成都不远。", "乐山"),
         ("他住在中山路附近。", "中山路"),
+        ("学校旁边有个玄武湖，风景很好。", "玄武湖"),
     ],
 )
 def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -81,6 +83,7 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
         ("他的索尼A7C拍夜景很清楚。", "索尼A7C"),
         ("我们组一直用Kubernetes部署。", "Kubernetes"),
         ("我爸换了iPhone 15，还不太会用。", "iPhone 15"),
+        ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
     ],
 )
 def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -92,6 +95,8 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
     [
         ("他们公司用飞书办公。", "飞书", EntityLabel.CONCEPT),
         ("你现在也用抖音吧？", "抖音", EntityLabel.CONCEPT),
+        ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.CONCEPT),
+        ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
     ],
 )
@@ -111,6 +116,7 @@ def test_unknown_words_where_the_context_expects_a_name(
         "我老公下周三回来，我妹妹明年毕业。",
         "我在一家游戏公司上班，用电脑写代码。",
         "你明白我的意思吗？这个城市很美丽。",
+        "周末好！明天带孩子去动物园看熊猫。",
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
