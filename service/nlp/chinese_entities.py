@@ -50,6 +50,8 @@ NOT_ENTITIES_PATH = MODELS_DIR / "zh_not_entities.txt"
 RARE_WORD_FREQ = 200
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
+# Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
+GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j"})
 # Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
 NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已好")
 # Characters that never occur inside a name found from context alone.
@@ -103,10 +105,16 @@ _CONTEXT_RULES = (
         shortest=True,
     ),
     ContextRule(
+        "hobby_game",
+        EntityLabel.CONCEPT,
+        re.compile(r"玩|迷上了?|爱上了?|沉迷于?"),
+        re.compile(r"吧|了|[\s，。！？,.!?]|$"),
+    ),
+    ContextRule(
         "app_on",
         EntityLabel.CONCEPT,
         re.compile(r"[在去上]"),
-        re.compile(r"上(?:找|看|买|搜|发|给|问|刷|订|聊|学|下载|玩|预订|下单|多)"),
+        re.compile(r"上(?:找|看|买|搜|查|发|给|问|刷|订|聊|学|下载|玩|预订|下单|多)"),
     ),
 )
 _LATIN = re.compile(
@@ -191,12 +199,14 @@ class ChineseEntityFinder:
     def find(self, text: str) -> list[EntityMention]:
         """Mentions in ``text``, sorted by start, none overlapping another."""
         tokens = self.tokens(text)
+        # Between equally long spans the first in this order wins: the context says more
+        # than a tag (在高德上查: an app, though jieba tags 高德 as a person).
         found = [
-            *self._tagged(tokens),
+            *self._in_context(text, tokens),
             *self._split_names(tokens),
             *self._joined(tokens),
             *self._latin(text, tokens),
-            *self._in_context(text, tokens),
+            *self._tagged(tokens),
         ]
         return _longest_first(mention for mention in found if self._allowed(mention))
 
@@ -214,7 +224,9 @@ class ChineseEntityFinder:
             if len(token.word) < 2:
                 continue
             person = self._person(token)
-            if person is not None:
+            if token.tag in PROPER_TAGS and self._is_city(token.word):
+                yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
+            elif person is not None:
                 yield person
             elif token.tag == "nt":
                 yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nt", 0.85)
@@ -240,15 +252,26 @@ class ChineseEntityFinder:
                 return
 
     def _split_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
-        """Names jieba cut in two: 欧阳/ns 娜娜/nz, and a family name before 小X (闺蜜林/小雨)."""
+        """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小雨/nr."""
         for first, second in itertools.pairwise(tokens):
             given = second.word
-            if first.word in self._compound_surnames and self._could_be_given_name(given):
+            if first.word in self._compound_surnames or self._is_surname_token(first):
+                if self._could_be_given_name(given) and second.tag in GIVEN_NAME_TAGS:
+                    text = first.word + given
+                    yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
+            elif first.word in NICKNAME_PREFIXES and self._is_surname_token(second):
                 text = first.word + given
-                yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
+                yield _mention(text, EntityLabel.PERSON, first.start, "zh:nickname", 0.7)
             elif first.word[-1] in self._surnames and self._is_nickname(second):
                 text = first.word[-1] + given
                 yield _mention(text, EntityLabel.PERSON, second.start - 1, "zh:surname", 0.7)
+        for token in tokens:
+            word = token.word
+            if len(word) == 2 and word[0] in "小老" and word[1] in self._surnames:
+                yield _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
+
+    def _is_surname_token(self, token: Token) -> bool:
+        return token.tag == "nr" and token.word in self._surnames
 
     def _is_nickname(self, token: Token) -> bool:
         return token.tag in ("nr", "nrfg") and len(token.word) == 2 and token.word[0] == "小"
@@ -257,6 +280,11 @@ class ChineseEntityFinder:
     def _could_be_given_name(word: str) -> bool:
         short = 1 <= len(word) <= 2 and _HAN.fullmatch(word) is not None
         return short and not any(char in FUNCTION_CHARS for char in word)
+
+    def _is_city(self, word: str) -> bool:
+        """Whether jieba's dictionary knows the word with 市 or 县 after it as a place: a name
+        tagged as a person's may be a city's (桂林/nr, 桂林市/ns)."""
+        return any(self._tagger.word_tag_tab.get(word + end) == "ns" for end in "市县")
 
     def _person(self, token: Token) -> EntityMention | None:
         """A person's name: a tagged name led by a family name, 小X/老X, or an unknown X哥/X姐."""
@@ -406,9 +434,8 @@ def _mention(
 
 
 def _longest_first(mentions: Iterable[EntityMention]) -> list[EntityMention]:
-    """Non-overlapping mentions, preferring the longer, then the more confident, then the first."""
-    ranked = sorted(mentions, key=lambda m: (m.start - m.end, -m.confidence, m.start))
-    return _take_free(ranked)
+    """Non-overlapping mentions, preferring the longer, then the earlier in ``mentions``."""
+    return _take_free(sorted(mentions, key=lambda m: m.start - m.end))
 
 
 def _take_free(ranked: Iterable[EntityMention]) -> list[EntityMention]:

@@ -34,6 +34,9 @@ def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
         ("老李说他儿子考上了研究生。", "老李"),
         ("小美推荐我去那家店。", "小美"),
         ("我闺蜜林小雨在那边做运营。", "林小雨"),
+        ("我姐夫宋建国在银行上班。", "宋建国"),
+        ("周六我叫上老周和小刘一起去。", "老周"),
+        ("周六我叫上老周和小刘一起去。", "小刘"),
     ],
 )
 def test_names_in_plain_sentences_are_people(
@@ -69,6 +72,8 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
         ("他老家在乐山，离成都不远。", "乐山"),
         ("他住在中山路附近。", "中山路"),
         ("学校旁边有个玄武湖，风景很好。", "玄武湖"),
+        ("春节我们打算自驾去桂林。", "桂林"),
+        ("我去过丽江古城，还挺商业化的。", "丽江古城"),
     ],
 )
 def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -97,6 +102,8 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("你现在也用抖音吧？", "抖音", EntityLabel.CONCEPT),
         ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.CONCEPT),
         ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.CONCEPT),
+        ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
+        ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
     ],
 )
