@@ -11,7 +11,7 @@ The pattern table (``patterns.py``) finds Chinese names only inside a few contex
   context expects one: 用钉钉, 在小红书上找, 美团的总部.
 
 Overlapping candidates keep the longest. Mentions in ``zh_not_entities.txt`` or
-``stop_entities.txt`` are dropped. The tables are data in ``nlp_models/``.
+``stop_entities.txt`` are dropped. The tables are data in ``nlp_models/`` (``chinese_lexicon.py``).
 """
 
 from __future__ import annotations
@@ -21,30 +21,14 @@ import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
-from pathlib import Path
-from types import MappingProxyType
 
 import jieba
 import jieba.posseg
 
-from service.config import REPO_ROOT
-from service.errors import ConfigurationError
-from service.nlp.patterns import (
-    STOP_ENTITIES_PATH,
-    EntityLabel,
-    EntityMention,
-    load_stop_entities,
-    normalise_name,
-)
+from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind
+from service.nlp.patterns import EntityLabel, EntityMention, normalise_name
 
-__all__ = ["ChineseEntityFinder", "SuffixRule", "load_suffixes", "merge_mentions"]
-
-MODELS_DIR = REPO_ROOT / "nlp_models"
-SURNAMES_PATH = MODELS_DIR / "zh_surnames.txt"
-SUFFIXES_PATH = MODELS_DIR / "zh_suffixes.tsv"
-GENERIC_HEADS_PATH = MODELS_DIR / "zh_generic_heads.txt"
-NOT_ENTITIES_PATH = MODELS_DIR / "zh_not_entities.txt"
+__all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 
 # Below this count in jieba's dictionary a common noun may still be a brand (携程, 商汤).
 RARE_WORD_FREQ = 200
@@ -60,84 +44,12 @@ FUNCTION_CHARS = frozenset(
 )
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
-_BOUNDARY = r"(?:^|(?<=[\s，。！？、；：,.!?;:“”\"'（(]))"
-_APP_VERBS = (
-    r"订|买|打车|查|搜|找|看|聊|发|付|转账|点|叫|导航|记|写|画|剪|拍|听|刷|下单|登录|注册|办公|开会"
-    r"|沟通|联系|学|做|吧|[\s，。！？,.!?]|$"
-)
 
 
-@dataclass(frozen=True)
-class ContextRule:
-    """A name of ``label`` between a ``left`` and a ``right`` context: 用 + 钉钉 + 吧."""
-
-    name: str
-    label: EntityLabel
-    left: re.Pattern[str]
-    right: re.Pattern[str]
-    # Take the shortest name that ends where a jieba word does, before ``right`` or a verb
-    # (用钉钉打卡); else the longest before ``right`` (大疆创新的总部).
-    shortest: bool = False
-
-
-_CONTEXT_RULES = (
-    ContextRule(
-        "org_headquarters",
-        EntityLabel.ORG,
-        re.compile(_BOUNDARY + r"|[在跟和与去到从说]"),
-        re.compile(r"的?总部"),
-    ),
-    ContextRule(
-        "org_latin_product",
-        EntityLabel.ORG,
-        re.compile(_BOUNDARY + r"|[在跟和与用买]"),
-        re.compile(r"的(?=[A-Z])"),
-    ),
-    ContextRule("org_partner", EntityLabel.ORG, re.compile(r"[跟和与]"), re.compile(r"有?合作")),
-    ContextRule(
-        "org_work_at", EntityLabel.ORG, re.compile(r"在"), re.compile(r"工作|上班|实习|任职|做")
-    ),
-    ContextRule(
-        "app_use",
-        EntityLabel.CONCEPT,
-        re.compile(r"用|使用"),
-        re.compile(_APP_VERBS),
-        shortest=True,
-    ),
-    ContextRule(
-        "hobby_game",
-        EntityLabel.CONCEPT,
-        re.compile(r"玩|迷上了?|爱上了?|沉迷于?"),
-        re.compile(r"吧|了|[\s，。！？,.!?]|$"),
-    ),
-    ContextRule(
-        "app_on",
-        EntityLabel.CONCEPT,
-        re.compile(r"[在去上]"),
-        re.compile(r"上(?:找|看|买|搜|查|发|给|问|刷|订|聊|学|下载|玩|预订|下单|多)"),
-    ),
-)
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
     r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|Pro|Max|Plus|Ultra|Mini|Lite|SE))*(?![A-Za-z0-9])"
 )
-
-
-class HeadKind(StrEnum):
-    """Which word may stand before a name-ending word of ``zh_suffixes.tsv``."""
-
-    PROPER = "proper"  # a proper noun or a word jieba does not know
-    NOUN = "noun"  # the same, or a common noun not listed in zh_generic_heads.txt
-    ANY = "any"  # the same, or a person's name (中山 + 路, 高德 + 地图)
-
-
-@dataclass(frozen=True)
-class SuffixRule:
-    """A word that ends a name, the label of the joined name, and what may precede it."""
-
-    suffix: str
-    label: EntityLabel
-    head: HeadKind
 
 
 @dataclass(frozen=True)
@@ -150,51 +62,22 @@ class Token:
     end: int
 
 
-def _read_lines(path: Path) -> list[str]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise ConfigurationError(f"cannot read {path}: {e}") from e
-    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-
-
-def load_suffixes(path: Path = SUFFIXES_PATH) -> Mapping[str, SuffixRule]:
-    """The name-ending words of a suffix table; a bad line raises ConfigurationError."""
-    rules: dict[str, SuffixRule] = {}
-    for line in _read_lines(path):
-        fields = line.split("\t")
-        try:
-            suffix, label, head = fields
-            rules[suffix] = SuffixRule(suffix, EntityLabel(label), HeadKind(head))
-        except ValueError as e:
-            raise ConfigurationError(f"{path}: bad line {line!r}: {e}") from e
-    return MappingProxyType(rules)
-
-
 class ChineseEntityFinder:
     """Names of people, organisations, places and products in Chinese text.
 
     jieba's dictionary loads here, once (about a second), from the copy jieba ships.
     """
 
-    def __init__(
-        self,
-        surnames_path: Path = SURNAMES_PATH,
-        suffixes_path: Path = SUFFIXES_PATH,
-        generic_heads_path: Path = GENERIC_HEADS_PATH,
-        not_entities_path: Path = NOT_ENTITIES_PATH,
-        stop_path: Path = STOP_ENTITIES_PATH,
-    ) -> None:
-        surnames = _read_lines(surnames_path)
-        self._surnames = frozenset(name for name in surnames if len(name) == 1)
-        self._compound_surnames = frozenset(name for name in surnames if len(name) == 2)
-        self._suffixes = load_suffixes(suffixes_path)
-        self._generic_heads = frozenset(_read_lines(generic_heads_path))
-        self._stop = load_stop_entities(not_entities_path) | load_stop_entities(stop_path)
+    def __init__(self, lexicon: ChineseLexicon | None = None) -> None:
+        self._lexicon = lexicon if lexicon is not None else ChineseLexicon.load()
         logging.getLogger("jieba").setLevel(logging.WARNING)
         self._words = jieba.Tokenizer()
         self._words.initialize()
         self._tagger = jieba.posseg.POSTokenizer(self._words)
+        lex = self._lexicon
+        self._surnames, self._compound_surnames = lex.surnames, lex.compound_surnames
+        self._given_chars, self._titles = lex.given_name_chars, lex.titles
+        self._suffixes, self._stop = lex.suffixes, lex.not_entities
 
     def find(self, text: str) -> list[EntityMention]:
         """Mentions in ``text``, sorted by start, none overlapping another."""
@@ -265,10 +148,15 @@ class ChineseEntityFinder:
             elif first.word[-1] in self._surnames and self._is_nickname(second):
                 text = first.word[-1] + given
                 yield _mention(text, EntityLabel.PERSON, second.start - 1, "zh:surname", 0.7)
+            if len(first.word) == 1 and first.word in self._surnames and given in self._titles:
+                text = first.word + given
+                yield _mention(text, EntityLabel.PERSON, first.start, "zh:title", 0.7)
         for token in tokens:
             word = token.word
             if len(word) == 2 and word[0] in "小老" and word[1] in self._surnames:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
+            elif word[0] in self._surnames and word[1:] in self._titles:
+                yield _mention(word, EntityLabel.PERSON, token.start, "zh:title", 0.7)
 
     def _is_surname_token(self, token: Token) -> bool:
         return token.tag == "nr" and token.word in self._surnames
@@ -276,10 +164,9 @@ class ChineseEntityFinder:
     def _is_nickname(self, token: Token) -> bool:
         return token.tag in ("nr", "nrfg") and len(token.word) == 2 and token.word[0] == "小"
 
-    @staticmethod
-    def _could_be_given_name(word: str) -> bool:
-        short = 1 <= len(word) <= 2 and _HAN.fullmatch(word) is not None
-        return short and not any(char in FUNCTION_CHARS for char in word)
+    def _could_be_given_name(self, word: str) -> bool:
+        """One or two characters, each common in given names (not 客 of 顾客)."""
+        return 1 <= len(word) <= 2 and all(char in self._given_chars for char in word)
 
     def _is_city(self, word: str) -> bool:
         """Whether jieba's dictionary knows the word with 市 or 县 after it as a place: a name
@@ -294,13 +181,15 @@ class ChineseEntityFinder:
         if token.tag not in ("nr", "nrfg"):
             return None
         if len(word) == 2 and word[0] in NICKNAME_PREFIXES:
-            return _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
+            if word[1] in self._given_chars or word[1] in self._surnames:
+                return _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
+            return None
         given = self._given_name(word)
         if given is None:
             return None
         if len(given) == 2 and given[-1] in NAME_TRAILERS:
-            word = word[:-1]
-        elif not 1 <= len(given) <= 2:
+            word, given = word[:-1], given[:-1]
+        if not self._could_be_given_name(given):
             return None
         return _mention(word, EntityLabel.PERSON, token.start, "jieba:nr", 0.8)
 
@@ -343,7 +232,11 @@ class ChineseEntityFinder:
             return kind is HeadKind.ANY
         if head.tag in PROPER_TAGS or not self._known(word):
             return head.tag not in ("m", "t", "r", "x")
-        return kind is HeadKind.NOUN and head.tag in ("n", "vn") and word not in self._generic_heads
+        return (
+            kind is HeadKind.NOUN
+            and head.tag in ("n", "vn")
+            and word not in self._lexicon.generic_heads
+        )
 
     @staticmethod
     def _institution_start(tokens: list[Token], suffix: int) -> int | None:
@@ -382,7 +275,7 @@ class ChineseEntityFinder:
     def _in_context(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
         """Words jieba does not know as names, where the context expects one (用钉钉吧)."""
         words_at = {token.start: token for token in tokens}
-        for rule in _CONTEXT_RULES:
+        for rule in self._lexicon.context_rules:
             for left in rule.left.finditer(text):
                 start = left.end()
                 word = self._name_at(text, start, rule, words_at)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from service.errors import ConfigurationError
-from service.nlp.chinese_entities import ChineseEntityFinder, load_suffixes, merge_mentions
+from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
+from service.nlp.chinese_lexicon import ChineseLexicon, load_context_rules, load_suffixes
 from service.nlp.patterns import EntityLabel, EntityMention
 
 
@@ -37,6 +39,7 @@ def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
         ("我姐夫宋建国在银行上班。", "宋建国"),
         ("周六我叫上老周和小刘一起去。", "老周"),
         ("周六我叫上老周和小刘一起去。", "小刘"),
+        ("王医生说没什么大问题。", "王医生"),
     ],
 )
 def test_names_in_plain_sentences_are_people(
@@ -124,6 +127,8 @@ def test_unknown_words_where_the_context_expects_a_name(
         "我在一家游戏公司上班，用电脑写代码。",
         "你明白我的意思吗？这个城市很美丽。",
         "周末好！明天带孩子去动物园看熊猫。",
+        "顾客都在抱怨，孙子也不爱吃，陈旧的做法得改。",
+        "也许老师会来，黄金周人太多了。",
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
@@ -167,3 +172,17 @@ def test_a_bad_suffix_line_names_the_file(tmp_path: Path) -> None:
     table.write_text("大学\tORG\tproper\n公司\tCOMPANY\tproper\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match=r"suffixes\.tsv"):
         load_suffixes(table)
+
+
+def test_a_bad_context_rule_names_the_file(tmp_path: Path) -> None:
+    table = tmp_path / "rules.jsonl"
+    table.write_text('{"id": "app", "label": "CONCEPT", "left": "用(", "right": "吧"}\n', "utf-8")
+    with pytest.raises(ConfigurationError, match=r"rules\.jsonl"):
+        load_context_rules(table)
+
+
+def test_a_word_listed_as_not_an_entity_is_dropped(tmp_path: Path) -> None:
+    lexicon = ChineseLexicon.load()
+    stop = lexicon.not_entities | {"西湖"}
+    finder = ChineseEntityFinder(dataclasses.replace(lexicon, not_entities=stop))
+    assert "西湖" not in found(finder, "我们周末去西湖边散步。")
