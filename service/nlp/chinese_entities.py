@@ -126,7 +126,10 @@ class ChineseEntityFinder:
 
     def _suffixed_word(self, token: Token) -> Iterator[EntityMention]:
         """One word that ends in a name-ending word, tagged as another kind of name: 玄武湖/nr."""
-        if len(token.word) < 3 or not (token.tag in PROPER_TAGS or not self._known(token.word)):
+        idiom = token.tag == "i" and len(token.word) == 3  # 春熙路/i
+        if len(token.word) < 3 or not (
+            token.tag in PROPER_TAGS or idiom or not self._known(token.word)
+        ):
             return
         for cut in (len(token.word) - 2, len(token.word) - 1):
             rule = self._suffixes.get(token.word[cut:])
@@ -211,10 +214,13 @@ class ChineseEntityFinder:
     def _joined(self, tokens: list[Token]) -> Iterator[EntityMention]:
         """A name-ending word with the name before it: 浙江大学, 大洋路, 成都大熊猫繁育研究基地."""
         for i, token in enumerate(tokens):
+            head = tokens[i - 1] if i > 0 else None
+            if head is not None and head.tag == "ns" and token.tag == "nt":  # 成都 + 电子科技大学
+                text = head.word + token.word
+                yield _mention(text, EntityLabel.ORG, head.start, "zh:place_org", 0.75)
             rule = self._suffixes.get(token.word)
-            if rule is None or i == 0:
+            if rule is None or head is None:
                 continue
-            head = tokens[i - 1]
             if self._head_fits(head, rule.head):
                 text = head.word + token.word
                 yield _mention(text, rule.label, head.start, f"zh:suffix:{rule.suffix}", 0.75)
@@ -279,6 +285,9 @@ class ChineseEntityFinder:
             for left in rule.left.finditer(text):
                 start = left.end()
                 word = self._name_at(text, start, rule, words_at)
+                if word is not None and rule.include_right:
+                    right = rule.right.match(text, start + len(word))
+                    word += right.group() if right else ""
                 if word is not None:
                     yield _mention(word, rule.label, start, f"zh:context:{rule.name}", 0.6)
 
@@ -303,11 +312,15 @@ class ChineseEntityFinder:
         return None
 
     def _could_be_name(self, word: str) -> bool:
-        """No function character, and no common word of two or more characters inside."""
+        """No function character, no common word of two or more characters inside, and no
+        place name before more (东莞 of 东莞松山湖: a place, then another)."""
         if any(char in FUNCTION_CHARS for char in word):
             return False
-        for part in self._words.lcut(word, HMM=False):
+        parts = self._words.lcut(word, HMM=False)
+        for part in parts:
             tag = self._tagger.word_tag_tab.get(part, "")
+            if tag == "ns" and len(parts) > 1 and len(part) > 1:
+                return False
             common = tag[:1] in ("n", "v", "a") and tag not in PROPER_TAGS
             if len(part) > 1 and common and self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ:
                 return False

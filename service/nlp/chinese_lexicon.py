@@ -6,7 +6,7 @@
 - ``zh_suffixes.tsv``: name-ending words (大学, 科技, 路) with a label and what may precede them;
 - ``zh_generic_heads.txt``: common nouns that never start a name (游戏 of 游戏公司);
 - ``zh_context_rules.jsonl``: contexts where an unknown word is a name (用 X 吧); one JSON object
-  a line, ``{"id", "label", "left", "right", "shortest"}``, ``left``/``right`` regexes;
+  a line, ``{"id", "label", "left", "right", "shortest", "include_right"}``, two regexes;
 - ``zh_not_entities.txt`` and ``stop_entities.txt``: words that never name an entity.
 """
 
@@ -89,6 +89,7 @@ class ContextRow(BaseModel):
     left: str = Field(min_length=1)
     right: str = Field(min_length=1)
     shortest: bool = False
+    include_right: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class ContextRule:
     left: re.Pattern[str]
     right: re.Pattern[str]
     shortest: bool
+    include_right: bool  # the name ends with what ``right`` matched (武康 + 路)
 
 
 def load_context_rules(path: Path) -> tuple[ContextRule, ...]:
@@ -111,7 +113,7 @@ def load_context_rules(path: Path) -> tuple[ContextRule, ...]:
             left, right = re.compile(row.left), re.compile(row.right)
         except (PydanticValidationError, re.error) as e:
             raise ConfigurationError(f"{path}: row {number}: {e}") from e
-        rules.append(ContextRule(row.id, row.label, left, right, row.shortest))
+        rules.append(ContextRule(row.id, row.label, left, right, row.shortest, row.include_right))
     return tuple(rules)
 
 

@@ -77,6 +77,8 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
         ("学校旁边有个玄武湖，风景很好。", "玄武湖"),
         ("春节我们打算自驾去桂林。", "桂林"),
         ("我去过丽江古城，还挺商业化的。", "丽江古城"),
+        ("周末去了南京博物馆，人很多。", "南京博物馆"),
+        ("晚上我们去愚园路吃饭。", "愚园路"),
     ],
 )
 def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -108,6 +110,8 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
         ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
+        ("他去年从网易离职了。", "网易", EntityLabel.ORG),
+        ("她在武汉华中科技大学读研。", "武汉华中科技大学", EntityLabel.ORG),
     ],
 )
 def test_unknown_words_where_the_context_expects_a_name(
@@ -129,6 +133,7 @@ def test_unknown_words_where_the_context_expects_a_name(
         "周末好！明天带孩子去动物园看熊猫。",
         "顾客都在抱怨，孙子也不爱吃，陈旧的做法得改。",
         "也许老师会来，黄金周人太多了。",
+        "我在回家路上，等会儿去公园散步。",
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
