@@ -1,0 +1,193 @@
+"""ChineseEntityFinder on sentences written for these tests, and merge_mentions."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from service.errors import ConfigurationError
+from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
+from service.nlp.chinese_lexicon import ChineseLexicon, load_context_rules, load_suffixes
+from service.nlp.patterns import EntityLabel, EntityMention
+
+
+@pytest.fixture(scope="module")
+def finder() -> ChineseEntityFinder:
+    return ChineseEntityFinder()
+
+
+def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
+    mentions = finder.find(text)
+    for m in mentions:
+        assert text[m.start : m.end] == m.text
+        assert 0 < m.confidence <= 1
+    return {m.text: m.label for m in mentions}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("王芳昨天加班到很晚。", "王芳"),
+        ("我同事周杰下个月要结婚了。", "周杰"),
+        ("嗨，陈静！好久不见。", "陈静"),
+        ("周三我跟欧阳娜娜一起去看电影。", "欧阳娜娜"),
+        ("老李说他儿子考上了研究生。", "老李"),
+        ("小美推荐我去那家店。", "小美"),
+        ("我闺蜜林小雨在那边做运营。", "林小雨"),
+        ("我姐夫宋建国在银行上班。", "宋建国"),
+        ("周六我叫上老周和小刘一起去。", "老周"),
+        ("周六我叫上老周和小刘一起去。", "小刘"),
+        ("王医生说没什么大问题。", "王医生"),
+    ],
+)
+def test_names_in_plain_sentences_are_people(
+    finder: ChineseEntityFinder, text: str, name: str
+) -> None:
+    assert found(finder, text).get(name) == EntityLabel.PERSON
+
+
+def test_a_character_glued_to_a_name_is_cut_off(finder: ChineseEntityFinder) -> None:
+    # jieba's HMM reads 许婷刚 as one name.
+    assert found(finder, "我妹妹许婷刚换了工作。").get("许婷") == EntityLabel.PERSON
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("王芳在北京协和医院当护士。", "北京协和医院"),
+        ("他考上了复旦大学，全家都很高兴。", "复旦大学"),
+        ("我在招商银行工作三年了。", "招商银行"),
+        ("商汤科技明年要招很多人。", "商汤科技"),
+        ("小米集团发布了新手机。", "小米集团"),
+    ],
+)
+def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, name: str) -> None:
+    assert found(finder, text).get(name) == EntityLabel.ORG
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("我们周末去西湖边散步。", "西湖"),
+        ("晚上在河坊街吃了小吃。", "河坊街"),
+        ("他老家在乐山，离成都不远。", "乐山"),
+        ("他住在中山路附近。", "中山路"),
+        ("学校旁边有个玄武湖，风景很好。", "玄武湖"),
+        ("春节我们打算自驾去桂林。", "桂林"),
+        ("我去过丽江古城，还挺商业化的。", "丽江古城"),
+        ("周末去了南京博物馆，人很多。", "南京博物馆"),
+        ("晚上我们去愚园路吃饭。", "愚园路"),
+    ],
+)
+def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
+    assert found(finder, text).get(name) == EntityLabel.PLACE
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("我买了一台MacBook Pro，打算装Ubuntu系统。", "MacBook Pro"),
+        ("我买了一台MacBook Pro，打算装Ubuntu系统。", "Ubuntu系统"),
+        ("他的索尼A7C拍夜景很清楚。", "索尼A7C"),
+        ("我们组一直用Kubernetes部署。", "Kubernetes"),
+        ("我爸换了iPhone 15，还不太会用。", "iPhone 15"),
+        ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
+    ],
+)
+def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:
+    assert found(finder, text).get(name) == EntityLabel.CONCEPT
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("他们公司用飞书办公。", "飞书", EntityLabel.CONCEPT),
+        ("你现在也用抖音吧？", "抖音", EntityLabel.CONCEPT),
+        ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.CONCEPT),
+        ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.CONCEPT),
+        ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
+        ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
+        ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
+        ("他去年从网易离职了。", "网易", EntityLabel.ORG),
+        ("她在武汉华中科技大学读研。", "武汉华中科技大学", EntityLabel.ORG),
+    ],
+)
+def test_unknown_words_where_the_context_expects_a_name(
+    finder: ChineseEntityFinder, text: str, name: str, label: EntityLabel
+) -> None:
+    assert found(finder, text).get(name) == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "哈哈，太好了！谢谢你，明天见！",
+        "早上好！好的好的，没问题。",
+        "嗯，然后呢？但是这个有点贵。",
+        "恭喜恭喜，厉害了！",
+        "我老公下周三回来，我妹妹明年毕业。",
+        "我在一家游戏公司上班，用电脑写代码。",
+        "你明白我的意思吗？这个城市很美丽。",
+        "周末好！明天带孩子去动物园看熊猫。",
+        "顾客都在抱怨，孙子也不爱吃，陈旧的做法得改。",
+        "也许老师会来，黄金周人太多了。",
+        "我在回家路上，等会儿去公园散步。",
+    ],
+)
+def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
+    assert found(finder, text) == {}
+
+
+def test_mentions_do_not_overlap_and_the_longer_wins(finder: ChineseEntityFinder) -> None:
+    mentions = finder.find("我在小红书上找了一家店，又用高德地图导航过去。")
+    assert [m.text for m in mentions] == ["小红书", "高德地图"]
+
+
+def test_find_is_deterministic(finder: ChineseEntityFinder) -> None:
+    text = "王芳在北京协和医院当护士，她老公在华为公司上班。"
+    assert finder.find(text) == finder.find(text)
+
+
+def mention(text: str, start: int, extractor: str) -> EntityMention:
+    return EntityMention(text, EntityLabel.ORG, start, start + len(text), extractor, 0.9)
+
+
+def test_merge_keeps_the_longer_of_overlapping_mentions() -> None:
+    primary = [mention("腾讯", 2, "pattern"), mention("深圳", 10, "pattern")]
+    extra = [mention("腾讯科技", 2, "jieba"), mention("北京", 20, "jieba")]
+    merged = merge_mentions(primary, extra)
+    assert [(m.text, m.extractor) for m in merged] == [
+        ("腾讯科技", "jieba"),
+        ("深圳", "pattern"),
+        ("北京", "jieba"),
+    ]
+
+
+def test_merge_prefers_primary_between_equal_lengths() -> None:
+    merged = merge_mentions([mention("华为", 0, "pattern")], [mention("华为", 0, "jieba")])
+    assert [m.extractor for m in merged] == ["pattern"]
+    shifted = merge_mentions([mention("为公", 1, "pattern")], [mention("华为", 0, "jieba")])
+    assert [m.extractor for m in shifted] == ["pattern"]
+
+
+def test_a_bad_suffix_line_names_the_file(tmp_path: Path) -> None:
+    table = tmp_path / "suffixes.tsv"
+    table.write_text("大学\tORG\tproper\n公司\tCOMPANY\tproper\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"suffixes\.tsv"):
+        load_suffixes(table)
+
+
+def test_a_bad_context_rule_names_the_file(tmp_path: Path) -> None:
+    table = tmp_path / "rules.jsonl"
+    table.write_text('{"id": "app", "label": "CONCEPT", "left": "用(", "right": "吧"}\n', "utf-8")
+    with pytest.raises(ConfigurationError, match=r"rules\.jsonl"):
+        load_context_rules(table)
+
+
+def test_a_word_listed_as_not_an_entity_is_dropped(tmp_path: Path) -> None:
+    lexicon = ChineseLexicon.load()
+    stop = lexicon.not_entities | {"西湖"}
+    finder = ChineseEntityFinder(dataclasses.replace(lexicon, not_entities=stop))
+    assert "西湖" not in found(finder, "我们周末去西湖边散步。")
