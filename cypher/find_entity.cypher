@@ -1,10 +1,11 @@
-// An entity by name inside one scope. The caller passes the candidate keys (scope + type +
-// normalised name, one per entity type asked about); when a name exists under several types,
-// the most mentioned one wins. mention_count counts every MENTIONS edge, superseded or not.
+// An entity by name or alias inside one scope: $key is the scope + normalised name, $form the
+// normalised name alone (matched against each entity's alias_keys: surface forms and short
+// forms). An exact key wins, then the most mentioned. $types narrows the types (null: any).
 MATCH (n:Entity)
-WHERE n.key IN $keys AND {{in_scope}}
+WHERE {{in_scope}} AND (n.key = $key OR $form IN coalesce(n.alias_keys, []))
+  AND ($types IS NULL OR n.type IN $types)
 WITH n, COUNT { (n)<-[:MENTIONS]-() } AS mention_count
 RETURN n {.key, .name, .type, .aliases, .first_seen, .last_seen,
           mention_count: mention_count} AS entity
-ORDER BY mention_count DESC, n.type
+ORDER BY CASE WHEN n.key = $key THEN 0 ELSE 1 END, mention_count DESC, n.type
 LIMIT 1

@@ -1,15 +1,8 @@
-// Entities per scope (MERGEd on their normalised key) and the MENTIONS edges with their span.
+// The MENTIONS edges of memories with their span; the entities exist (merge_entities runs
+// first in the same transaction). role: "subject" for the speaker of a first-person fact.
 UNWIND $mentions AS row
 MATCH (mem:Memory {id: row.memory_id})
-MERGE (e:Entity {key: row.key})
-  ON CREATE SET e.name = row.name, e.type = row.type, e.aliases = [row.name],
-                e.aliases_text = row.name, e.first_seen = datetime(row.seen),
-                e.last_seen = datetime(row.seen), e += $scope
-  ON MATCH SET e.last_seen = CASE WHEN datetime(row.seen) > e.last_seen
-                                  THEN datetime(row.seen) ELSE e.last_seen END,
-               e.aliases = CASE WHEN row.name IN e.aliases THEN e.aliases
-                                ELSE e.aliases + row.name END
-SET e.aliases_text = reduce(s = '', a IN e.aliases | s + ' ' + a)
+MATCH (e:Entity {key: row.key})
 MERGE (mem)-[r:MENTIONS {start: row.start, end: row.end}]->(e)
-  ON CREATE SET r.extractor = row.extractor, r.confidence = row.confidence
+  ON CREATE SET r.extractor = row.extractor, r.confidence = row.confidence, r.role = row.role
 RETURN count(r) AS mentions

@@ -22,8 +22,10 @@ from service.domain import MAX_ID_CHARS, MessageIn, Scope, StoredMemory, utcnow
 from service.errors import ForbiddenError, NotFoundError, ValidationError
 from service.ids import text_hash
 from service.nlp.chinese import detect_lang
+from service.nlp.linking import link
 from service.nlp.patterns import EntityMention
 from service.nlp.pipeline import Fact
+from service.nlp.relations import Endpoint, RelationMention
 from service.nlp.temporal import TimeTag
 from service.store.dashboard_queries import DashboardStore, Page
 from service.store.filters import MemoryWhere
@@ -35,7 +37,7 @@ from service.store.lifecycle_queries import (
     LifecycleStore,
     MemoryEvent,
 )
-from service.write_plan import Candidate, mention_rows
+from service.write_plan import Candidate, link_input
 
 if TYPE_CHECKING:
     from service.memory import Memory
@@ -164,8 +166,10 @@ class Lifecycle:
         candidate = await self._revise(old, message, found.context_texts)
         props = {k: v for k, v in candidate.props(self.memory.embedder.model_name).items()
                  if k in _REVISED}  # fmt: skip
-        mentions = mention_rows(_own_scope(old), [candidate])
-        await self.store.update(found, scope, props, mentions, actor, utcnow())
+        own = _own_scope(old)
+        known = await self.memory.store.link_entities(own)
+        linked = await asyncio.to_thread(link, own, [link_input(candidate)], known)
+        await self.store.update(found, scope, props, linked, actor, utcnow())
         revised = await self.store.find(old.id, scope)
         if revised is None:  # deleted between the write and this read
             raise _not_found(memory_id)
@@ -282,6 +286,7 @@ def _whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> 
     """One fact over the whole text: the facts' mentions re-based from each fact's source text
     onto ``text``, their time tags, and the first slot."""
     mentions: list[EntityMention] = []
+    relations: list[RelationMention] = []
     times: list[TimeTag] = []
     cursor = 0
     for fact in facts:
@@ -291,13 +296,25 @@ def _whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> 
         cursor = offset + len(fact.source_text)
         mentions += [replace(m, start=m.start + offset, end=m.end + offset)
                      for m in fact.mentions]  # fmt: skip
+        relations += [_shifted(r, offset) for r in fact.relations]
         times += fact.times
     slot = next((f.slot for f in facts if f.slot is not None), None)
     return Fact(
         text=text, source_text=text, message_index=0, lang=detect_lang(text),
         confidence=confidence if confidence is not None else 1.0,
-        mentions=mentions, times=times, slot=slot,
+        mentions=mentions, times=times, slot=slot, relations=relations,
     )  # fmt: skip
+
+
+def _shifted(relation: RelationMention, offset: int) -> RelationMention:
+    """A relation of one fact re-based onto the whole text (its endpoints' spans moved)."""
+
+    def move(end: Endpoint) -> Endpoint:
+        if end.start is None or end.end is None:
+            return end
+        return replace(end, start=end.start + offset, end=end.end + offset)
+
+    return replace(relation, source=move(relation.source), target=move(relation.target))
 
 
 def _own_scope(memory: StoredMemory) -> Scope:

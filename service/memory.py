@@ -30,6 +30,7 @@ from service.ids import scoped_id, text_hash
 from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
 from service.nlp import temporal
 from service.nlp.chinese import detect_lang
+from service.nlp.linking import link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.retrieval.context import build_context
@@ -44,8 +45,8 @@ from service.write_plan import (
     Arbiter,
     Candidate,
     attach_contexts,
+    link_input,
     make_candidates,
-    mention_rows,
     near_duplicate_depth,
     plan_writes,
 )
@@ -164,19 +165,27 @@ class Memory:
                           clock.laps)  # fmt: skip
 
     async def _write(self, batch: _Extracted, actor: str) -> AddResult:
-        """Embed, reconcile against the scope and write one extracted batch (one transaction)."""
+        """Embed, link, reconcile against the scope and write one extracted batch (one
+        transaction). The scope's entities are read while the facts are embedded."""
         clock, candidates = StageClock(), batch.candidates
-        vectors = await self.embedder.aembed_memories(
-            [c.fact.text for c in candidates], [c.context_texts for c in candidates]
+        vectors, known = await asyncio.gather(
+            self.embedder.aembed_memories(
+                [c.fact.text for c in candidates], [c.context_texts for c in candidates]
+            ),
+            self.store.link_entities(batch.scope),
         )
         for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding, cand.content_embedding = vector.search, vector.content
         clock.lap("embedding")
+        linked = await asyncio.to_thread(
+            link, batch.scope, [link_input(c) for c in candidates], known
+        )
+        clock.lap("link")
         reconcile = await self._reconcile(batch.scope, candidates)
         plan = plan_writes(candidates, reconcile, Arbiter(self.settings.agent_priority))
         clock.lap("reconcile")
         await self.store.write_plan(
-            batch.scope, batch.message_rows, plan, mention_rows(batch.scope, plan.new),
+            batch.scope, batch.message_rows, plan, linked.of({c.id for c in plan.new}),
             self.embedder.model_name, actor, batch.now,
         )  # fmt: skip
         clock.lap("write")

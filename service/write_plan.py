@@ -14,7 +14,8 @@ from typing import Any
 from service.config import Settings
 from service.domain import Scope
 from service.ids import scoped_id, text_hash
-from service.nlp.normalize import display_name, entity_key, normalize_name
+from service.nlp.linking import LinkInput
+from service.nlp.normalize import normalize_name
 from service.nlp.pipeline import Fact
 
 
@@ -172,10 +173,10 @@ def _supersessions(
         slot = cand.fact.slot
         if slot is None or cand.subject is None:
             continue
-        value = normalize_name(slot.value, "CONCEPT")
+        value = normalize_name(slot.value)
         mine = priority.rank(cand.said_at, cand.agent_id, cand.fact.confidence)
         for old in reconcile.get(cand.key, {}).get("holders") or []:
-            if normalize_name(old.get("slot_value") or "", "CONCEPT") == value:
+            if normalize_name(old.get("slot_value") or "") == value:
                 continue
             old_said: datetime | None = old.get("said_at")
             theirs = priority.rank(old_said, old.get("agent_id"), old.get("confidence"))
@@ -186,7 +187,7 @@ def _supersessions(
                                          old_said))  # fmt: skip
         previous = latest.get((cand.subject, slot.slot))
         previous_value = previous.fact.slot.value if previous and previous.fact.slot else None
-        if previous and previous_value and normalize_name(previous_value, "CONCEPT") != value:
+        if previous and previous_value and normalize_name(previous_value) != value:
             result.append(_supersede(cand.id, previous.id, slot.slot, slot.value, cand.said_at))
         latest[(cand.subject, slot.slot)] = cand
     return result
@@ -215,17 +216,10 @@ class Arbiter:
         )
 
 
-def mention_rows(scope: Scope, new: list[Candidate]) -> list[dict[str, Any]]:
-    """MENTIONS rows for new memories: entity key, display name, span, extractor, confidence."""
-    rows = []
-    for cand in new:
-        for m in cand.fact.mentions:
-            name = display_name(m.text)
-            if not normalize_name(name, m.label):
-                continue
-            rows.append({
-                "memory_id": cand.id, "key": entity_key(scope, m.label, name), "name": name,
-                "type": m.label, "start": m.start, "end": m.end, "extractor": m.extractor,
-                "confidence": m.confidence, "seen": cand.said_at,
-            })  # fmt: skip
-    return rows
+def link_input(cand: Candidate) -> LinkInput:
+    """What the linker reads of a candidate (service/nlp/linking.py)."""
+    fact = cand.fact
+    return LinkInput(
+        memory_id=cand.id, text=fact.source_text, lang=fact.lang, speaker=cand.speaker,
+        said_at=cand.said_at, mentions=fact.mentions, relations=fact.relations,
+    )  # fmt: skip

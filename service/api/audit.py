@@ -25,7 +25,7 @@ from strawberry.utils.await_maybe import AwaitableOrValue, await_maybe
 
 from service import domain
 from service.api.auth import Principal, authorize, scope_for
-from service.api.dashboard import EntityConnection, MemoryConnection, PageInfo
+from service.api.dashboard import EntityConnection, MemoryConnection
 from service.api.graph import Entity, EntityPath
 from service.api.lifecycle import MemoryHistory
 from service.api.types import (
@@ -34,6 +34,7 @@ from service.api.types import (
     Forbidden,
     InvalidInput,
     NotFound,
+    PageInfo,
     ScopeInput,
     SearchHits,
     problem,

@@ -42,6 +42,7 @@ from service.api.types import (
     InvalidInput,
     Memory,
     NotFound,
+    PageInfo,
     ScopeInput,
     problem,
 )
@@ -157,14 +158,6 @@ class EntitySortInput:
     name: SortDirection | None = None
     last_seen: SortDirection | None = None
     mention_count: SortDirection | None = None
-
-
-@strawberry.type
-class PageInfo:
-    has_next_page: bool
-    has_previous_page: bool
-    start_cursor: str | None
-    end_cursor: str | None
 
 
 @strawberry.type

@@ -8,6 +8,7 @@ schema's MaskErrors lets through with their message, as for the dashboard's `tim
 from __future__ import annotations
 
 from datetime import datetime
+from enum import Enum
 from typing import Annotated, Any
 
 import strawberry
@@ -22,6 +23,7 @@ from service.api.types import (
     InvalidInput,
     Memory,
     NotFound,
+    PageInfo,
     ScopeInput,
     problem,
 )
@@ -34,6 +36,13 @@ from service.retrieval.traversal import GraphTraversal
 def graph(info: Info[Any, None]) -> GraphTraversal:
     memory: MemoryService = info.context["memory"]
     return GraphTraversal(memory.db, hub_limit=memory.settings.graph_hub_limit)
+
+
+@strawberry.enum(description="Which end of a typed relation an entity is.")
+class Direction(Enum):
+    OUT = "OUT"
+    IN = "IN"
+    BOTH = "BOTH"
 
 
 @strawberry.type(description="A person, organisation, place, tool … named in the memories.")
@@ -62,6 +71,20 @@ class Entity:
         loader = loaders.entity_memories(info, graph(info), self.scope, limit, as_of)
         return [Memory.of(m) for m in await loader.load(self.node.key)]
 
+    @strawberry.field(description="Typed relations it is the source (OUT) or target (IN) of.")
+    async def relations(
+        self,
+        info: Info[Any, None],
+        direction: Direction = Direction.BOTH,
+        type: list[str] | None = None,
+        first: int = 20,
+        as_of: datetime | None = None,
+    ) -> list[Relation]:
+        page = await graph(info).relations(
+            self.scope, type, self.node.name, direction.value, first, None, as_of
+        )
+        return [Relation.of(r, self.scope) for r in page.relations]
+
     @strawberry.field(description="Entities up to `hops` (1-3) hops away, nearest first.")
     async def neighbors(
         self, info: Info[Any, None], hops: int = 1, limit: int = 25
@@ -85,10 +108,54 @@ class Neighbor:
         )  # fmt: skip
 
 
-@strawberry.type(description="One hop of a path and the memories that mention both entities.")
+@strawberry.type(description="A typed relation between two entities and the memories behind it.")
+class Relation:
+    id: strawberry.ID
+    type: str = strawberry.field(description="WORKS_AT, LIVES_IN, LOCATED_IN, FAMILY_OF …")
+    source: Entity
+    target: Entity
+    valid_from: datetime | None
+    valid_to: datetime | None
+    confidence: float | None
+    memories: list[Memory] = strawberry.field(description="The memories that state it.")
+
+    @classmethod
+    def of(cls, r: traversal.Relation, scope: domain.Scope) -> Relation:
+        return cls(
+            id=strawberry.ID(r.id), type=r.type, source=Entity.of(r.source, scope),
+            target=Entity.of(r.target, scope), valid_from=r.valid_from, valid_to=r.valid_to,
+            confidence=r.confidence, memories=[Memory.of(m) for m in r.memories],
+        )  # fmt: skip
+
+
+@strawberry.type
+class RelationEdge:
+    cursor: str
+    node: Relation
+
+
+@strawberry.type(description="A page of typed relations.")
+class RelationConnection:
+    edges: list[RelationEdge]
+    page_info: PageInfo
+    total_count: int
+
+
+@strawberry.input(description="Which relations: of these types, around this entity (any alias).")
+class RelationWhereInput:
+    types: list[str] | None = None
+    entity: str | None = None
+    direction: Direction = Direction.BOTH
+
+
+@strawberry.type(description="One hop of a path and the memories that support it.")
 class PathStep:
     from_: Entity = strawberry.field(name="from")
     to: Entity
+    kind: str = strawberry.field(
+        description="The relation type (WORKS_AT …) or MENTIONED_WITH: a memory names both."
+    )
+    forward: bool = strawberry.field(description="False when a relation points from `to`.")
     memories: list[Memory]
 
 
@@ -103,6 +170,7 @@ class EntityPath:
             entities=[Entity.of(e, scope) for e in path.entities],
             steps=[
                 PathStep(from_=Entity.of(s.from_entity, scope), to=Entity.of(s.to_entity, scope),
+                         kind=s.kind, forward=s.forward,
                          memories=[Memory.of(m) for m in s.memories])
                 for s in path.steps
             ],
@@ -112,6 +180,10 @@ class EntityPath:
 EntityResult = Annotated[
     Entity | NotFound | InvalidInput | DatabaseUnavailable | Forbidden,
     strawberry.union("EntityResult"),
+]
+RelationsResult = Annotated[
+    RelationConnection | NotFound | InvalidInput | DatabaseUnavailable | Forbidden,
+    strawberry.union("RelationsResult"),
 ]
 PathResult = Annotated[
     EntityPath | NotFound | InvalidInput | DatabaseUnavailable | Forbidden,
@@ -144,10 +216,40 @@ class GraphQuery:
         to: str,
         scope: ScopeInput,
         max_hops: int = 3,
+        as_of: datetime | None = None,
     ) -> PathResult:
         try:
             where = scope_for(info, scope)
-            found = await graph(info).path(source, to, where, max_hops=max_hops)
+            found = await graph(info).path(source, to, where, max_hops=max_hops, as_of=as_of)
         except EngramError as e:
             return problem(e)
         return EntityPath.of(found, where)
+
+    @strawberry.field(description="Typed relations of one scope, current unless asOf, paged.")
+    async def relations(
+        self,
+        info: Info[Any, None],
+        scope: ScopeInput,
+        where: RelationWhereInput | None = None,
+        first: int = 20,
+        after: str | None = None,
+        as_of: datetime | None = None,
+    ) -> RelationsResult:
+        try:
+            allowed = scope_for(info, scope)
+            w = where or RelationWhereInput()
+            page = await graph(info).relations(
+                allowed, w.types, w.entity, w.direction.value, first, after, as_of
+            )
+        except EngramError as e:
+            return problem(e)
+        edges = [RelationEdge(cursor=r.id, node=Relation.of(r, allowed)) for r in page.relations]
+        return RelationConnection(
+            edges=edges,
+            page_info=PageInfo(
+                has_next_page=page.has_next_page, has_previous_page=after is not None,
+                start_cursor=edges[0].cursor if edges else None,
+                end_cursor=edges[-1].cursor if edges else None,
+            ),
+            total_count=page.total_count,
+        )  # fmt: skip

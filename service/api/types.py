@@ -182,3 +182,11 @@ def problem(error: EngramError) -> Problem:
     if isinstance(error, ForbiddenError):
         return Forbidden(message=str(error))
     return InvalidInput(message=str(error))
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    has_previous_page: bool
+    start_cursor: str | None
+    end_cursor: str | None

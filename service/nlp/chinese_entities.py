@@ -26,7 +26,7 @@ import jieba
 import jieba.posseg
 
 from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind
-from service.nlp.patterns import EntityLabel, EntityMention, normalise_name
+from service.nlp.mentions import EntityLabel, EntityMention, normalise_name
 
 __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 

@@ -24,7 +24,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from service.config import REPO_ROOT
 from service.errors import ConfigurationError
-from service.nlp.patterns import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
+from service.nlp.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
 
 __all__ = [
     "ChineseLexicon",

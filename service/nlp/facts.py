@@ -22,6 +22,7 @@ from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 
 SLOTS_PATH = REPO_ROOT / "nlp_models" / "slots.jsonl"
+ZH_REACTIONS_PATH = REPO_ROOT / "nlp_models" / "zh_reactions.txt"
 
 _GREETING = re.compile(
     r"^(?:(?:(?:hi|hey|hello|yo|hiya|howdy|good (?:morning|afternoon|evening|night))"
@@ -39,6 +40,7 @@ _ZH_GREETING = re.compile(
 _ZH_SPLIT = re.compile(r"(?<=[。！？；!?;])|\n+")
 _MIN_CONTENT_CHARS = 3
 _ZH_I = re.compile(r"我(?!们)")
+_ZH_CJK = re.compile(r"[\u4e00-\u9fff]")
 # A slot fact is about the speaker only when the speaker is its subject: "I (just) moved to …".
 _EN_SUBJECT = re.compile(r"(?:\b(?:I|I'm|I've|I'd)\s+(?:[a-z]+\s+){0,3}|\b[Mm]y\s+)$")
 _ZH_SUBJECT = re.compile(r"我[^，。！？；们]{0,6}$")
@@ -93,7 +95,7 @@ def resolve_first_person_tokens(sentence: Span, speaker: str | None) -> str:
             if token.text.startswith(("'", "’")):
                 word = " " + word
         parts.append(word + token.whitespace_)
-    return "".join(parts).strip()
+    return without_self_introduction("".join(parts).strip(), speaker)
 
 
 def _has_first_person_subject(token: Token) -> bool:
@@ -120,13 +122,31 @@ class SlotValue:
     rule_id: str
 
 
+@lru_cache(maxsize=1)
+def _zh_reactions(path: Path = ZH_REACTIONS_PATH) -> re.Pattern[str]:
+    words = [w.strip() for w in path.read_text(encoding="utf-8").splitlines()
+             if w.strip() and not w.lstrip().startswith("#")]  # fmt: skip
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+
+
 def is_filler(sentence: str, lang: str) -> bool:
-    """A greeting, thanks or one-word reaction: no fact in it."""
+    """A greeting, thanks or bare reaction ("Wow!", "哈哈，那挺好。", "真的吗？"): no fact in it."""
     text = sentence.strip()
     if lang == "zh":
-        return bool(_ZH_GREETING.match(text)) or len(text) < 2
+        rest = _zh_reactions().sub("", text)
+        return bool(_ZH_GREETING.match(text)) or len(text) < 2 or len(_ZH_CJK.findall(rest)) < 2
     letters = sum(c.isalnum() for c in text)
     return letters < _MIN_CONTENT_CHARS or bool(_GREETING.match(text))
+
+
+def without_self_introduction(text: str, speaker: str) -> str:
+    """ "Ana's name is Ana", "Ana is Ana", "张伟叫张伟" (a resolved "I'm Ana" / 我叫张伟) read
+    as the name once."""
+    name = re.escape(speaker)
+    pattern = re.compile(
+        rf"{name}(?:'s name is|’s name is| is| am|叫|是|的名字是|名字叫|的名字叫)\s?(?={name})"
+    )
+    return pattern.sub("", text)
 
 
 def resolve_first_person(sentence: str, speaker: str | None, lang: str) -> str:
@@ -134,12 +154,13 @@ def resolve_first_person(sentence: str, speaker: str | None, lang: str) -> str:
     if not speaker:
         return sentence
     if lang == "zh":
-        return _ZH_I.sub(lambda _: speaker, sentence)  # a name is text, not a template
+        # A name is text, not a template.
+        return without_self_introduction(_ZH_I.sub(lambda _: speaker, sentence), speaker)
     text = sentence
     for pattern, replacement in _FIRST_PERSON:
         # A name is text, not a template: re.escape-free replacement through a function.
         text = pattern.sub(_literal(replacement.format(name=speaker)), text)
-    return text
+    return without_self_introduction(text, speaker)
 
 
 def _literal(text: str) -> Callable[[re.Match[str]], str]:

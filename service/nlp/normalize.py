@@ -1,11 +1,18 @@
-"""Entity keys: one node per thing per scope, whatever case, spacing, possessive or plural."""
+"""Entity names: one key per thing per scope, whatever case, spacing, possessive or type.
+
+An entity's key is the scope plus its normalised canonical name; its type is a property the
+evidence decides (service/nlp/linking.py), never part of the key, so "Acme Robotics" typed ORG
+by one sentence and OTHER by the next is one node. ``short_forms`` lists the other names a
+known entity answers to (nlp_models/short_forms.json).
+"""
 
 from __future__ import annotations
 
 import json
 import re
 import unicodedata
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 
 from service.config import REPO_ROOT
@@ -13,6 +20,7 @@ from service.domain import Scope
 from service.ids import scope_key
 
 ALIASES_PATH = REPO_ROOT / "nlp_models" / "aliases.json"
+SHORT_FORMS_PATH = REPO_ROOT / "nlp_models" / "short_forms.json"
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 _EDGE_PUNCT = " \t\n.,;:!?\"'“”‘’()[]{}<>«»、，。！？；：（）"
@@ -22,8 +30,7 @@ _SINGULAR = [
     (re.compile(r"(?<![su])s$"), ""),
 ]
 _INVARIANT = {"kubernetes", "series", "news", "physics", "mathematics", "species", "always"}
-# Plural folding is only safe for common nouns; names keep their final s (Paris, Jules).
-_PLURAL_TYPES = {"CONCEPT"}
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)
@@ -32,19 +39,17 @@ def _aliases(path: Path = ALIASES_PATH) -> dict[str, str]:
     return {k: v for k, v in raw.items() if not k.startswith("_")}
 
 
-def normalize_name(name: str, entity_type: str) -> str:
-    """Case-folded, NFKC, single-spaced, without possessive, article or (for concepts) plural."""
+def normalize_name(name: str) -> str:
+    """Case-folded, NFKC, single-spaced, without possessive or article; a lower-case single
+    word (a common noun: "potteries") also without its plural. Names keep their final s
+    (Paris, Jules): only lower-case surfaces are folded."""
     text = unicodedata.normalize("NFKC", name).strip(_EDGE_PUNCT)
-    text = " ".join(_POSSESSIVE.sub("", text).split()).casefold()
-    text = _ARTICLE.sub("", text)
+    text = " ".join(_POSSESSIVE.sub("", text).split())
+    common_noun = text.islower() and " " not in text
+    text = _ARTICLE.sub("", text.casefold())
     if text in _aliases():
         return _aliases()[text]
-    if (
-        entity_type in _PLURAL_TYPES
-        and " " not in text
-        and len(text) > 3
-        and text not in _INVARIANT
-    ):
+    if common_noun and len(text) > 3 and text not in _INVARIANT:
         for pattern, replacement in _SINGULAR:
             text, count = pattern.subn(replacement, text)
             if count:
@@ -58,6 +63,90 @@ def display_name(name: str) -> str:
     return " ".join(_POSSESSIVE.sub("", text).split())
 
 
-def entity_key(scope: Scope, entity_type: str, name: str) -> str:
-    """Unique key of an entity: scope + type + normalised name."""
-    return f"{scope_key(scope)}\x1d{entity_type}\x1d{normalize_name(name, entity_type)}"
+def entity_key(scope: Scope, name: str) -> str:
+    """Unique key of an entity: scope + normalised name (the type is not part of it)."""
+    return f"{scope_key(scope)}\x1d{normalize_name(name)}"
+
+
+@dataclass(frozen=True)
+class ShortFormRules:
+    """nlp_models/short_forms.json: trailing words an organisation is also named without."""
+
+    org_suffixes_en: tuple[str, ...]
+    place_suffixes_en: tuple[str, ...]
+    initials_skip_en: frozenset[str]
+    nicknames_en: dict[str, tuple[str, ...]]
+    org_suffixes_zh: tuple[str, ...]
+    zh_university_suffix: str
+    min_short_chars_en: int
+    min_short_chars_zh: int
+
+
+@cache
+def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return ShortFormRules(
+        org_suffixes_en=tuple(raw["org_suffixes_en"]),
+        place_suffixes_en=tuple(raw["place_suffixes_en"]),
+        initials_skip_en=frozenset(raw["initials_skip_en"]),
+        nicknames_en={k: tuple(v) for k, v in raw["nicknames_en"].items()},
+        # Longest first: 有限公司 is stripped whole, not as 公司.
+        org_suffixes_zh=tuple(sorted(raw["org_suffixes_zh"], key=len, reverse=True)),
+        zh_university_suffix=raw["zh_university_suffix"],
+        min_short_chars_en=int(raw["min_short_chars_en"]),
+        min_short_chars_zh=int(raw["min_short_chars_zh"]),
+    )
+
+
+def short_forms(name: str, entity_type: str) -> list[str]:
+    """Normalised short forms a known entity also answers to: a person's first name and its
+    common nicknames (Rebecca Stone -> rebecca, becca; 王小明 -> 小明), an organisation
+    without its trailing word and by its initials (Finch Analytics -> finch; University of
+    Washington -> uw; 腾讯科技 -> 腾讯; 浙江大学 -> 浙江, 浙大), a place without a generic
+    trailing phrase (Zion National Park -> zion)."""
+    norm = normalize_name(name)
+    if _HAN.search(norm):
+        return _chinese_short_forms(norm, entity_type)
+    rules, words = short_form_rules(), norm.split()
+    if entity_type == "PERSON":
+        first = words[0].rstrip(".") if words else ""
+        forms = [first] if len(words) > 1 and len(first) >= 2 and first.isalpha() else []
+        return forms + list(rules.nicknames_en.get(first, ()))
+    if len(words) < 2:
+        return []
+    if entity_type == "PLACE":
+        return [norm[: -len(s)].strip() for s in rules.place_suffixes_en
+                if norm.endswith(" " + s)][:1]  # fmt: skip
+    return _organisation_short_forms(words, rules)
+
+
+def _organisation_short_forms(words: list[str], rules: ShortFormRules) -> list[str]:
+    stripped = list(words)
+    while len(stripped) > 1 and stripped[-1] in rules.org_suffixes_en:
+        stripped.pop()
+    if stripped == words and words[0] not in rules.initials_skip_en:
+        stripped = words[:-1]  # Finch Analytics -> finch
+    short = " ".join(stripped)
+    keep = len(short) >= rules.min_short_chars_en and stripped[-1] not in rules.initials_skip_en
+    forms = [short] if keep else []
+    significant = [w for w in words if w not in rules.initials_skip_en]
+    if len(words) >= 3 and len(significant) >= 2:
+        forms.append("".join(w[0] for w in significant))  # University of Washington -> uw
+    return forms
+
+
+def _chinese_short_forms(norm: str, entity_type: str) -> list[str]:
+    rules = short_form_rules()
+    if entity_type == "PERSON":
+        # A three-character name is a one-character surname and a given name that friends use.
+        return [norm[1:]] if len(norm) == 3 and all(_HAN.match(c) for c in norm) else []
+    if entity_type == "PLACE":
+        return []
+    forms: list[str] = []
+    for suffix in rules.org_suffixes_zh:
+        if norm.endswith(suffix) and len(norm) - len(suffix) >= rules.min_short_chars_zh:
+            forms.append(norm[: -len(suffix)])
+            if suffix == rules.zh_university_suffix:
+                forms.append(norm[0] + "大")
+            break
+    return forms

@@ -22,10 +22,7 @@ then the earlier row in the table. Confidence is a row's own value, else 0.9; NE
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -41,6 +38,15 @@ from spacy.util import filter_spans
 from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 from service.nlp.chinese import Lang, blank_chinese, detect_lang
+from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
+from service.nlp.junk import JunkFilter
+from service.nlp.mentions import (
+    STOP_ENTITIES_PATH,
+    EntityLabel,
+    EntityMention,
+    load_stop_entities,
+    normalise_name,
+)
 
 __all__ = [
     "EntityExtractor",
@@ -57,21 +63,11 @@ __all__ = [
 ]
 
 PATTERNS_PATH = REPO_ROOT / "nlp_models" / "patterns.jsonl"
-STOP_ENTITIES_PATH = REPO_ROOT / "nlp_models" / "stop_entities.txt"
 PROPN_CONFIDENCE = 0.6
 RULER_FACTORY = "engram_pattern_ruler"
 RULER_NAME = "engram_patterns_v1"
 PATTERN_CONFIDENCE = 0.9
 NER_CONFIDENCE = 0.85
-
-
-class EntityLabel(StrEnum):
-    PERSON = "PERSON"
-    ORG = "ORG"
-    PLACE = "PLACE"
-    CONCEPT = "CONCEPT"  # tools, languages, frameworks, hobbies, topics
-    TEMPORAL = "TEMPORAL"
-    OTHER = "OTHER"  # a proper noun that neither NER nor the table could type
 
 
 # spaCy's OntoNotes labels; those not listed (CARDINAL, ORDINAL, QUANTITY, MONEY, PERCENT) drop.
@@ -91,18 +87,6 @@ NER_LABELS: Mapping[str, EntityLabel] = MappingProxyType(
         "TIME": EntityLabel.TEMPORAL,
     }
 )
-
-
-@dataclass(frozen=True)
-class EntityMention:
-    """One entity in a text; ``start``/``end`` are character offsets into that text."""
-
-    text: str
-    label: EntityLabel
-    start: int
-    end: int
-    extractor: str  # "spacy:<NER label>" or "pattern:<row id>"
-    confidence: float
 
 
 class RegexPattern(BaseModel):
@@ -178,22 +162,6 @@ def load_patterns(path: Path = PATTERNS_PATH) -> list[PatternRow]:
 def _describe(error: PydanticValidationError) -> str:
     return "; ".join(
         f"{'.'.join(str(part) for part in e['loc']) or 'row'}: {e['msg']}" for e in error.errors()
-    )
-
-
-def normalise_name(text: str) -> str:
-    """The form in which two mentions of the same name compare equal."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def load_stop_entities(path: Path = STOP_ENTITIES_PATH) -> frozenset[str]:
-    """Normalised stop entities, one a line; blank lines and ``#`` comments are skipped."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise ConfigurationError(f"cannot read stop-entity list {path}: {e}") from e
-    return frozenset(
-        normalise_name(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
     )
 
 
@@ -326,9 +294,11 @@ class EntityExtractor:
         rows = load_patterns(patterns_path)
         self._rows = {row.id: row for row in rows}
         self._stop = load_stop_entities(stop_path)
+        self._junk = JunkFilter(nlp, self._stop)
         self._english = nlp
         add_ruler(nlp, [row for row in rows if row.lang == "en"])
         self._chinese = blank_chinese()
+        self._finder = ChineseEntityFinder()
         add_ruler(self._chinese, [row for row in rows if row.lang == "zh"])
 
     @property
@@ -345,13 +315,12 @@ class EntityExtractor:
         if lang == "en":
             return self.extract_doc(self._english(text))
         if lang == "zh":
-            return self.extract_doc(self._chinese(text))
+            return merge_mentions(self.extract_doc(self._chinese(text)), self._finder.find(text))
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")
 
     def extract_doc(self, doc: Doc) -> list[EntityMention]:
         """Mentions in a doc that has already run through ``english`` (or ``chinese``)."""
-        mentions = (self._mention(doc.text, ent) for ent in doc.ents)
-        found = [mention for mention in mentions if mention is not None]
+        found = [m for ent in doc.ents for m in self._mentions(doc, ent)]
         return sorted(found + self._proper_nouns(doc, found), key=lambda m: m.start)
 
     def _proper_nouns(self, doc: Doc, found: list[EntityMention]) -> list[EntityMention]:
@@ -364,25 +333,36 @@ class EntityExtractor:
                 run.append(token)
                 continue
             if run and not any(t.idx in taken for t in run):
-                start, end = trim_span(doc.text, run[0].idx, run[-1].idx + len(run[-1].text))
-                surface = doc.text[start:end]
-                if surface and normalise_name(surface) not in self._stop:
-                    result.append(EntityMention(surface, EntityLabel.OTHER, start, end,
-                                                "spacy:PROPN", PROPN_CONFIDENCE))  # fmt: skip
+                span = doc[run[0].i : run[-1].i + 1]
+                result += self._mentions(doc, span, (EntityLabel.OTHER, "spacy:PROPN",
+                                                     PROPN_CONFIDENCE))  # fmt: skip
             run = []
         return result
 
-    def _mention(self, text: str, ent: Span) -> EntityMention | None:
+    def _mentions(
+        self, doc: Doc, ent: Span, typed: tuple[EntityLabel, str, float] | None = None
+    ) -> list[EntityMention]:
+        """An entity span as mentions: fillers trimmed from its edges ("Yep John" -> John), a
+        coordination split ("Alice and Bob" -> two), junk dropped."""
         row = self._rows.get(ent.id_) if ent.id_ else None
-        if row is not None:
+        if typed is not None:
+            label, extractor, confidence = typed
+        elif row is not None:
             label, extractor, confidence = row.label, f"pattern:{row.id}", row.confidence
         else:
             mapped = NER_LABELS.get(ent.label_)
             if mapped is None:
-                return None
+                return []
             label, extractor, confidence = mapped, f"spacy:{ent.label_}", NER_CONFIDENCE
-        start, end = trim_span(text, ent.start_char, ent.end_char)
-        surface = text[start:end]
-        if not surface or normalise_name(surface) in self._stop:
-            return None
-        return EntityMention(surface, label, start, end, extractor, confidence)
+        parts = [ent] if row is not None else self._junk.split(ent, label)
+        result = []
+        for part in parts:
+            start, end = trim_span(doc.text, part.start_char, part.end_char)
+            surface = doc.text[start:end]
+            if not surface or normalise_name(surface) in self._stop:
+                continue
+            if self._junk.is_junk(part, surface, from_table=row is not None):
+                continue
+            result.append(EntityMention(surface, self._junk.relabel(surface, label), start, end,
+                                        extractor, confidence))  # fmt: skip
+        return result

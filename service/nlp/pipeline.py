@@ -19,7 +19,9 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
+from service.nlp.linking import Gazetteer, batch_forms
 from service.nlp.patterns import EntityExtractor, EntityMention, detect_lang
+from service.nlp.relations import RelationExtractor, RelationMention, RelationType
 from service.nlp.temporal import TimeTag, find_time_tags
 
 STATEMENT_CONFIDENCE = 0.9
@@ -41,6 +43,11 @@ class Fact:
     mentions: list[EntityMention] = field(default_factory=list)
     times: list[TimeTag] = field(default_factory=list)
     slot: SlotValue | None = None
+    relations: list[RelationMention] = field(default_factory=list)
+
+
+# A fact while its batch is read: the parsed sentence it came from (English) and its speaker.
+_Parsed = tuple[Fact, Span | None, str | None]
 
 
 def fact_spans(doc: Doc, min_words: int = 6, max_words: int = 40) -> list[Span]:
@@ -70,32 +77,71 @@ def fact_spans(doc: Doc, min_words: int = 6, max_words: int = 40) -> list[Span]:
     return [group for group, _ in groups]
 
 
+# Relations that are a slot of their speaker (the names of nlp_models/slots.jsonl): a slot rule
+# and a relation are one notion of "the same fact", so "I moved to Boston" supersedes "I live
+# in Lisbon" whichever of the two found it.
+_SLOT_OF_RELATION = {RelationType.WORKS_AT: "works_at", RelationType.LIVES_IN: "lives_in"}
+
+
+def _slot_of(relations: list[RelationMention], confidence: float) -> SlotValue | None:
+    """The slot a statement's first speaker relation sets (none for a question)."""
+    if confidence < STATEMENT_CONFIDENCE:
+        return None
+    for r in relations:
+        if r.source.start is None and r.type in _SLOT_OF_RELATION:
+            return SlotValue(_SLOT_OF_RELATION[r.type], r.target.name, f"relation:{r.extractor}")
+    return None
+
+
 class Extractor:
     """spaCy (English NER, sentences) + the pattern table + the time resolver."""
 
     def __init__(self, settings: Settings) -> None:
         nlp = spacy.load(resolve_model_path(settings.spacy_model, "spacy"))
         self.entities = EntityExtractor(nlp)
+        self.relations = RelationExtractor()
         self.fact_words = (settings.fact_min_words, settings.fact_max_words)
 
     def extract(self, messages: list[MessageIn], said_at: list[datetime]) -> list[list[Fact]]:
-        """Facts per message, in input order; English messages are parsed in one batch."""
+        """Facts per message, in input order; English messages are parsed in one batch.
+
+        After every message is read, the names the batch introduced (its mentions and
+        speakers) are looked for again in each fact, so a name NER missed in one message but
+        saw in another is a mention in both; then relations are read between the mentions.
+        """
         langs = [detect_lang(m.content) for m in messages]
         english = [i for i, lang in enumerate(langs) if lang == "en"]
         docs = self.entities.english.pipe([messages[i].content for i in english], batch_size=64)
-        facts: list[list[Fact]] = [[] for _ in messages]
+        parsed: list[list[_Parsed]] = [[] for _ in messages]
         for i, doc in zip(english, docs, strict=True):
-            facts[i] = self._english_facts(doc, i, messages[i].speaker, said_at[i])
+            parsed[i] = self._english_facts(doc, i, messages[i].speaker, said_at[i])
         for i, lang in enumerate(langs):
             if lang != "en":
-                facts[i] = self._chinese_facts(messages[i], i, said_at[i])
-        return facts
+                parsed[i] = self._chinese_facts(messages[i], i, said_at[i])
+        gazetteer = Gazetteer(
+            batch_forms(
+                (m for facts in parsed for fact, _, _ in facts for m in fact.mentions),
+                (m.speaker for m in messages if m.speaker),
+            )
+        )
+        return [[self._complete(p, gazetteer) for p in facts] for facts in parsed]
+
+    def _complete(self, parsed: _Parsed, gazetteer: Gazetteer) -> Fact:
+        """The fact with the batch's names found in it and the relations between them."""
+        fact, sentence, speaker = parsed
+        mentions = sorted(
+            [*fact.mentions, *gazetteer.find(fact.source_text, fact.mentions)],
+            key=lambda m: m.start,
+        )
+        relations = self.relations.find(fact.source_text, fact.lang, mentions, speaker, sentence)
+        slot = fact.slot or _slot_of(relations, fact.confidence)
+        return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
     def _english_facts(
         self, doc: spacy.tokens.Doc, index: int, speaker: str | None, said_at: datetime
-    ) -> list[Fact]:
+    ) -> list[_Parsed]:
         mentions = self.entities.extract_doc(doc)
-        facts = []
+        facts: list[_Parsed] = []
         for sent in fact_spans(doc, *self.fact_words):
             source = sent.text.strip()
             start = sent.start_char + sent.text.index(source)
@@ -105,18 +151,19 @@ class Extractor:
                 if m.start >= start and m.end <= start + len(source)
             ]
             text = resolve_first_person_tokens(sent, speaker)
-            facts.append(self._fact(source, text, index, "en", said_at, inside))
+            facts.append((self._fact(source, text, index, "en", said_at, inside), sent, speaker))
         return facts
 
-    def _chinese_facts(self, message: MessageIn, index: int, said_at: datetime) -> list[Fact]:
-        facts = []
+    def _chinese_facts(self, message: MessageIn, index: int, said_at: datetime) -> list[_Parsed]:
+        facts: list[_Parsed] = []
         for start, end in split_chinese(message.content):
             source = message.content[start:end]
             if is_filler(source, "zh"):
                 continue
             mentions = self.entities.extract(source, "zh")
             text = resolve_first_person(source, message.speaker, "zh")
-            facts.append(self._fact(source, text, index, "zh", said_at, mentions))
+            facts.append((self._fact(source, text, index, "zh", said_at, mentions), None,
+                          message.speaker))  # fmt: skip
         return facts
 
     @staticmethod

@@ -12,12 +12,32 @@ from datetime import datetime
 
 from service.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text, instant_or_error
 from service.errors import NotFoundError, ValidationError
-from service.nlp.normalize import entity_key
+from service.nlp.normalize import entity_key, normalize_name
 from service.nlp.patterns import EntityLabel
+from service.nlp.relations import RelationType
 from service.store.database import Database
-from service.store.graph_queries import EntityNode, EntityPath, Neighbor, PathStep, TraversalStore
+from service.store.graph_queries import (
+    EntityNode,
+    EntityPath,
+    Neighbor,
+    PathStep,
+    Relation,
+    RelationPage,
+    RelationQuery,
+    TraversalStore,
+    list_relations,
+)
 
-__all__ = ["EntityNode", "EntityPath", "GraphTraversal", "Neighbor", "PathStep"]
+__all__ = [
+    "EntityNode",
+    "EntityPath",
+    "GraphTraversal",
+    "Neighbor",
+    "PathStep",
+    "Relation",
+    "RelationPage",
+    "RelationQuery",
+]
 
 MAX_NAME_CHARS = MAX_ID_CHARS
 MAX_HOPS = 3  # neighbours; the quantifier in find_neighbors.cypher caps the walk at 3
@@ -26,6 +46,9 @@ MAX_NEIGHBORS = 100
 MAX_MEMORIES = 200
 DEFAULT_HUB_LIMIT = 200
 DEFAULT_MEMORIES_PER_STEP = 5
+MAX_RELATIONS_PAGE = 100
+MEMORIES_PER_RELATION = 10
+DIRECTIONS = ("OUT", "IN", "BOTH")
 ENTITY_TYPES = tuple(label.value for label in EntityLabel if label is not EntityLabel.TEMPORAL)
 
 
@@ -77,8 +100,16 @@ class GraphTraversal:
         check_range("limit", limit, 1, MAX_NEIGHBORS)
         return await self.store.neighbors(scope, entity.key, hops, limit, self.hub_limit)
 
-    async def path(self, source: str, target: str, scope: Scope, max_hops: int = 3) -> EntityPath:
-        """The shortest chain of entities from ``source`` to ``target`` with its evidence.
+    async def path(
+        self,
+        source: str,
+        target: str,
+        scope: Scope,
+        max_hops: int = 3,
+        as_of: datetime | None = None,
+    ) -> EntityPath:
+        """The shortest chain of entities from ``source`` to ``target`` with its evidence:
+        typed relations where they exist, co-mentions elsewhere; either end by any alias.
 
         No path within ``max_hops`` is a NotFoundError, like an unknown name: either way there
         is nothing to show, and the message says which.
@@ -90,8 +121,9 @@ class GraphTraversal:
         if start.key == end.key:
             return EntityPath(entities=[start], steps=[])
         found = await self.store.path(
-            scope, start.key, end.key, max_hops, self.hub_limit, self.memories_per_step
-        )
+            scope, start.key, end.key, max_hops, self.hub_limit, self.memories_per_step,
+            instant_or_error(as_of),
+        )  # fmt: skip
         if found is None:
             raise NotFoundError(
                 f"no path from {start.name!r} to {end.name!r} within {max_hops} "
@@ -99,8 +131,35 @@ class GraphTraversal:
             )
         return found
 
+    async def relations(
+        self,
+        scope: Scope,
+        types: list[str] | None = None,
+        entity: str | None = None,
+        direction: str = "BOTH",
+        first: int = 20,
+        after: str | None = None,
+        as_of: datetime | None = None,
+    ) -> RelationPage:
+        """Typed relations of the scope, current or as of an instant, one page at a time;
+        ``entity`` (any name or alias) keeps those it is the source (OUT) or target (IN) of."""
+        check_range("first", first, 1, MAX_RELATIONS_PAGE)
+        if direction not in DIRECTIONS:
+            raise ValidationError(f"direction must be one of {', '.join(DIRECTIONS)}")
+        wanted = check_relation_types(types)
+        key = None
+        if entity is not None:
+            key = (await self._lookup(check_name(entity, "entity"), scope, ENTITY_TYPES)).key
+        query = RelationQuery(wanted, key, direction, instant_or_error(as_of))
+        return await list_relations(self.store.db, scope, query, first, after,
+                                    MEMORIES_PER_RELATION)  # fmt: skip
+
     async def _lookup(self, name: str, scope: Scope, types: tuple[str, ...]) -> EntityNode:
-        found = await self.store.find_entity(scope, [entity_key(scope, t, name) for t in types])
+        """The entity with this name or alias (``types``: the one asked for, or all)."""
+        wanted = list(types) if len(types) == 1 else None
+        found = await self.store.find_entity(
+            scope, entity_key(scope, name), normalize_name(name), wanted
+        )
         if found is None:
             kind = f"{types[0]} " if len(types) == 1 else ""
             raise NotFoundError(f"no {kind}entity named {name!r} in this scope")
@@ -128,6 +187,18 @@ def check_types(entity_type: str | None) -> tuple[str, ...]:
     if wanted not in ENTITY_TYPES:
         raise ValidationError(f"type must be one of {', '.join(ENTITY_TYPES)}; got {entity_type!r}")
     return (wanted,)
+
+
+def check_relation_types(types: list[str] | None) -> tuple[str, ...]:
+    """Relation types to keep (none: all), each one of RelationType."""
+    known = {t.value for t in RelationType}
+    wanted = tuple(t.strip().upper() for t in types or [])
+    unknown = [t for t in wanted if t not in known]
+    if unknown:
+        raise ValidationError(
+            f"unknown relation type {unknown[0]!r}: use {', '.join(sorted(known))}"
+        )
+    return wanted
 
 
 def check_range(field: str, value: int, low: int, high: int) -> None:

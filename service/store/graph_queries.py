@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -38,13 +39,20 @@ class Neighbor(BaseModel):
     support: int
 
 
+MENTIONED_WITH = "MENTIONED_WITH"  # a hop through a memory that mentions both entities
+
+
 class PathStep(BaseModel):
-    """One hop of a path: two entities and the (capped) memories that mention both."""
+    """One hop of a path: two entities, what links them (a relation type such as WORKS_AT, or
+    MENTIONED_WITH) and the (capped) memories that support it. ``forward`` is false when a
+    typed relation points from ``to_entity`` to ``from_entity``."""
 
     model_config = ConfigDict(frozen=True)
 
     from_entity: EntityNode
     to_entity: EntityNode
+    kind: str = MENTIONED_WITH
+    forward: bool = True
     memories: list[StoredMemory]
 
 
@@ -63,9 +71,13 @@ class TraversalStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def find_entity(self, scope: Scope, keys: list[str]) -> EntityNode | None:
-        """The most mentioned entity among ``keys`` (one per candidate type), if any exists."""
-        rows = await self.db.read("find_entity", {**scope.params(), "keys": keys})
+    async def find_entity(
+        self, scope: Scope, key: str, form: str, types: list[str] | None
+    ) -> EntityNode | None:
+        """The entity with this key, else the most mentioned one with ``form`` among its
+        aliases, of one of ``types`` (any when None)."""
+        params = {**scope.params(), "key": key, "form": form, "types": types}
+        rows = await self.db.read("find_entity", params)
         return to_entity(rows[0]["entity"]) if rows else None
 
     async def entity_memories(
@@ -97,20 +109,25 @@ class TraversalStore:
         max_hops: int,
         hub_limit: int,
         per_step: int,
+        as_of: datetime | None = None,
     ) -> EntityPath | None:
         """The shortest path within ``max_hops``, or None when there is none."""
-        params = {**visibility(scope), "from_key": from_key, "to_key": to_key,
+        params = {**visibility(scope, as_of), "from_key": from_key, "to_key": to_key,
                   "max_hops": max_hops, "hub_limit": hub_limit, "per_step": per_step}  # fmt: skip
         rows = await self.db.read("find_path", params)
         if not rows:
             return None
         entities = [to_entity(e) for e in rows[0]["entities"]]
         steps = [
-            PathStep(from_entity=left, to_entity=right,
-                     memories=[to_memory(m) for m in memories])
-            for left, right, memories in zip(
-                entities[:-1], entities[1:], rows[0]["steps"], strict=True)
-        ]  # fmt: skip
+            PathStep(
+                from_entity=left,
+                to_entity=right,
+                kind=step["kind"],
+                forward=step["source_key"] in (None, left.key),
+                memories=[to_memory(m) for m in step["memories"]],
+            )
+            for left, right, step in zip(entities[:-1], entities[1:], rows[0]["steps"], strict=True)
+        ]
         return EntityPath(entities=entities, steps=steps)
 
 
@@ -125,3 +142,63 @@ def visibility(scope: Scope, as_of: datetime | None = None) -> dict[str, Any]:
 def to_entity(record: Record) -> EntityNode:
     """An Entity projection as the model (missing fields unset)."""
     return EntityNode.model_validate({k: v for k, v in record.items() if v is not None})
+
+
+class Relation(BaseModel):
+    """A typed relation between two entities with the memories that state it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    type: str
+    source: EntityNode
+    target: EntityNode
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    confidence: float | None = None
+    memories: list[StoredMemory] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RelationQuery:
+    """Which relations to list: of some types (all when empty), around one entity."""
+
+    types: tuple[str, ...] = ()
+    entity_key: str | None = None
+    direction: str = "BOTH"  # OUT: the entity is the source; IN: the target
+    as_of: datetime | None = None
+
+
+@dataclass(frozen=True)
+class RelationPage:
+    relations: list[Relation]
+    has_next_page: bool
+    total_count: int
+
+
+async def list_relations(
+    db: Database,
+    scope: Scope,
+    query: RelationQuery,
+    first: int,
+    after: str | None,
+    per_relation: int,
+) -> RelationPage:
+    """One page of the scope's relations, ordered by (source key, type, target key); ``after``
+    is the id of the last relation of the previous page."""
+    params = {
+        **visibility(scope, query.as_of), "types": list(query.types) or None,
+        "entity_key": query.entity_key, "direction": query.direction, "after": after,
+        "limit": first + 1, "per_relation": per_relation,
+    }  # fmt: skip
+    [row] = await db.read("list_relations", params)
+    rows = row["rows"]
+    relations = [
+        Relation(
+            id=r["id"], type=r["type"], source=to_entity(r["source"]),
+            target=to_entity(r["target"]), valid_from=r["valid_from"], valid_to=r["valid_to"],
+            confidence=r["confidence"], memories=[to_memory(m) for m in r["memories"]],
+        )
+        for r in rows[:first]
+    ]  # fmt: skip
+    return RelationPage(relations, len(rows) > first, int(row["total"]))

@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.domain import Scope, StoredMemory
 from service.store.database import Database
-from service.store.repository import to_memory
+from service.store.repository import link_steps, to_memory
+
+if TYPE_CHECKING:
+    from service.nlp.linking import LinkedBatch
 
 RESET_BATCH = 10_000
 
@@ -151,11 +154,12 @@ class LifecycleStore:
         found: FoundMemory,
         scope: Scope,
         props: dict[str, Any],
-        mentions: list[dict[str, Any]],
+        linked: LinkedBatch,
         actor: str,
         now: datetime,
     ) -> None:
-        """New text, embedding and time tags; MENTIONS replaced; orphaned entities removed."""
+        """New text, embedding and time tags; MENTIONS and the relations it supports replaced;
+        orphaned entities removed."""
         memory_id = found.memory.id
         own = found.memory
         entity_scope = {k: v for k, v in {"user_id": own.user_id, "agent_id": own.agent_id,
@@ -163,8 +167,9 @@ class LifecycleStore:
         scoped = {**scope.params(), "id": memory_id, "actor": actor, "now": now}
         steps: list[tuple[str, Mapping[str, Any]]] = [
             ("update_memory_text", {**scoped, "props": props}),
+            ("delete_memory_relations", scoped),
             ("delete_memory_mentions", scoped),
-            ("merge_mentions", {"mentions": mentions, "scope": entity_scope}),
+            *link_steps(entity_scope, linked),
             ("delete_orphan_entities", {**scope.params(), "keys": found.entity_keys}),
         ]
         await self.db.write_many(steps)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -14,6 +14,7 @@ from service.store.database import Database, Record
 from service.store.index_shards import IndexShards
 
 if TYPE_CHECKING:
+    from service.nlp.linking import KnownEntity, LinkedBatch
     from service.write_plan import Candidate, WritePlan
 
 
@@ -97,15 +98,15 @@ class GraphStore:
         scope: Scope,
         messages: list[MessageRow],
         plan: WritePlan,
-        mentions: list[dict[str, Any]],
+        linked: LinkedBatch,
         embedding_model: str,
         actor: str,
         now: datetime,
     ) -> None:
         """Messages, memories, entities, mentions, updates and supersessions in one transaction."""
         scoped = scope.params()
-        common = {"scope": {k: v for k, v in scoped.items() if v is not None},
-                  "actor": actor, "now": now}  # fmt: skip
+        entity_scope = {k: v for k, v in scoped.items() if v is not None}
+        common = {"scope": entity_scope, "actor": actor, "now": now}
         memories = [
             {"id": c.id, "props": {**c.props(embedding_model), **scoped},
              "source_ids": c.source_ids, "shard": self.shards.label(scope.user_id)}
@@ -116,12 +117,23 @@ class GraphStore:
             ("merge_messages", {"messages": [
                 {"id": m.id, "props": {**m.props, **scoped}} for m in messages]}),
             ("merge_memories", {**common, "memories": memories}),
-            ("merge_mentions", {**common, "mentions": mentions}),
+            *link_steps(entity_scope, linked),
             ("apply_updates", {**common, "updates": plan.updates}),
             ("link_sources", {"links": links}),
             ("apply_supersessions", {**common, "supersessions": plan.supersessions}),
         ]  # fmt: skip
         await self.db.write_many(steps)
+
+    async def link_entities(self, scope: Scope) -> list[KnownEntity]:
+        """The scope's entities as the linker reads them (names, aliases, type)."""
+        from service.nlp.linking import KnownEntity
+
+        rows = await self.db.read("list_link_entities", scope.params())
+        return [
+            KnownEntity(r["key"], r["name"], r["type"], float(r["type_confidence"]),
+                        tuple(r["aliases"]))
+            for r in rows
+        ]  # fmt: skip
 
     async def retrieve(self, retriever: str, params: dict[str, Any]) -> Ranking:
         """Run one retriever of the hybrid search (only the known ones exist): its ranking.
@@ -215,6 +227,18 @@ class GraphStore:
     async def delete_scope(self, scope: Scope) -> int:
         rows = await self.db.write("delete_scope", scope.params())
         return int(rows[0]["deleted"]) if rows else 0
+
+
+def link_steps(
+    scope: Mapping[str, Any], linked: LinkedBatch
+) -> list[tuple[str, Mapping[str, Any]]]:
+    """The statements that write a linked batch: entities, then mentions, then relations."""
+    return [
+        ("merge_entities", {"scope": scope, "entities": [asdict(e) for e in linked.entities]}),
+        ("merge_mentions", {"mentions": [asdict(m) for m in linked.mentions]}),
+        ("merge_relations", {"relations": [
+            {**asdict(r), "type": r.type.value} for r in linked.relations]}),
+    ]  # fmt: skip
 
 
 _RETRIEVERS = {

@@ -406,9 +406,46 @@ async def check_path(t: Tenants) -> None:
                 continue
             assert {e["name"] for e in path["entities"]} <= names
             assert {m["id"] for s in path["steps"] for m in s["memories"]} <= bob_ids
-    # Bob's graph does not join Paris and Google; only Alice's would
-    bob = await t.bob(PATH, **{"from": "Paris"}, to="Google", s=BOB_SCOPE, hops=4)
+    # Only Alice's graph has Zanzibar: Bob's path to it is NotFound, like an unknown name
+    bob = await t.bob(PATH, **{"from": "Paris"}, to="Zanzibar", s=BOB_SCOPE, hops=4)
     assert bob["path"]["__typename"] == "NotFound"
+
+
+RELATIONS = """query($s: ScopeInput!, $w: RelationWhereInput, $asOf: DateTime, $after: String) {
+  relations(scope: $s, where: $w, first: 100, asOf: $asOf, after: $after) { __typename
+    ... on RelationConnection { totalCount edges { cursor node { type source { name } target {
+      name } memories { id text } } } } } }"""
+ENTITY_RELATIONS = """query($name: String!, $s: ScopeInput!, $asOf: DateTime) {
+  entity(name: $name, scope: $s) { __typename ... on Entity { relations(asOf: $asOf) { type
+    source { name } target { name } memories { id text } } } } }"""
+
+
+async def check_relations(t: Tenants) -> None:
+    """relations over every filter and instant: only Bob's entities and memories."""
+    bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
+    wheres = [None, {"types": ["LIVES_IN", "WORKS_AT", "VISITED"]}, {"entity": "Paris"},
+              {"entity": "Google", "direction": "IN"}, {"entity": "Zanzibar"}]  # fmt: skip
+    for where in wheres:
+        for as_of in (None, "2024-05-07T00:00:00Z", "2030-01-01T00:00:00Z"):
+            data = (await t.bob(RELATIONS, s=BOB_SCOPE, w=where, asOf=as_of))["relations"]
+            if data["__typename"] != "RelationConnection":
+                assert data["__typename"] == "NotFound" and where == {"entity": "Zanzibar"}
+                continue
+            for edge in data["edges"]:
+                relation = edge["node"]
+                assert {relation["source"]["name"], relation["target"]["name"]} <= names
+                assert {m["id"] for m in relation["memories"]} <= bob_ids
+
+
+async def check_entity_relations(t: Tenants) -> None:
+    bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
+    for name in ("Paris", "Google", SPEAKER):
+        for as_of in (None, "2024-05-07T00:00:00Z"):
+            entity = (await t.bob(ENTITY_RELATIONS, name=name, s=BOB_SCOPE, asOf=as_of))["entity"]
+            assert entity["__typename"] == "Entity", name
+            for relation in entity["relations"]:
+                assert {relation["source"]["name"], relation["target"]["name"]} <= names
+                assert {m["id"] for m in relation["memories"]} <= bob_ids
 
 
 async def not_found_like_unknown(t: Tenants, query: str, field: str, **variables: Any) -> None:
@@ -547,6 +584,8 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.stats": check_stats,
     "Query.entity": check_entity,
     "Query.path": check_path,
+    "Query.relations": check_relations,
+    "Entity.relations": check_entity_relations,
     "Query.memory": check_memory,
     "Query.history": check_history,
     "Query.readAudit": check_read_audit,

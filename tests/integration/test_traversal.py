@@ -43,8 +43,9 @@ BOB_ONLY = [{"speaker": "Bob", "timestamp": "2024-04-01T09:00:00Z",
              "content": "Google opened an office in Dublin."}]  # fmt: skip
 # What the extractor makes of CHAIN (checked, so that a change there fails loudly here).
 EXPECTED_MENTIONS = {
-    "Alice works at Microsoft with Priya Sharma.": {"Microsoft", "Priya Sharma"},
-    "Alice works at Google with Priya Sharma.": {"Google", "Priya Sharma"},
+    # Said in the first person: the speaker is mentioned too (role "subject").
+    "Alice works at Microsoft with Priya Sharma.": {"Alice", "Microsoft", "Priya Sharma"},
+    "Alice works at Google with Priya Sharma.": {"Alice", "Google", "Priya Sharma"},
     "Google hired Priya Sharma.": {"Google", "Priya Sharma"},
     "Priya Sharma moved to Lisbon last year.": {"Priya Sharma", "Lisbon"},
     "Lisbon has great pottery classes.": {"Lisbon", "pottery"},
@@ -120,22 +121,25 @@ async def test_memories_are_current_unless_as_of(graph: GraphTraversal) -> None:
 
 async def test_one_hop_neighbors_with_support(graph: GraphTraversal) -> None:
     google = await entity(graph, "Google")
-    [priya] = await graph.neighbors(google, ALICE)
+    # Alice, the speaker, said "I work at Google": she is mentioned as its subject.
+    priya, alice = await graph.neighbors(google, ALICE)
     assert (priya.entity.name, priya.distance, priya.via, priya.support) == (
         "Priya Sharma", 1, [], 2)  # fmt: skip
+    assert (alice.entity.name, alice.entity.type, alice.support) == ("Alice", "PERSON", 1)
     around_priya = await graph.neighbors(priya.entity, ALICE)
-    # Google in two memories, Lisbon in one; Microsoft only in a superseded memory.
-    assert [(n.entity.name, n.support) for n in around_priya] == [("Google", 2), ("Lisbon", 1)]
+    # Google in two memories, Alice and Lisbon in one; Microsoft only in a superseded memory.
+    assert [(n.entity.name, n.support) for n in around_priya] == [
+        ("Google", 2), ("Alice", 1), ("Lisbon", 1)]  # fmt: skip
 
 
 async def test_two_and_three_hops_with_distances_and_via(graph: GraphTraversal) -> None:
     google = await entity(graph, "Google")
     two = await graph.neighbors(google, ALICE, hops=2)
-    assert names(two) == [("Priya Sharma", 1), ("Lisbon", 2)]
-    assert two[1].via == ["Priya Sharma"] and two[1].support == 1
+    assert names(two) == [("Priya Sharma", 1), ("Alice", 1), ("Lisbon", 2)]
+    assert two[2].via == ["Priya Sharma"] and two[2].support == 1
     three = await graph.neighbors(google, ALICE, hops=3)
-    assert names(three) == [("Priya Sharma", 1), ("Lisbon", 2), ("pottery", 3)]
-    assert three[2].via == ["Priya Sharma", "Lisbon"]
+    assert names(three) == [("Priya Sharma", 1), ("Alice", 1), ("Lisbon", 2), ("pottery", 3)]
+    assert three[3].via == ["Priya Sharma", "Lisbon"]
     assert names(await graph.neighbors(google, ALICE, hops=3, limit=2)) == names(three)[:2]
     for hops, limit, message in [(0, 25, "hops must be between 1 and 3; got 0"),
                                  (4, 25, "hops must be between 1 and 3; got 4"),
@@ -184,22 +188,28 @@ async def test_hubs_are_reached_but_not_walked_through(graph: GraphTraversal) ->
     strict = GraphTraversal(graph.store.db, hub_limit=3)
     pottery = await entity(strict, "pottery")
     assert names(await graph.neighbors(pottery, ALICE, hops=3)) == [
-        ("Lisbon", 1), ("Priya Sharma", 2), ("Google", 3)]  # fmt: skip
+        ("Lisbon", 1), ("Priya Sharma", 2), ("Google", 3), ("Alice", 3)]  # fmt: skip
     # Priya Sharma is now a hub: still a neighbour, but nothing beyond her.
     assert names(await strict.neighbors(pottery, ALICE, hops=3)) == [
         ("Lisbon", 1), ("Priya Sharma", 2)]  # fmt: skip
-    with pytest.raises(NotFoundError, match="no path from 'pottery' to 'Google'"):
-        await strict.path("pottery", "Google", ALICE, max_hops=4)
+    # A path may leave the hub only through a typed relation, never through a co-mention.
+    try:
+        through = await strict.path("pottery", "Google", ALICE, max_hops=4)
+    except NotFoundError:
+        through = None
+    leaving = [s for s in through.steps if s.from_entity.name == "Priya Sharma"] if through else []
+    assert all(s.kind != "MENTIONED_WITH" for s in leaving)
     # A hub is walked from when it is where the walk starts.
     priya = await entity(strict, "Priya Sharma")
     assert names(await strict.neighbors(priya, ALICE, hops=2)) == [
-        ("Google", 1), ("Lisbon", 1), ("pottery", 2)]  # fmt: skip
+        ("Google", 1), ("Alice", 1), ("Lisbon", 1), ("pottery", 2)]  # fmt: skip
 
 
 async def test_another_tenant_with_the_same_names_never_shows(graph: GraphTraversal) -> None:
     alice_google, bob_google = await entity(graph, "Google"), await entity(graph, "Google", BOB)
     assert alice_google.key != bob_google.key
-    assert names(await graph.neighbors(bob_google, BOB)) == [("Priya Sharma", 1), ("Dublin", 1)]
+    assert names(await graph.neighbors(bob_google, BOB)) == [
+        ("Priya Sharma", 1), ("Alice", 1), ("Dublin", 1)]  # fmt: skip
     seen = await graph.neighbors(alice_google, ALICE, hops=3)
     assert "Dublin" not in {n.entity.name for n in seen}
     assert all(n.entity.key.startswith("alice\x1f") for n in seen)
@@ -276,6 +286,7 @@ async def test_graphql_entity_with_memories_and_neighbors(
     assert google["neighbors"] == [
         {"distance": 1, "via": [], "support": 2,
          "entity": {"name": "Priya Sharma", "type": "PERSON"}},
+        {"distance": 1, "via": [], "support": 1, "entity": {"name": "Alice", "type": "PERSON"}},
         {"distance": 2, "via": ["Priya Sharma"], "support": 1,
          "entity": {"name": "Lisbon", "type": "PLACE"}},
     ]  # fmt: skip
@@ -309,7 +320,7 @@ async def test_nested_memories_load_in_one_query_per_request(
     monkeypatch.setattr(mem.db, "read", counting_read)
     data, errors = await gql(mem, NESTED, scope={"userId": "alice"})
     neighbors = data["entity"]["neighbors"]
-    assert errors == [] and len(neighbors) == 3  # Priya Sharma, Lisbon, pottery
+    assert errors == [] and len(neighbors) == 4  # Priya Sharma, Alice, Lisbon, pottery
     assert reads.count("fetch_entity_memories") == 1
     for neighbor in neighbors:  # the same answer as asking for each entity alone
         alone = await graph.memories(await entity(graph, neighbor["entity"]["name"]), ALICE, 5)

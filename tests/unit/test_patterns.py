@@ -175,7 +175,6 @@ def test_chinese_speaker_and_no_entity_for_tomorrow(extractor: EntityExtractor) 
         "我去超市买菜。",
         "他在这家公司上班。",
         "我是学生。",
-        "我是江苏人。",
         "和他说了。",
         "马上说吧。",
     ],
@@ -330,7 +329,9 @@ def test_stop_entity_from_a_pattern_is_dropped(tmp_path: Path) -> None:
 
 
 def test_each_language_runs_only_its_own_pipeline(extractor: EntityExtractor) -> None:
-    assert extractor.extract("Barack Obama lives in Paris.", "zh") == []
+    # The Chinese recogniser may read Latin words as names; spaCy's English NER never runs.
+    found = extractor.extract("Barack Obama lives in Paris.", "zh")
+    assert not [m for m in found if m.extractor.startswith("spacy:")]
     assert extractor.extract("我叫李明", "en") == []
 
 

@@ -1,0 +1,401 @@
+"""Entity linking: the mentions of a batch of facts become one entity node per real thing.
+
+What the extractor found per fact (NER, the pattern table, the Chinese recogniser) is resolved
+against the scope's entity directory: the entities already stored (their names, aliases and
+short forms) and those the batch itself names, longest names first. The directory also works
+as a gazetteer: once the scope knows an entity, a later fact that names it — at a sentence
+start, as a possessive, by a short form, in another case — links to it even where NER saw
+nothing. Speakers are PERSON entities, and a fact said in the first person mentions its
+speaker (role ``subject``). Relations found between mentions are resolved the same way.
+
+Pure logic over typed inputs; the write path reads the known entities and writes the rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from service.domain import Scope
+from service.nlp.normalize import display_name, entity_key, normalize_name, short_forms
+from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities
+from service.nlp.relations import Endpoint, RelationMention, RelationType
+
+SPEAKER_CONFIDENCE = 1.0
+GAZETTEER_CONFIDENCE = 0.8
+# A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
+# nothing typed" and CONCEPT what NER guesses for names it does not know.
+_WEAK_TYPES = {EntityLabel.OTHER.value: 0.5, EntityLabel.CONCEPT.value: 0.9}
+# The speaker is part of "we" too: "we go way back" links the speaker to whoever is named.
+_FIRST_PERSON_EN = re.compile(
+    r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|us|[Oo]ur|[Oo]urs)\b|\bI(?=['’](?:m|ve|d|ll)\b)"
+)
+_FIRST_PERSON_ZH = re.compile(r"我们?|咱们")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class KnownEntity:
+    """An entity the scope already has, as the linker needs it."""
+
+    key: str
+    name: str
+    type: str
+    type_confidence: float
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LinkInput:
+    """One fact to link: its memory, text, mentions, speaker and relations."""
+
+    memory_id: str
+    text: str
+    lang: str
+    speaker: str | None
+    said_at: datetime
+    mentions: Sequence[EntityMention]
+    relations: Sequence[RelationMention] = ()
+
+
+@dataclass(frozen=True)
+class EntityRow:
+    """An entity to merge: its key, canonical name, the type the evidence decided, the
+    surface forms seen (aliases) and their normalised forms."""
+
+    key: str
+    name: str
+    type: str
+    type_confidence: float
+    aliases: tuple[str, ...]
+    alias_keys: tuple[str, ...]
+    first_seen: datetime | None
+    last_seen: datetime | None
+
+
+@dataclass(frozen=True)
+class MentionRow:
+    memory_id: str
+    key: str
+    surface: str
+    start: int
+    end: int
+    extractor: str
+    confidence: float
+    role: str  # "subject" (the speaker of a first-person fact), "mention" or "relation"
+    # How the surface found its entity (EntityDirectory.resolve): a merge under another name
+    # ("short_form", "long_form") stays explainable and can be undone edge by edge.
+    link: str = "name"
+
+
+@dataclass(frozen=True)
+class RelationRow:
+    memory_id: str
+    type: RelationType
+    source_key: str
+    target_key: str
+    confidence: float
+    extractor: str
+
+
+@dataclass(frozen=True)
+class LinkedBatch:
+    entities: list[EntityRow]
+    mentions: list[MentionRow]
+    relations: list[RelationRow]
+
+    def of(self, memory_ids: set[str]) -> LinkedBatch:
+        """The rows of these memories only (those a write plan creates)."""
+        mentions = [m for m in self.mentions if m.memory_id in memory_ids]
+        relations = [r for r in self.relations if r.memory_id in memory_ids]
+        keys = {m.key for m in mentions} | {
+            k for r in relations for k in (r.source_key, r.target_key)
+        }
+        return LinkedBatch([e for e in self.entities if e.key in keys], mentions, relations)
+
+
+@dataclass
+class _Draft:
+    """An entity while the batch is linked: name, type votes and the forms seen."""
+
+    key: str
+    name: str
+    type: str
+    type_confidence: float
+    aliases: list[str] = field(default_factory=list)
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+    stored: bool = False
+
+    def vote(self, label: str, confidence: float) -> None:
+        weight = confidence * _WEAK_TYPES.get(label, 1.0)
+        if weight > self.type_confidence:
+            self.type, self.type_confidence = label, weight
+
+    def saw(self, surface: str, at: datetime | None) -> None:
+        if surface and surface not in self.aliases:
+            self.aliases.append(surface)
+        if at is not None:
+            self.first_seen = min(at, self.first_seen or at)
+            self.last_seen = max(at, self.last_seen or at)
+
+
+class EntityDirectory:
+    """The scope's entities by every name they answer to: exact forms (names and aliases,
+    normalised) first, then short forms that exactly one entity claims."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.drafts: dict[str, _Draft] = {}
+        self._exact: dict[str, str] = {}
+        self._short: dict[str, set[str]] = {}
+
+    def add_known(self, known: KnownEntity) -> None:
+        draft = _Draft(known.key, known.name, known.type, known.type_confidence,
+                       list(known.aliases), stored=True)  # fmt: skip
+        self.drafts[known.key] = draft
+        for form in [known.name, *known.aliases]:
+            self._claim(form, known.key, known.type)
+
+    def resolve(self, surface: str, label: str) -> tuple[str, str] | None:
+        """The key of the known entity this surface names, if exactly one does, and why:
+        "name" (its name or an alias), "short_form" (it is one of the entity's short forms),
+        "long_form" (the entity's name is one of the surface's short forms)."""
+        form = normalize_name(surface)
+        if not form:
+            return None
+        if form in self._exact:
+            return self._exact[form], "name"
+        keys = self._short.get(form, set())
+        if len(keys) == 1:
+            return next(iter(keys)), "short_form"
+        # "Acme Robotics" when the scope knows "Acme": the mention's own short form.
+        for short in short_forms(surface, label):
+            if short in self._exact:
+                return self._exact[short], "long_form"
+        return None
+
+    def link(self, surface: str, label: str, confidence: float, at: datetime | None) -> str:
+        """The entity this surface names, made when no known one does; the vote and the form
+        are recorded on it."""
+        return self.link_why(surface, label, confidence, at)[0]
+
+    def link_why(
+        self, surface: str, label: str, confidence: float, at: datetime | None
+    ) -> tuple[str, str]:
+        """``link``, and how the surface was linked (``resolve``'s reason, or "new")."""
+        name = display_name(surface)
+        found = self.resolve(name, label)
+        key, reason = found if found is not None else (entity_key(self.scope, name), "new")
+        if key not in self.drafts:
+            self.drafts[key] = _Draft(key, name, label, 0.0)
+        draft = self.drafts[key]
+        draft.vote(label, confidence)
+        draft.saw(name, at)
+        self._claim(name, key, draft.type)
+        return key, reason
+
+    def _claim(self, surface: str, key: str, label: str) -> None:
+        form = normalize_name(surface)
+        if form:
+            self._exact.setdefault(form, key)
+        for short in short_forms(surface, label):
+            if short not in self._exact:
+                self._short.setdefault(short, set()).add(key)
+
+    def gazetteer_forms(self) -> dict[str, EntityLabel]:
+        """Names to look for in text, with the type of the entity each names: every alias,
+        and the short forms one entity alone claims."""
+        forms: dict[str, EntityLabel] = {}
+        for draft in self.drafts.values():
+            for alias in draft.aliases:
+                forms.setdefault(alias, _label(draft.type))
+        for short, keys in self._short.items():
+            if len(keys) == 1:
+                forms.setdefault(short, _label(self.drafts[next(iter(keys))].type))
+        return forms
+
+    def rows(self, keys: Iterable[str]) -> list[EntityRow]:
+        rows = []
+        for key in dict.fromkeys(keys):
+            d = self.drafts[key]
+            alias_keys = {normalize_name(a) for a in d.aliases} | set(short_forms(d.name, d.type))
+            rows.append(EntityRow(d.key, d.name, d.type, d.type_confidence, tuple(d.aliases),
+                                  tuple(sorted(k for k in alias_keys if k)),
+                                  d.first_seen, d.last_seen))  # fmt: skip
+        return rows
+
+
+def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity]) -> LinkedBatch:
+    """Mentions, entities and relations of a batch of facts, resolved against the scope."""
+    directory = EntityDirectory(scope)
+    for entity in known:
+        directory.add_known(entity)
+    for speaker, at in _speakers(facts):
+        directory.link(speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, at)
+    # Longest names first, so that "Acme Robotics" is the entity "Acme" later links to.
+    found = sorted(
+        ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
+    )
+    for fact, mention in found:
+        directory.link(mention.text, mention.label.value, mention.confidence, fact.said_at)
+    mentions: list[MentionRow] = []
+    relations: list[RelationRow] = []
+    gazetteer = Gazetteer(directory.gazetteer_forms())
+    for fact in facts:
+        spans = list(fact.mentions) + gazetteer.find(fact.text, fact.mentions)
+        own = _mention_rows(directory, fact, spans)
+        found_relations = _relation_rows(directory, fact, spans)
+        mentions += own + _endpoint_mentions(fact, own, found_relations)
+        relations += found_relations
+    used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
+    return LinkedBatch(directory.rows(used), _unique(mentions), relations)
+
+
+def _label(value: str) -> EntityLabel:
+    try:
+        return EntityLabel(value)
+    except ValueError:
+        return EntityLabel.OTHER
+
+
+def _speakers(facts: Sequence[LinkInput]) -> list[tuple[str, datetime]]:
+    return [(f.speaker, f.said_at) for f in facts if f.speaker and f.speaker.strip()]
+
+
+def _mention_rows(
+    directory: EntityDirectory, fact: LinkInput, spans: list[EntityMention]
+) -> list[MentionRow]:
+    rows = []
+    for m in spans:
+        key, why = directory.link_why(m.text, m.label.value, m.confidence, fact.said_at)
+        rows.append(MentionRow(fact.memory_id, key, m.text, m.start, m.end, m.extractor,
+                               m.confidence, "mention", why))  # fmt: skip
+    first_person = _first_person(fact)
+    if first_person is not None and fact.speaker:
+        key = directory.link(fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE,
+                             fact.said_at)  # fmt: skip
+        start, end = first_person
+        rows.append(MentionRow(fact.memory_id, key, fact.text[start:end], start, end, "speaker",
+                               SPEAKER_CONFIDENCE, "subject"))  # fmt: skip
+    return rows
+
+
+def _first_person(fact: LinkInput) -> tuple[int, int] | None:
+    pattern = _FIRST_PERSON_ZH if fact.lang == "zh" else _FIRST_PERSON_EN
+    found = pattern.search(fact.text)
+    return found.span() if found else None
+
+
+def _relation_rows(
+    directory: EntityDirectory, fact: LinkInput, spans: list[EntityMention]
+) -> list[RelationRow]:
+    rows = []
+    for relation in fact.relations:
+        source = _endpoint_key(directory, fact, relation.source, spans)
+        target = _endpoint_key(directory, fact, relation.target, spans)
+        if source is None or target is None or source == target:
+            continue
+        rows.append(RelationRow(fact.memory_id, relation.type, source, target,
+                                relation.confidence, relation.extractor))  # fmt: skip
+    return rows
+
+
+def _endpoint_key(
+    directory: EntityDirectory, fact: LinkInput, end: Endpoint, spans: list[EntityMention]
+) -> str | None:
+    """The entity an endpoint names: the mention at its span, else its name resolved."""
+    if end.start is not None and end.end is not None:
+        for m in spans:
+            if m.start < end.end and end.start < m.end:
+                return directory.link(m.text, m.label.value, m.confidence, fact.said_at)
+    name = _without_fillers(display_name(end.name))
+    if not name:
+        return None
+    return directory.link(name, end.label.value, GAZETTEER_CONFIDENCE, fact.said_at)
+
+
+def _without_fillers(name: str) -> str:
+    """A name without the stop words at its edges ("Yo Mei" -> Mei); empty when nothing else
+    is left (nlp_models/stop_entities.txt)."""
+    stop = load_stop_entities()
+    words = name.split()
+    while words and normalize_name(words[0]) in stop:
+        words.pop(0)
+    while words and normalize_name(words[-1]) in stop:
+        words.pop()
+    text = " ".join(words)
+    return "" if not normalize_name(text) or normalize_name(text) in stop else text
+
+
+def _endpoint_mentions(
+    fact: LinkInput, own: list[MentionRow], relations: list[RelationRow]
+) -> list[MentionRow]:
+    """A relation's endpoints are always mentioned by its memory (superseding and deleting the
+    memory find its relations through them)."""
+    mentioned = {m.key for m in own}
+    missing = [k for r in relations for k in (r.source_key, r.target_key) if k not in mentioned]
+    return [MentionRow(fact.memory_id, key, "", -1, -1, "relation", 1.0, "relation")
+            for key in dict.fromkeys(missing)]  # fmt: skip
+
+
+def _unique(rows: list[MentionRow]) -> list[MentionRow]:
+    """One row per memory, entity and span (the MENTIONS edge's identity)."""
+    seen: dict[tuple[str, str, int, int], MentionRow] = {}
+    for row in rows:
+        seen.setdefault((row.memory_id, row.key, row.start, row.end), row)
+    return list(seen.values())
+
+
+class Gazetteer:
+    """Finds known names in text: English names as words (a one-word name only capitalised,
+    so "Mark" the person is not "mark" the verb), Chinese names as substrings. Longest first;
+    a name inside a mention already found is not found again."""
+
+    def __init__(self, forms: dict[str, EntityLabel]) -> None:
+        self.forms = {normalize_name(f): label for f, label in forms.items() if normalize_name(f)}
+        by_length = sorted(self.forms, key=len, reverse=True)
+        self._latin = _alternation(
+            [f for f in by_length if not _HAN.search(f)], r"(?<!\w)", r"(?!\w)"
+        )
+        self._han = _alternation([f for f in by_length if _HAN.search(f) and len(f) >= 2], "", "")
+
+    def find(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
+        taken = [(m.start, m.end) for m in mentions]
+        found: list[EntityMention] = []
+        for pattern in (self._latin, self._han):
+            for match in pattern.finditer(text) if pattern else ():
+                start, end = match.span()
+                surface = match.group(0)
+                latin_word = " " not in surface and not _HAN.search(surface)
+                if latin_word and not surface[0].isupper():
+                    continue
+                label = self.forms.get(normalize_name(surface))
+                if label is None or any(s < end and start < e for s, e in taken):
+                    continue
+                found.append(EntityMention(surface, label, start, end, "gazetteer",
+                                           GAZETTEER_CONFIDENCE))  # fmt: skip
+                taken.append((start, end))
+        return found
+
+
+def batch_forms(
+    mentions: Iterable[EntityMention], speakers: Iterable[str]
+) -> dict[str, EntityLabel]:
+    """The names a batch itself introduces, with their short forms: what its later messages
+    are read for before anything is stored (the speakers are people)."""
+    forms: dict[str, EntityLabel] = {s: EntityLabel.PERSON for s in speakers if s.strip()}
+    for m in sorted(mentions, key=lambda m: -len(m.text)):
+        forms.setdefault(m.text, m.label)
+        for short in short_forms(m.text, m.label.value):
+            forms.setdefault(short, m.label)
+    return forms
+
+
+def _alternation(forms: list[str], before: str, after: str) -> re.Pattern[str] | None:
+    if not forms:
+        return None
+    body = "|".join(re.escape(f) for f in forms)
+    return re.compile(f"{before}(?:{body}){after}", re.IGNORECASE)
