@@ -24,7 +24,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 # Dependents through which a verb's prepositions hang: "went hiking in X", "writing code in X".
 PREP_HOSTS = frozenset({"dobj", "xcomp", "advmod", "npadvmod", "prt", "acomp", "attr", "oprd"})
 # Prepositions crossed on the way to a place: "right on the river in Porto".
-PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like"})
+PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like", "as"})
 # "my team uses X", "our company is in Y": a group named by its possessor stands for it.
 _COLLECTIVE_NOUNS = "team company lab group startup department office band crew squad family"
 COLLECTIVE = frozenset(_COLLECTIVE_NOUNS.split())
@@ -133,6 +133,9 @@ def name_beside(noun: Token) -> Token | None:
     head = noun.head
     if noun.dep_ in {"compound", "appos", "amod"} and head.pos_ == "PROPN" and head.i != noun.i:
         return head
+    if noun.dep_ == "attr" and head.lemma_ == "be":  # "Priya is my best friend", "I'm a nurse"
+        subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+        return subjects[0] if subjects else None
     doc = noun.doc
     if noun.i + 1 < len(doc) and doc[noun.i + 1].pos_ == "PROPN":
         run = doc[noun.i + 1]

@@ -50,7 +50,7 @@ KIN_WORDS = (
 )
 # Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
 NAME_STOPS = (
-    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想"
+    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想开"
 )
 KIN_WORDS_RE = f"(?:{KIN_WORDS})"
 CHINESE_MACROS = {

@@ -55,6 +55,11 @@ UNTRIGGERED = frozenset(
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
 # A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
+_ORGANISATION_NOUNS = (
+    "startup company firm business shop store restaurant cafe bakery bar band team club "
+    "school university college lab agency studio brand"
+)
+ORGANISATION_NOUNS = frozenset(_ORGANISATION_NOUNS.split())
 _KIN_NOUNS = "aunt uncle grandma grandpa cousin sister brother mom dad mother father wife husband"
 KIN_WORDS = frozenset(_KIN_NOUNS.split())
 
@@ -120,7 +125,7 @@ def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Itera
             target = endpoint(fact, called)
         if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
             named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
-            named = [c for c in named if c.pos_ == "PROPN" or fact.covering(c) is not None]
+            named = [c for c in named if c.text[:1].isupper()]
             target = endpoint(fact, named[0]) if named else None
         if target is None or target.label in UNSEEN_NOT_TARGET:
             continue
@@ -229,9 +234,13 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         ):
             hosts.append(child)
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
-    subjects = [s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}]
-    sources = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
-    sources = [s for s in sources if s.start is not None and s.label is not EntityLabel.PERSON]
+    sources = []
+    for subject in (s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}):
+        source = endpoint(fact, subject)
+        # "Our startup, Brightwave, is in Boston" may name an organisation NER calls a person.
+        organisation = subject.lemma_.lower() in ORGANISATION_NOUNS
+        if source and source.start is not None and (organisation or source.label != "PERSON"):
+            sources.append(source)
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
@@ -254,11 +263,11 @@ def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
-    if not _matches(row, token) or token.pos_ != "NOUN":
+    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
         return
     name = name_beside(token)
     holder = endpoint(fact, name) if name is not None else None
-    if holder is None or holder.start is None:
+    if holder is None:  # the speaker may hold it: "I'm a software engineer at Shopify"
         return
     holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
     orgs = [c for c in token.children if _names_owner(c)]

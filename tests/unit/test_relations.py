@@ -148,6 +148,28 @@ ENGLISH = [
         {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
         ("Ann", "FAMILY_OF", "Grandpa Emil"),
     ),
+    ("Priya is my best friend from college.", {"Priya": L.PERSON}, ("Ann", "FRIEND_OF", "Priya")),
+    ("I'm a software engineer at Shopify.", {"Shopify": L.ORG}, ("Ann", "WORKS_AT", "Shopify")),
+    (
+        "Lisa is the CEO of Brightwave.",
+        {"Lisa": L.PERSON, "Brightwave": L.ORG},
+        ("Lisa", "WORKS_AT", "Brightwave"),
+    ),
+    (
+        "Our startup, Brightwave, is based in Boston.",
+        {"Brightwave": L.PERSON, "Boston": L.PLACE},
+        ("Brightwave", "LOCATED_IN", "Boston"),
+    ),
+    (
+        "Lena and I play in a band called The Night Owls.",
+        {"Lena": L.PERSON, "The_Night_Owls": L.ORG},
+        ("Ann", "MEMBER_OF", "The Night Owls"),
+    ),
+    (
+        "I work as a nurse at Mercy Hospital.",
+        {"Mercy_Hospital": L.ORG},
+        ("Ann", "WORKS_AT", "Mercy Hospital"),
+    ),
 ]
 
 
@@ -249,6 +271,15 @@ CHINESE = [
         {"陈静": L.PERSON},
         ("陈静", "STUDIES_AT", "清华大学"),
     ),
+    ("我去年从浙江大学毕业，现在在网易工作。", {}, ("王芳", "WORKS_AT", "网易")),
+    ("我和男朋友阿杰上个月去了云南。", {}, ("阿杰", "VISITED", "云南")),
+    (
+        "我的好朋友王磊在上海交通大学读博。",
+        {"上海": L.PLACE},
+        ("王磊", "STUDIES_AT", "上海交通大学"),
+    ),
+    ("我不住在上海了，搬到杭州了。", {}, ("王芳", "LIVES_IN", "杭州")),
+    ("我不喜欢用微信，更喜欢用QQ。", {"QQ": L.CONCEPT}, ("王芳", "LIKES", "QQ")),
 ]
 
 
@@ -272,6 +303,9 @@ CHINESE_NONE = [
     "他在字节跳动工作。",
     "下个月我去西安开会。",
     "你是不是住在苏州？",
+    "我打算明年去日本旅游。",
+    "我们公司在深圳南山区。",
+    "我哥哥开了一家咖啡店。",
 ]
 
 
