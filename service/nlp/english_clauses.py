@@ -38,6 +38,7 @@ NOT_PERSON_HEADS = frozenset(_PLACE_AND_EVENT_HEADS.split())
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
+HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
 FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
 
 
@@ -240,13 +241,22 @@ def _lost_conjuncts(subjects: list[Token]) -> list[Token]:
 
 
 def asserted(token: Token) -> bool:
-    """Not negated, not asked, not a condition: "I don't work at X", "Do you use X?"."""
+    """Not negated, asked, conditional or only possible: "I don't work at X", "Do you use X?",
+    "if I move to X", "I might try X"."""
     verb = clause_verb(token)
     chain = [token, verb, verb.head] if verb.dep_ in INHERITS_SUBJECT else [token, verb]
     for t in chain:
-        if any(c.dep_ == "neg" or (c.dep_ == "mark" and c.lower_ == "if") for c in t.children):
+        if any(_hedges(c) for c in t.children):
             return False
     return not _asks(verb)
+
+
+def _hedges(child: Token) -> bool:
+    return (
+        child.dep_ == "neg"
+        or (child.dep_ == "mark" and child.lower_ == "if")
+        or (child.dep_ == "aux" and child.lower_ in HYPOTHETICAL_AUX)
+    )
 
 
 def _asks(verb: Token) -> bool:

@@ -145,6 +145,8 @@ class RelationRow(BaseModel):
     # VERB_PREP: the lemmas the prepositional object must have ("club", "office")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
+    # English: verbs of the clause that undo it ("I lost my job at X", "stopped working at X")
+    cancelled_by: tuple[str, ...] = ()
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None

@@ -37,13 +37,13 @@ from service.nlp.relation_table import (
 )
 
 # Types whose target may be named by a modifier of the object: "works in Finch's office",
-# "shipped the Pantry Pal beta", "with the Riverside Running Club".
+# "shipped the Pantry Pal beta", "with the Riverside Running Club" (not a visit: "went to a
+# LGBTQ support group" is no visit of LGBTQ).
 NAMED_BY_MODIFIER = frozenset(
     {
         RelationType.WORKS_AT,
         RelationType.STUDIES_AT,
         RelationType.MEMBER_OF,
-        RelationType.VISITED,
         RelationType.CREATED,
         RelationType.OWNS,
     }
@@ -116,6 +116,14 @@ def _matches(row: RelationRow, token: Token) -> bool:
     return token.lemma_.lower() in row.trigger or token.lower_ in row.trigger
 
 
+def _cancelled(row: RelationRow, token: Token) -> bool:
+    """ "I lost my job at X", "I stopped working at X": the clause undoes the relation."""
+    verb = clause_verb(token)
+    return bool(row.cancelled_by) and (
+        verb.lemma_.lower() in row.cancelled_by or verb.head.lemma_.lower() in row.cancelled_by
+    )
+
+
 def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
     """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
     for obj in objects:
@@ -148,7 +156,7 @@ Pairs = Iterator[tuple[Endpoint, Endpoint]]
 
 
 def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or not asserted(token):
+    if not _matches(row, token) or not asserted(token) or _cancelled(row, token):
         return
     if row.past_only and not happened(token):
         return
@@ -202,7 +210,7 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 
 def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or token.pos_ != "NOUN":
+    if not _matches(row, token) or token.pos_ != "NOUN" or _cancelled(row, token):
         return
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
@@ -282,9 +290,11 @@ def _names_owner(child: Token) -> bool:
 
 
 def _possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing."""
-    owners = [c for c in token.children if c.dep_ == "poss"]
-    mention = fact.covering(token) if owners else None
+    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing. Only a name (not
+    "my painting") and only a pronoun possessor ("Ed Sheeran's Perfect" is his song)."""
+    owners = [c for c in token.children if c.dep_ == "poss" and c.tag_ == "PRP$"]
+    named = token.pos_ == "PROPN" or token.text[:1].isupper()
+    mention = fact.covering(token) if owners and named else None
     if mention is None or mention.label is EntityLabel.TEMPORAL:
         return
     if any(c.lower_ in KIN_WORDS for c in token.children):
@@ -307,7 +317,8 @@ def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pa
     else:
         return
     for child in token.children:
-        mention = fact.covering(child) if child.dep_ == "compound" else None
+        named = child.dep_ == "compound" and (child.pos_ == "PROPN" or child.text[:1].isupper())
+        mention = fact.covering(child) if named else None
         if user is not None and mention is not None and mention.label not in TOOL_NOT:
             yield user, mention_endpoint(mention)
 

@@ -192,6 +192,10 @@ ENGLISH_NONE = [
     ("I'm going to visit Kyoto next spring.", {"Kyoto": L.PLACE}),
     ("She works at Quillfeather Press.", {"Quillfeather_Press": L.ORG}),
     ("They live in Tallinn now.", {"Tallinn": L.PLACE}),
+    ("Since I lost my job at Quillfeather Press, money is tight.", {"Quillfeather_Press": L.ORG}),
+    ("I might try Notion for my notes sometime.", {"Notion": L.CONCEPT}),
+    ("Here is a photo of my painting of the lake.", {"painting": L.CONCEPT}),
+    ("I went to a Quaker meeting house on Sunday.", {"Quaker": L.CONCEPT}),
 ]
 
 
