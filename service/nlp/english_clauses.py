@@ -24,7 +24,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 # Dependents through which a verb's prepositions hang: "went hiking in X", "writing code in X".
 PREP_HOSTS = frozenset({"dobj", "xcomp", "advmod", "npadvmod", "prt", "acomp", "attr", "oprd"})
 # Prepositions crossed on the way to a place: "right on the river in Porto".
-PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like", "as"})
+PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like", "as", "from"})
 # "my team uses X", "our company is in Y": a group named by its possessor stands for it.
 _COLLECTIVE_NOUNS = "team company lab group startup department office band crew squad family"
 COLLECTIVE = frozenset(_COLLECTIVE_NOUNS.split())
@@ -35,6 +35,7 @@ _PLACE_AND_EVENT_HEADS = (
     "Airport Bridge Market Mall Valley Canyon Hills"
 )
 NOT_PERSON_HEADS = frozenset(_PLACE_AND_EVENT_HEADS.split())
+NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
@@ -92,7 +93,7 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
         if span is not None and span[0] < mention.start and mention.end <= span[1]:
             return Endpoint(fact.text[span[0] : span[1]], mention.label, span[0], span[1])
         return mention_endpoint(mention)
-    if span is not None:
+    if span is not None and token.ent_type_ not in NOT_NAMES:  # "in May" names no thing
         return Endpoint(fact.text[span[0] : span[1]], EntityLabel.OTHER, span[0], span[1])
     return None
 

@@ -126,6 +126,7 @@ class RelationKind(StrEnum):
     POSSESSED = "possessed"  # <possessor> <target>: "my Tesla"
     POSSESSED_MODIFIER = "possessed_modifier"  # <possessor> <target> <noun>: "my Figma mockups"
     MUTUAL = "mutual"  # <A> and <B> <verb>: "A and B got married"
+    FAVOURITE = "favourite"  # <possessor> favourite <noun> is <target>: "my favorite band is X"
     OUR_PREP = "our_prep"  # <prep> <target>, we/our ...: "At X, our cluster ..."
     REGEX = "regex"  # Chinese: named groups src and tgt
 

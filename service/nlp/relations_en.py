@@ -117,11 +117,12 @@ def _matches(row: RelationRow, token: Token) -> bool:
 
 
 def _cancelled(row: RelationRow, token: Token) -> bool:
-    """ "I lost my job at X", "I stopped working at X": the clause undoes the relation."""
+    """ "I lost my job at X", "I stopped working at X", "started college at X" (no job): the
+    clause's verb, its head or its object undoes the relation."""
     verb = clause_verb(token)
-    return bool(row.cancelled_by) and (
-        verb.lemma_.lower() in row.cancelled_by or verb.head.lemma_.lower() in row.cancelled_by
-    )
+    words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
+    words |= {c.lemma_.lower() for c in verb.children if c.dep_ == "dobj"}
+    return not words.isdisjoint(row.cancelled_by)
 
 
 def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
@@ -246,7 +247,8 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for subject in (s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}):
         source = endpoint(fact, subject)
         # "Our startup, Brightwave, is in Boston" may name an organisation NER calls a person.
-        organisation = subject.lemma_.lower() in ORGANISATION_NOUNS
+        # People are in places but not "based" or "headquartered" there.
+        organisation = subject.lemma_.lower() in ORGANISATION_NOUNS or token.lemma_ != "be"
         if source and source.start is not None and (organisation or source.label != "PERSON"):
             sources.append(source)
     for target in _targets(fact, row, objects):
@@ -324,8 +326,10 @@ def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pa
 
 
 def _mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "A and B got married", "A married B", "A is married to B"."""
-    if not _matches(row, token) or token.pos_ not in {"VERB", "ADJ"} or not asserted(token):
+    """ "A and B got married", "A married B", "A is married to B", "A and I are friends"."""
+    if not _matches(row, token) or not asserted(token):
+        return
+    if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
         return
     people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
     others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
@@ -334,6 +338,20 @@ def _mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for i, first in enumerate(people):
         for later in people[i + 1 :]:
             yield first, later
+
+
+def _favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it."""
+    noun = token.head
+    if not _matches(row, token) or token.dep_ != "amod" or noun.head.lemma_ != "be":
+        return
+    owners = [c for c in noun.children if c.dep_ == "poss"]
+    partner_dep = {"nsubj": "attr", "attr": "nsubj"}.get(noun.dep_)
+    partners = [c for c in noun.head.children if c.dep_ == partner_dep]
+    fan = endpoint(fact, owners[0]) if owners else None
+    liked = endpoint(fact, partners[0]) if partners else None
+    if fan is not None and liked is not None and liked.start is not None:
+        yield fan, liked
 
 
 def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -366,4 +384,5 @@ _READERS = {
     RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
     RelationKind.MUTUAL: _mutual,
     RelationKind.OUR_PREP: _our_prep,
+    RelationKind.FAVOURITE: _favourite,
 }

@@ -213,8 +213,12 @@ def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
 
 
 def _overlapping_label(mentions: list[EntityMention], start: int, end: int) -> EntityLabel:
-    labels = [m.label for m in mentions if m.start < end and start < m.end]
-    return labels[0] if labels else EntityLabel.OTHER
+    """The label of a mention that is the group's text give or take a character (成都市 for
+    成都); a part of it (上海 in 上海交通大学) says nothing about the whole."""
+    for m in mentions:
+        if _names([m], start, end):
+            return m.label
+    return EntityLabel.OTHER
 
 
 def _resolve_person(

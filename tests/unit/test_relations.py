@@ -170,6 +170,13 @@ ENGLISH = [
         {"Mercy_Hospital": L.ORG},
         ("Ann", "WORKS_AT", "Mercy Hospital"),
     ),
+    ("My favorite band is Coldplay.", {"Coldplay": L.ORG}, ("Ann", "LIKES", "Coldplay")),
+    ("Mark and I are best friends.", {"Mark": L.PERSON}, ("Mark", "FRIEND_OF", "Ann")),
+    (
+        "My sister Amy just started college at NYU.",
+        {"Amy": L.PERSON, "NYU": L.ORG},
+        ("Amy", "STUDIES_AT", "NYU"),
+    ),
 ]
 
 
@@ -284,6 +291,9 @@ CHINESE = [
     ),
     ("我不住在上海了，搬到杭州了。", {}, ("王芳", "LIVES_IN", "杭州")),
     ("我不喜欢用微信，更喜欢用QQ。", {"QQ": L.CONCEPT}, ("王芳", "LIKES", "QQ")),
+    ("刘涛是我哥哥。", {}, ("王芳", "FAMILY_OF", "刘涛")),
+    ("我最喜欢的乐队是五月天。", {}, ("王芳", "LIKES", "五月天")),
+    ("我和张伟是大学同学。", {}, ("王芳", "FRIEND_OF", "张伟")),
 ]
 
 
