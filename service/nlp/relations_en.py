@@ -81,7 +81,10 @@ class EnglishRelations:
     def find(
         self, text: str, mentions: list[EntityMention], speaker: str | None, sentence: Span
     ) -> list[RelationMention]:
-        base = sentence.start_char + sentence.text.index(text) if text else sentence.start_char
+        offset = sentence.text.find(text) if text else -1
+        if offset < 0:  # not the span's stripped text: count from its first non-space
+            offset = len(sentence.text) - len(sentence.text.lstrip())
+        base = sentence.start_char + offset
         fact = FactContext(text, base, mentions, speaker_endpoint(speaker), None)
         fact = FactContext(text, base, mentions, fact.speaker, addressee(fact))
         found: list[RelationMention] = []

@@ -156,6 +156,8 @@ def _subject(
     people: list[Endpoint],
 ) -> list[Endpoint]:
     """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
+    if len(part) < 1:
+        return []
     if part in {"我", "我们"}:
         me = speaker_endpoint(speaker)
         return [me] if me else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -376,3 +377,23 @@ def test_a_duplicate_id_names_both_lines(tmp_path: Path) -> None:
 def test_unknown_language_is_refused(finder: RelationExtractor) -> None:
     with pytest.raises(ValueError, match="unsupported language"):
         finder.find("Bonjour", "fr", [], None)
+
+
+def test_chinese_never_fails_on_odd_text(finder: RelationExtractor) -> None:
+    """Random clauses of the characters the rows care about: no exception, endpoints in range."""
+    rng = random.Random(7)
+    alphabet = "我你他她的在是了和跟去用喜欢住北京大学公司工作妹妹，。！？ab Z1《》"
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        for relation in finder.find(text, "zh", [], rng.choice([None, "王芳"])):
+            for end in (relation.source, relation.target):
+                assert end.start is None or 0 <= end.start < (end.end or 0) <= len(text)
+
+
+def test_english_text_not_matching_the_span_still_reads(
+    finder: RelationExtractor, english: Language
+) -> None:
+    sentence = english("  I work at Quillfeather Press.  ")[:]
+    text = "I work at Quillfeather Press."
+    found = finder.find(text, "en", mentions(text, Quillfeather_Press=L.ORG), "Ann", sentence)
+    assert ("Ann", "WORKS_AT", "Quillfeather Press") in triples(found)
