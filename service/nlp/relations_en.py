@@ -203,6 +203,8 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if row.past_only and not happened(token):
         return
     dobjs = [c for c in token.children if c.dep_ in {"dobj", "npadvmod"}]
+    # "did a port tasting at X": the parser may hang the wanted noun on the object as acl.
+    dobjs += [c for d in dobjs for c in d.children if c.dep_ in {"acl", "compound"}]
     wanted = [d for d in dobjs if d.lemma_.lower() in row.objects or d.lower_ in row.objects]
     if not wanted:
         return
