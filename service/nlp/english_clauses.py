@@ -24,7 +24,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 # Dependents through which a verb's prepositions hang: "went hiking in X", "writing code in X".
 PREP_HOSTS = frozenset({"dobj", "xcomp", "advmod", "npadvmod", "prt", "acomp", "attr", "oprd"})
 # Prepositions crossed on the way to a place: "right on the river in Porto".
-PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like"})
+PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like", "as", "from"})
 # "my team uses X", "our company is in Y": a group named by its possessor stands for it.
 _COLLECTIVE_NOUNS = "team company lab group startup department office band crew squad family"
 COLLECTIVE = frozenset(_COLLECTIVE_NOUNS.split())
@@ -35,9 +35,11 @@ _PLACE_AND_EVENT_HEADS = (
     "Airport Bridge Market Mall Valley Canyon Hills"
 )
 NOT_PERSON_HEADS = frozenset(_PLACE_AND_EVENT_HEADS.split())
+NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
+HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
 FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
 
 
@@ -91,7 +93,7 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
         if span is not None and span[0] < mention.start and mention.end <= span[1]:
             return Endpoint(fact.text[span[0] : span[1]], mention.label, span[0], span[1])
         return mention_endpoint(mention)
-    if span is not None:
+    if span is not None and token.ent_type_ not in NOT_NAMES:  # "in May" names no thing
         return Endpoint(fact.text[span[0] : span[1]], EntityLabel.OTHER, span[0], span[1])
     return None
 
@@ -133,6 +135,9 @@ def name_beside(noun: Token) -> Token | None:
     head = noun.head
     if noun.dep_ in {"compound", "appos", "amod"} and head.pos_ == "PROPN" and head.i != noun.i:
         return head
+    if noun.dep_ == "attr" and head.lemma_ == "be":  # "Priya is my best friend", "I'm a nurse"
+        subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+        return subjects[0] if subjects else None
     doc = noun.doc
     if noun.i + 1 < len(doc) and doc[noun.i + 1].pos_ == "PROPN":
         run = doc[noun.i + 1]
@@ -237,13 +242,22 @@ def _lost_conjuncts(subjects: list[Token]) -> list[Token]:
 
 
 def asserted(token: Token) -> bool:
-    """Not negated, not asked, not a condition: "I don't work at X", "Do you use X?"."""
+    """Not negated, asked, conditional or only possible: "I don't work at X", "Do you use X?",
+    "if I move to X", "I might try X"."""
     verb = clause_verb(token)
     chain = [token, verb, verb.head] if verb.dep_ in INHERITS_SUBJECT else [token, verb]
     for t in chain:
-        if any(c.dep_ == "neg" or (c.dep_ == "mark" and c.lower_ == "if") for c in t.children):
+        if any(_hedges(c) for c in t.children):
             return False
     return not _asks(verb)
+
+
+def _hedges(child: Token) -> bool:
+    return (
+        child.dep_ == "neg"
+        or (child.dep_ == "mark" and child.lower_ == "if")
+        or (child.dep_ == "aux" and child.lower_ in HYPOTHETICAL_AUX)
+    )
 
 
 def _asks(verb: Token) -> bool:

@@ -50,7 +50,7 @@ KIN_WORDS = (
 )
 # Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
 NAME_STOPS = (
-    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想"
+    "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想开"
 )
 KIN_WORDS_RE = f"(?:{KIN_WORDS})"
 CHINESE_MACROS = {
@@ -126,6 +126,7 @@ class RelationKind(StrEnum):
     POSSESSED = "possessed"  # <possessor> <target>: "my Tesla"
     POSSESSED_MODIFIER = "possessed_modifier"  # <possessor> <target> <noun>: "my Figma mockups"
     MUTUAL = "mutual"  # <A> and <B> <verb>: "A and B got married"
+    FAVOURITE = "favourite"  # <possessor> favourite <noun> is <target>: "my favorite band is X"
     OUR_PREP = "our_prep"  # <prep> <target>, we/our ...: "At X, our cluster ..."
     REGEX = "regex"  # Chinese: named groups src and tgt
 
@@ -145,6 +146,8 @@ class RelationRow(BaseModel):
     # VERB_PREP: the lemmas the prepositional object must have ("club", "office")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
+    # English: verbs of the clause that undo it ("I lost my job at X", "stopped working at X")
+    cancelled_by: tuple[str, ...] = ()
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None

@@ -37,13 +37,13 @@ from service.nlp.relation_table import (
 )
 
 # Types whose target may be named by a modifier of the object: "works in Finch's office",
-# "shipped the Pantry Pal beta", "with the Riverside Running Club".
+# "shipped the Pantry Pal beta", "with the Riverside Running Club" (not a visit: "went to a
+# LGBTQ support group" is no visit of LGBTQ).
 NAMED_BY_MODIFIER = frozenset(
     {
         RelationType.WORKS_AT,
         RelationType.STUDIES_AT,
         RelationType.MEMBER_OF,
-        RelationType.VISITED,
         RelationType.CREATED,
         RelationType.OWNS,
     }
@@ -55,6 +55,11 @@ UNTRIGGERED = frozenset(
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
 # A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
+_ORGANISATION_NOUNS = (
+    "startup company firm business shop store restaurant cafe bakery bar band team club "
+    "school university college lab agency studio brand"
+)
+ORGANISATION_NOUNS = frozenset(_ORGANISATION_NOUNS.split())
 _KIN_NOUNS = "aunt uncle grandma grandpa cousin sister brother mom dad mother father wife husband"
 KIN_WORDS = frozenset(_KIN_NOUNS.split())
 
@@ -76,7 +81,10 @@ class EnglishRelations:
     def find(
         self, text: str, mentions: list[EntityMention], speaker: str | None, sentence: Span
     ) -> list[RelationMention]:
-        base = sentence.start_char + sentence.text.index(text) if text else sentence.start_char
+        offset = sentence.text.find(text) if text else -1
+        if offset < 0:  # not the span's stripped text: count from its first non-space
+            offset = len(sentence.text) - len(sentence.text.lstrip())
+        base = sentence.start_char + offset
         fact = FactContext(text, base, mentions, speaker_endpoint(speaker), None)
         fact = FactContext(text, base, mentions, fact.speaker, addressee(fact))
         found: list[RelationMention] = []
@@ -111,6 +119,15 @@ def _matches(row: RelationRow, token: Token) -> bool:
     return token.lemma_.lower() in row.trigger or token.lower_ in row.trigger
 
 
+def _cancelled(row: RelationRow, token: Token) -> bool:
+    """ "I lost my job at X", "I stopped working at X", "started college at X" (no job): the
+    clause's verb, its head or its object undoes the relation."""
+    verb = clause_verb(token)
+    words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
+    words |= {c.lemma_.lower() for c in verb.children if c.dep_ == "dobj"}
+    return not words.isdisjoint(row.cancelled_by)
+
+
 def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
     """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
     for obj in objects:
@@ -120,7 +137,7 @@ def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Itera
             target = endpoint(fact, called)
         if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
             named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
-            named = [c for c in named if c.pos_ == "PROPN" or fact.covering(c) is not None]
+            named = [c for c in named if c.text[:1].isupper()]
             target = endpoint(fact, named[0]) if named else None
         if target is None or target.label in UNSEEN_NOT_TARGET:
             continue
@@ -143,7 +160,7 @@ Pairs = Iterator[tuple[Endpoint, Endpoint]]
 
 
 def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or not asserted(token):
+    if not _matches(row, token) or not asserted(token) or _cancelled(row, token):
         return
     if row.past_only and not happened(token):
         return
@@ -186,6 +203,8 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if row.past_only and not happened(token):
         return
     dobjs = [c for c in token.children if c.dep_ in {"dobj", "npadvmod"}]
+    # "did a port tasting at X": the parser may hang the wanted noun on the object as acl.
+    dobjs += [c for d in dobjs for c in d.children if c.dep_ in {"acl", "compound"}]
     wanted = [d for d in dobjs if d.lemma_.lower() in row.objects or d.lower_ in row.objects]
     if not wanted:
         return
@@ -197,7 +216,7 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 
 def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or token.pos_ != "NOUN":
+    if not _matches(row, token) or token.pos_ != "NOUN" or _cancelled(row, token):
         return
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
@@ -229,9 +248,14 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         ):
             hosts.append(child)
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
-    subjects = [s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}]
-    sources = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
-    sources = [s for s in sources if s.start is not None and s.label is not EntityLabel.PERSON]
+    sources = []
+    for subject in (s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}):
+        source = endpoint(fact, subject)
+        # "Our startup, Brightwave, is in Boston" may name an organisation NER calls a person.
+        # People are in places but not "based" or "headquartered" there.
+        organisation = subject.lemma_.lower() in ORGANISATION_NOUNS or token.lemma_ != "be"
+        if source and source.start is not None and (organisation or source.label != "PERSON"):
+            sources.append(source)
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
@@ -254,11 +278,11 @@ def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
-    if not _matches(row, token) or token.pos_ != "NOUN":
+    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
         return
     name = name_beside(token)
     holder = endpoint(fact, name) if name is not None else None
-    if holder is None or holder.start is None:
+    if holder is None:  # the speaker may hold it: "I'm a software engineer at Shopify"
         return
     holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
     orgs = [c for c in token.children if _names_owner(c)]
@@ -273,9 +297,11 @@ def _names_owner(child: Token) -> bool:
 
 
 def _possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing."""
-    owners = [c for c in token.children if c.dep_ == "poss"]
-    mention = fact.covering(token) if owners else None
+    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing. Only a name (not
+    "my painting") and only a pronoun possessor ("Ed Sheeran's Perfect" is his song)."""
+    owners = [c for c in token.children if c.dep_ == "poss" and c.tag_ == "PRP$"]
+    named = token.pos_ == "PROPN" or token.text[:1].isupper()
+    mention = fact.covering(token) if owners and named else None
     if mention is None or mention.label is EntityLabel.TEMPORAL:
         return
     if any(c.lower_ in KIN_WORDS for c in token.children):
@@ -298,14 +324,17 @@ def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pa
     else:
         return
     for child in token.children:
-        mention = fact.covering(child) if child.dep_ == "compound" else None
+        named = child.dep_ == "compound" and (child.pos_ == "PROPN" or child.text[:1].isupper())
+        mention = fact.covering(child) if named else None
         if user is not None and mention is not None and mention.label not in TOOL_NOT:
             yield user, mention_endpoint(mention)
 
 
 def _mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "A and B got married", "A married B", "A is married to B"."""
-    if not _matches(row, token) or token.pos_ not in {"VERB", "ADJ"} or not asserted(token):
+    """ "A and B got married", "A married B", "A is married to B", "A and I are friends"."""
+    if not _matches(row, token) or not asserted(token):
+        return
+    if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
         return
     people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
     others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
@@ -314,6 +343,20 @@ def _mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for i, first in enumerate(people):
         for later in people[i + 1 :]:
             yield first, later
+
+
+def _favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it."""
+    noun = token.head
+    if not _matches(row, token) or token.dep_ != "amod" or noun.head.lemma_ != "be":
+        return
+    owners = [c for c in noun.children if c.dep_ == "poss"]
+    partner_dep = {"nsubj": "attr", "attr": "nsubj"}.get(noun.dep_)
+    partners = [c for c in noun.head.children if c.dep_ == partner_dep]
+    fan = endpoint(fact, owners[0]) if owners else None
+    liked = endpoint(fact, partners[0]) if partners else None
+    if fan is not None and liked is not None and liked.start is not None:
+        yield fan, liked
 
 
 def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -346,4 +389,5 @@ _READERS = {
     RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
     RelationKind.MUTUAL: _mutual,
     RelationKind.OUR_PREP: _our_prep,
+    RelationKind.FAVOURITE: _favourite,
 }

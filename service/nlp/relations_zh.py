@@ -45,12 +45,16 @@ _TIME = re.compile(
 )
 _VERB_INSIDE = re.compile(r"喜欢|讨厌|觉得|打算|想|要|用|在|去|是|有|说|会|能")
 _NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
+_PLAN = re.compile(r"想|打算|准备|计划|要|将|会|下[个周]|明[天年]")
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
-FRIEND_WORDS = "好朋友|朋友|室友|舍友|同学|闺蜜|发小|好友|哥们|同事"
-_KIN_PREFIX = re.compile(rf"^(?:我|他|她|[{CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
+FRIEND_WORDS = "好朋友|女朋友|男朋友|朋友|室友|舍友|同学|闺蜜|发小|好友|哥们|同事|家人"
+_KIN_PREFIX = re.compile(rf"^(?:[我他她]的?|[{CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
+_OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
+_NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过]")
 _ORG_TAIL = re.compile(
-    r"大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|中心"
+    r"(?:大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|"
+    r"中心|俱乐部|乐队|协会|社团|团队|球队|合唱团)$"
 )
 WE_CONFIDENCE = 0.8
 
@@ -70,7 +74,9 @@ class ChineseRelations:
             ((m.start(), row, m) for row, regex in self.rows for m in regex.finditer(text)),
             key=lambda item: item[0],
         )
-        last_sources: list[Endpoint] = []
+        me = speaker_endpoint(speaker)
+        # A fact that opens with 我 keeps 我 as the subject of clauses that have none.
+        last_sources: list[Endpoint] = [me] if me and _OPENS_WITH_I.match(text) else []
         for _, row, match in matches:
             if not _asserted(text, match, row):
                 continue
@@ -111,6 +117,8 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
         return False
     between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]
+    if row.type is RelationType.VISITED and _PLAN.search(text[start : match.start("tgt")]):
+        return False  # 打算去, 想去: not yet
     return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
 
 
@@ -128,26 +136,42 @@ def _sources(
     """The subject's endpoints; None when the clause has no subject (continue the last one)."""
     if not _has(match, "src") or not match.group("src"):
         return None
-    start = match.start("src")
     subject = match.group("src")
-    if subject in {"我", "我们"}:
-        me = speaker_endpoint(speaker)
-        return [me] if me else []
-    if subject in {"他", "她"}:
-        return _resolve_person(text[:start], mentions, people, speaker)
-    kin = _KIN_PREFIX.match(subject)  # "我弟弟刘强也在杭州": the subject is 刘强
-    if kin and len(subject) - kin.end() >= 2:
-        start, subject = start + kin.end(), subject[kin.end() :]
     if _TIME.match(subject) or (len(subject) > 2 and _VERB_INSIDE.search(subject)):
         return None  # a time word or a verb phrase (更喜欢用X): the subject is the last one
-    if _NOT_SUBJECT.match(subject) or subject[0] in "我他她":  # 我弟弟 with no name
-        return []
-    found = []
-    offset = start
-    for part in _SPLIT_SUBJECT.split(subject):
-        found.append(_endpoint(part, offset, mentions, people, at_start=False))
+    found: list[Endpoint] = []
+    offset = match.start("src")
+    for part in _SPLIT_SUBJECT.split(subject):  # 马丽和高飞, 我和女朋友小雨
+        found += _subject(part, offset, text, mentions, speaker, people)
         offset += len(part) + 1
-    return [e for e in found if e is not None]
+    return found
+
+
+def _subject(
+    part: str,
+    start: int,
+    text: str,
+    mentions: list[EntityMention],
+    speaker: str | None,
+    people: list[Endpoint],
+) -> list[Endpoint]:
+    """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
+    if len(part) < 1:
+        return []
+    if part in {"我", "我们"}:
+        me = speaker_endpoint(speaker)
+        return [me] if me else []
+    if part in {"他", "她"}:
+        return _resolve_person(text[:start], mentions, people, speaker)
+    kin = _KIN_PREFIX.match(part)  # "我弟弟刘强也在杭州": the subject is 刘强
+    if kin and len(part) - kin.end() >= 2:
+        start, part = start + kin.end(), part[kin.end() :]
+    elif kin and kin.end() == len(part):  # 我弟弟, 同学: nobody the graph can name
+        return []
+    if _NOT_SUBJECT.match(part) or part[0] in "我他她" or not _is_name(part):
+        return []
+    found = _endpoint(part, start, mentions, people, at_start=False)
+    return [found] if found else []
 
 
 def _endpoint(
@@ -191,8 +215,12 @@ def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
 
 
 def _overlapping_label(mentions: list[EntityMention], start: int, end: int) -> EntityLabel:
-    labels = [m.label for m in mentions if m.start < end and start < m.end]
-    return labels[0] if labels else EntityLabel.OTHER
+    """The label of a mention that is the group's text give or take a character (成都市 for
+    成都); a part of it (上海 in 上海交通大学) says nothing about the whole."""
+    for m in mentions:
+        if _names([m], start, end):
+            return m.label
+    return EntityLabel.OTHER
 
 
 def _resolve_person(
@@ -214,11 +242,13 @@ def _target(
     if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
         surface = _trim_name(surface)
         end = start + len(surface)
+        if not _is_name(surface):
+            return None
     if row.target_mention and not _names(mentions, start, end):
         return None
     inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
-    if inside is not None and inside.end < end and _ORG_TAIL.match(text, inside.end):
-        inside = None  # 北京 in 北京大学: the group names the university
+    if inside is not None and inside.end < end and _ORG_TAIL.search(text[inside.end : end]):
+        inside = None  # 上海 in 上海交通大学: the group names the university
     if inside is not None:
         target = mention_endpoint(inside)
     elif len(surface.strip()) < 2:
@@ -233,3 +263,8 @@ def _target(
 
 def _trim_name(name: str) -> str:
     return name[:2] if len(name) == 3 and name[2] in NAME_STOPS else name
+
+
+def _is_name(text: str) -> bool:
+    """Not a phrase: 开了, 住着 hold characters no name holds."""
+    return not _NOT_IN_NAMES.search(text)

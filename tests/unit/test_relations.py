@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,35 @@ ENGLISH = [
         {"Grandpa_Emil": L.PERSON, "Gdansk": L.PLACE},
         ("Ann", "FAMILY_OF", "Grandpa Emil"),
     ),
+    ("Priya is my best friend from college.", {"Priya": L.PERSON}, ("Ann", "FRIEND_OF", "Priya")),
+    ("I'm a software engineer at Shopify.", {"Shopify": L.ORG}, ("Ann", "WORKS_AT", "Shopify")),
+    (
+        "Lisa is the CEO of Brightwave.",
+        {"Lisa": L.PERSON, "Brightwave": L.ORG},
+        ("Lisa", "WORKS_AT", "Brightwave"),
+    ),
+    (
+        "Our startup, Brightwave, is based in Boston.",
+        {"Brightwave": L.PERSON, "Boston": L.PLACE},
+        ("Brightwave", "LOCATED_IN", "Boston"),
+    ),
+    (
+        "Lena and I play in a band called The Night Owls.",
+        {"Lena": L.PERSON, "The_Night_Owls": L.ORG},
+        ("Ann", "MEMBER_OF", "The Night Owls"),
+    ),
+    (
+        "I work as a nurse at Mercy Hospital.",
+        {"Mercy_Hospital": L.ORG},
+        ("Ann", "WORKS_AT", "Mercy Hospital"),
+    ),
+    ("My favorite band is Coldplay.", {"Coldplay": L.ORG}, ("Ann", "LIKES", "Coldplay")),
+    ("Mark and I are best friends.", {"Mark": L.PERSON}, ("Mark", "FRIEND_OF", "Ann")),
+    (
+        "My sister Amy just started college at NYU.",
+        {"Amy": L.PERSON, "NYU": L.ORG},
+        ("Amy", "STUDIES_AT", "NYU"),
+    ),
 ]
 
 
@@ -170,6 +200,10 @@ ENGLISH_NONE = [
     ("I'm going to visit Kyoto next spring.", {"Kyoto": L.PLACE}),
     ("She works at Quillfeather Press.", {"Quillfeather_Press": L.ORG}),
     ("They live in Tallinn now.", {"Tallinn": L.PLACE}),
+    ("Since I lost my job at Quillfeather Press, money is tight.", {"Quillfeather_Press": L.ORG}),
+    ("I might try Notion for my notes sometime.", {"Notion": L.CONCEPT}),
+    ("Here is a photo of my painting of the lake.", {"painting": L.CONCEPT}),
+    ("I went to a Quaker meeting house on Sunday.", {"Quaker": L.CONCEPT}),
 ]
 
 
@@ -249,6 +283,18 @@ CHINESE = [
         {"陈静": L.PERSON},
         ("陈静", "STUDIES_AT", "清华大学"),
     ),
+    ("我去年从浙江大学毕业，现在在网易工作。", {}, ("王芳", "WORKS_AT", "网易")),
+    ("我和男朋友阿杰上个月去了云南。", {}, ("阿杰", "VISITED", "云南")),
+    (
+        "我的好朋友王磊在上海交通大学读博。",
+        {"上海": L.PLACE},
+        ("王磊", "STUDIES_AT", "上海交通大学"),
+    ),
+    ("我不住在上海了，搬到杭州了。", {}, ("王芳", "LIVES_IN", "杭州")),
+    ("我不喜欢用微信，更喜欢用QQ。", {"QQ": L.CONCEPT}, ("王芳", "LIKES", "QQ")),
+    ("刘涛是我哥哥。", {}, ("王芳", "FAMILY_OF", "刘涛")),
+    ("我最喜欢的乐队是五月天。", {}, ("王芳", "LIKES", "五月天")),
+    ("我和张伟是大学同学。", {}, ("王芳", "FRIEND_OF", "张伟")),
 ]
 
 
@@ -272,6 +318,9 @@ CHINESE_NONE = [
     "他在字节跳动工作。",
     "下个月我去西安开会。",
     "你是不是住在苏州？",
+    "我打算明年去日本旅游。",
+    "我们公司在深圳南山区。",
+    "我哥哥开了一家咖啡店。",
 ]
 
 
@@ -328,3 +377,23 @@ def test_a_duplicate_id_names_both_lines(tmp_path: Path) -> None:
 def test_unknown_language_is_refused(finder: RelationExtractor) -> None:
     with pytest.raises(ValueError, match="unsupported language"):
         finder.find("Bonjour", "fr", [], None)
+
+
+def test_chinese_never_fails_on_odd_text(finder: RelationExtractor) -> None:
+    """Random clauses of the characters the rows care about: no exception, endpoints in range."""
+    rng = random.Random(7)
+    alphabet = "我你他她的在是了和跟去用喜欢住北京大学公司工作妹妹，。！？ab Z1《》"
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        for relation in finder.find(text, "zh", [], rng.choice([None, "王芳"])):
+            for end in (relation.source, relation.target):
+                assert end.start is None or 0 <= end.start < (end.end or 0) <= len(text)
+
+
+def test_english_text_not_matching_the_span_still_reads(
+    finder: RelationExtractor, english: Language
+) -> None:
+    sentence = english("  I work at Quillfeather Press.  ")[:]
+    text = "I work at Quillfeather Press."
+    found = finder.find(text, "en", mentions(text, Quillfeather_Press=L.ORG), "Ann", sentence)
+    assert ("Ann", "WORKS_AT", "Quillfeather Press") in triples(found)
