@@ -34,6 +34,10 @@ __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 RARE_WORD_FREQ = 200
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
+# Characters that spell foreign names by sound.
+TRANSLITERATION_CHARS = frozenset(
+    "斯姆尔克特拉德里森娜丝莎妮亚伦恩诺布夫基罗维奇埃奥乔约翰汉密顿格兰玛丽安艾伊詹杰威廉汤姆卡蒂"
+)
 # Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
 GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j"})
 # Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
@@ -48,7 +52,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]+")
 
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
-    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|Pro|Max|Plus|Ultra|Mini|Lite|SE))*(?![A-Za-z0-9])"
+    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z]|Pro|Max|Plus|Ultra|Mini|Lite|SE)(?![A-Za-z0-9]))*"
 )
 
 
@@ -109,6 +113,9 @@ class ChineseEntityFinder:
             person = self._person(token)
             if token.tag in PROPER_TAGS and self._is_city(token.word):
                 yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
+            elif token.tag in ("nr", "nrfg") and self._is_transliterated(token.word):
+                yield _mention(token.word, EntityLabel.PERSON, token.start, "zh:foreign", 0.7)
+                yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
             elif person is not None:
                 yield person
             elif token.tag == "nt":
@@ -162,7 +169,14 @@ class ChineseEntityFinder:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:title", 0.7)
 
     def _is_surname_token(self, token: Token) -> bool:
-        return token.tag == "nr" and token.word in self._surnames
+        return token.tag in ("nr", "ng", "zg") and token.word in self._surnames
+
+    @staticmethod
+    def _is_transliterated(word: str) -> bool:
+        """A foreign name written in the characters used for sounds (詹姆斯, 玛丽亚)."""
+        return (
+            len(word) >= 3 and sum(char in TRANSLITERATION_CHARS for char in word) >= len(word) - 1
+        )
 
     def _is_nickname(self, token: Token) -> bool:
         return token.tag in ("nr", "nrfg") and len(token.word) == 2 and token.word[0] == "小"
@@ -317,6 +331,8 @@ class ChineseEntityFinder:
         if any(char in FUNCTION_CHARS for char in word):
             return False
         parts = self._words.lcut(word, HMM=False)
+        if self._tagger.word_tag_tab.get(parts[0]) in ("nz", "nt", "nrt"):
+            return True  # a brand and its product: 腾讯 + 会议
         for part in parts:
             tag = self._tagger.word_tag_tab.get(part, "")
             if tag == "ns" and len(parts) > 1 and len(part) > 1:

@@ -40,6 +40,8 @@ def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
         ("周六我叫上老周和小刘一起去。", "老周"),
         ("周六我叫上老周和小刘一起去。", "小刘"),
         ("王医生说没什么大问题。", "王医生"),
+        ("你可以问问我表哥林浩然。", "林浩然"),
+        ("昨晚詹姆斯一个人得了四十分。", "詹姆斯"),
     ],
 )
 def test_names_in_plain_sentences_are_people(
@@ -94,6 +96,7 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
         ("我们组一直用Kubernetes部署。", "Kubernetes"),
         ("我爸换了iPhone 15，还不太会用。", "iPhone 15"),
         ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
+        ("我表弟上个月提了一辆Model Y。", "Model Y"),
     ],
 )
 def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -108,6 +111,8 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.CONCEPT),
         ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.CONCEPT),
         ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
+        ("明天开会我们用腾讯会议吧。", "腾讯会议", EntityLabel.CONCEPT),
+        ("回头你加我微信。", "微信", EntityLabel.CONCEPT),
         ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
