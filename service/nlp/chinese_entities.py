@@ -34,6 +34,8 @@ __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 RARE_WORD_FREQ = 200
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
+# Numbers and determiners: 一家外企 is no name.
+COUNTING_CHARS = frozenset("一二两三四五六七八九十几每某各另")
 # Characters that spell foreign names by sound.
 TRANSLITERATION_CHARS = frozenset(
     "斯姆尔克特拉德里森娜丝莎妮亚伦恩诺布夫基罗维奇埃奥乔约翰汉密顿格兰玛丽安艾伊詹杰威廉汤姆卡蒂"
@@ -328,7 +330,7 @@ class ChineseEntityFinder:
     def _could_be_name(self, word: str) -> bool:
         """No function character, no common word of two or more characters inside, and no
         place name before more (东莞 of 东莞松山湖: a place, then another)."""
-        if any(char in FUNCTION_CHARS for char in word):
+        if any(char in FUNCTION_CHARS for char in word) or word[0] in COUNTING_CHARS:
             return False
         parts = self._words.lcut(word, HMM=False)
         if self._tagger.word_tag_tab.get(parts[0]) in ("nz", "nt", "nrt"):

@@ -139,6 +139,8 @@ def test_unknown_words_where_the_context_expects_a_name(
         "顾客都在抱怨，孙子也不爱吃，陈旧的做法得改。",
         "也许老师会来，黄金周人太多了。",
         "我在回家路上，等会儿去公园散步。",
+        "他在一家外企上班，人挺老实的。",
+        "哎呀，急死我了！笑死，可不是嘛。",
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
