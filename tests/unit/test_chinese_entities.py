@@ -113,6 +113,8 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
         ("明天开会我们用腾讯会议吧。", "腾讯会议", EntityLabel.CONCEPT),
         ("回头你加我微信。", "微信", EntityLabel.CONCEPT),
+        ("我每个月在支付宝上定投。", "支付宝", EntityLabel.CONCEPT),
+        ("最近在看《长安的荔枝》，挺好看。", "长安的荔枝", EntityLabel.CONCEPT),
         ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
@@ -140,6 +142,7 @@ def test_unknown_words_where_the_context_expects_a_name(
         "也许老师会来，黄金周人太多了。",
         "我在回家路上，等会儿去公园散步。",
         "他在一家外企上班，人挺老实的。",
+        "测试一直在提bug，ok，我改。",
         "哎呀，急死我了！笑死，可不是嘛。",
     ],
 )
