@@ -79,6 +79,8 @@ class ChineseEntityFinder:
         logging.getLogger("jieba").setLevel(logging.WARNING)
         self._words = jieba.Tokenizer()
         self._words.initialize()
+        for name in self._lexicon.known_names:  # whole words, tagged as proper nouns
+            self._words.add_word(name, tag="nz")
         self._tagger = jieba.posseg.POSTokenizer(self._words)
         lex = self._lexicon
         self._surnames, self._compound_surnames = lex.surnames, lex.compound_surnames
@@ -114,7 +116,10 @@ class ChineseEntityFinder:
             if len(token.word) < 2:
                 continue
             person = self._person(token)
-            if token.tag in PROPER_TAGS and self._is_city(token.word):
+            known = self._lexicon.known_names.get(token.word)
+            if known is not None:
+                yield _mention(token.word, known, token.start, "zh:known", 0.85)
+            elif token.tag in PROPER_TAGS and self._is_city(token.word):
                 yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
             elif token.tag in ("nr", "nrfg") and self._is_transliterated(token.word):
                 yield _mention(token.word, EntityLabel.PERSON, token.start, "zh:foreign", 0.7)
@@ -251,6 +256,8 @@ class ChineseEntityFinder:
         word = head.word
         if len(word) < 2 or normalise_name(word) in self._stop or word in self._suffixes:
             return False
+        if kind is HeadKind.PLACE:
+            return head.tag == "ns"
         if self._is_person_word(head):
             return kind is HeadKind.ANY
         if head.tag in PROPER_TAGS or not self._known(word):

@@ -115,6 +115,8 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("回头你加我微信。", "微信", EntityLabel.CONCEPT),
         ("我每个月在支付宝上定投。", "支付宝", EntityLabel.CONCEPT),
         ("最近在看《长安的荔枝》，挺好看。", "长安的荔枝", EntityLabel.CONCEPT),
+        ("我朋友刚从字节跳动离职。", "字节跳动", EntityLabel.ORG),
+        ("你之前不是在抖音组吗？", "抖音", EntityLabel.CONCEPT),
         ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
@@ -153,6 +155,10 @@ def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None
 def test_mentions_do_not_overlap_and_the_longer_wins(finder: ChineseEntityFinder) -> None:
     mentions = finder.find("我在小红书上找了一家店，又用高德地图导航过去。")
     assert [m.text for m in mentions] == ["小红书", "高德地图"]
+
+
+def test_only_a_place_takes_li_as_part_of_its_name(finder: ChineseEntityFinder) -> None:
+    assert "余额宝" in found(finder, "我把钱都放在余额宝里了。")
 
 
 def test_find_is_deterministic(finder: ChineseEntityFinder) -> None:
