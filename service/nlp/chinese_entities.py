@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import jieba
 import jieba.posseg
 
-from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind
+from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
 from service.nlp.patterns import EntityLabel, EntityMention, normalise_name
 
 __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
@@ -41,7 +41,7 @@ TRANSLITERATION_CHARS = frozenset(
     "斯姆尔克特拉德里森娜丝莎妮亚伦恩诺布夫基罗维奇埃奥乔约翰汉密顿格兰玛丽安艾伊詹杰威廉汤姆卡蒂"
 )
 # Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
-GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j"})
+GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j", "i"})
 # Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
 NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已好")
 # Characters that never occur inside a name found from context alone.
@@ -156,7 +156,7 @@ class ChineseEntityFinder:
         """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小雨/nr."""
         for first, second in itertools.pairwise(tokens):
             given = second.word
-            if first.word in self._compound_surnames or self._is_surname_token(first):
+            if first.word in self._compound_surnames or self._is_surname_token(first, given):
                 if self._could_be_given_name(given) and second.tag in GIVEN_NAME_TAGS:
                     text = first.word + given
                     yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
@@ -176,8 +176,11 @@ class ChineseEntityFinder:
             elif word[0] in self._surnames and word[1:] in self._titles:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:title", 0.7)
 
-    def _is_surname_token(self, token: Token) -> bool:
-        return token.tag in ("nr", "ng", "zg") and token.word in self._surnames
+    def _is_surname_token(self, token: Token, given: str = "") -> bool:
+        """A family name jieba left alone; tagged as a common noun (龙/n) only before a
+        two-character given name."""
+        tags = ("nr", "ng", "zg", "n") if len(given) == 2 else ("nr", "ng", "zg")
+        return token.tag in tags and token.word in self._surnames
 
     @staticmethod
     def _is_transliterated(word: str) -> bool:
@@ -241,6 +244,12 @@ class ChineseEntityFinder:
                 text = head.word + token.word
                 yield _mention(text, EntityLabel.ORG, head.start, "zh:place_org", 0.75)
             rule = self._suffixes.get(token.word)
+            if rule is None and head is not None and self._head_fits(head, HeadKind.PROPER):
+                rule = self._ending_suffix(token)  # 瑞鹏 + 宠物医院, 大唐 + 不夜城
+                if rule is not None:
+                    text = head.word + token.word
+                    yield _mention(text, rule.label, head.start, f"zh:suffix:{rule.suffix}", 0.7)
+                continue
             if rule is None or head is None:
                 continue
             if self._head_fits(head, rule.head):
@@ -251,6 +260,19 @@ class ChineseEntityFinder:
                 text = "".join(t.word for t in tokens[first : i + 1])
                 start = tokens[first].start
                 yield _mention(text, rule.label, start, f"zh:institution:{rule.suffix}", 0.6)
+
+    def _ending_suffix(self, token: Token) -> SuffixRule | None:
+        """The name-ending word a common word ends with (医院 of 宠物医院), if it is longer than
+        that; one character (区 of 市区) only at the end of an idiom (不夜城/i)."""
+        word = token.word
+        if token.tag in PROPER_TAGS:
+            return None
+        for cut in range(1, len(word)):
+            rule = self._suffixes.get(word[cut:])
+            short = len(word) - cut == 1 and token.tag not in ("i", "l")
+            if rule is not None and rule.head is not HeadKind.PLACE and not short:
+                return rule
+        return None
 
     def _head_fits(self, head: Token, kind: HeadKind) -> bool:
         word = head.word

@@ -41,6 +41,7 @@ def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
         ("周六我叫上老周和小刘一起去。", "小刘"),
         ("王医生说没什么大问题。", "王医生"),
         ("你可以问问我表哥林浩然。", "林浩然"),
+        ("女儿龙欣怡说想学画画。", "龙欣怡"),
         ("昨晚詹姆斯一个人得了四十分。", "詹姆斯"),
     ],
 )
@@ -63,6 +64,7 @@ def test_a_character_glued_to_a_name_is_cut_off(finder: ChineseEntityFinder) -> 
         ("我在招商银行工作三年了。", "招商银行"),
         ("商汤科技明年要招很多人。", "商汤科技"),
         ("小米集团发布了新手机。", "小米集团"),
+        ("我带猫去了瑞鹏宠物医院。", "瑞鹏宠物医院"),
     ],
 )
 def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -79,6 +81,8 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
         ("学校旁边有个玄武湖，风景很好。", "玄武湖"),
         ("春节我们打算自驾去桂林。", "桂林"),
         ("我去过丽江古城，还挺商业化的。", "丽江古城"),
+        ("我顺便去大唐不夜城逛逛。", "大唐不夜城"),
+        ("她家离大雁塔不远。", "大雁塔"),
         ("周末去了南京博物馆，人很多。", "南京博物馆"),
         ("晚上我们去愚园路吃饭。", "愚园路"),
     ],
