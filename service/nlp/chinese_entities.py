@@ -312,7 +312,7 @@ class ChineseEntityFinder:
         ends = {token.end: token for token in tokens}
         for match in _LATIN.finditer(text):
             start, end = match.span()
-            if end - start < 2:
+            if end - start < 2 or _in_english_phrase(text, start, end):
                 continue
             brand = ends.get(start)
             if brand is not None and self._is_brand(brand):
@@ -379,6 +379,18 @@ class ChineseEntityFinder:
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
         return len(surface) >= 2 and not surface.isdigit()
+
+
+_LATIN_BEFORE = re.compile(r"[A-Za-z][ \t]*$")
+_LATIN_AFTER = re.compile(r"[ \t]*[A-Za-z]")
+
+
+def _in_english_phrase(text: str, start: int, end: int) -> bool:
+    """A lower-case word between other Latin words is English prose (I use it every day), not
+    a product name; one among Chinese words is one (也一直用pytorch)."""
+    if not text[start:end].islower():
+        return False
+    return bool(_LATIN_BEFORE.search(text, 0, start) or _LATIN_AFTER.match(text, end))
 
 
 _WORK_TITLE = re.compile(r"《(?P<title>[^《》\n]{1,20})》")

@@ -98,6 +98,7 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
         ("我买了一台MacBook Pro，打算装Ubuntu系统。", "Ubuntu系统"),
         ("他的索尼A7C拍夜景很清楚。", "索尼A7C"),
         ("我们组一直用Kubernetes部署。", "Kubernetes"),
+        ("我也一直用pytorch，调试方便。", "pytorch"),
         ("我爸换了iPhone 15，还不太会用。", "iPhone 15"),
         ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
         ("我表弟上个月提了一辆Model Y。", "Model Y"),
@@ -149,6 +150,7 @@ def test_unknown_words_where_the_context_expects_a_name(
         "我在回家路上，等会儿去公园散步。",
         "他在一家外企上班，人挺老实的。",
         "测试一直在提bug，ok，我改。",
+        "他说 see you every day，我也是。",
         "哎呀，急死我了！笑死，可不是嘛。",
     ],
 )
