@@ -358,8 +358,8 @@ class ChineseEntityFinder:
         return None
 
     def _could_be_name(self, word: str) -> bool:
-        """No function character, no common word of two or more characters inside, and no
-        place name before more (东莞 of 东莞松山湖: a place, then another)."""
+        """No function character, no common word of two or more characters (nor any verb,
+        phrase or adverb) inside, and no place name before more (东莞 of 东莞松山湖)."""
         if any(char in FUNCTION_CHARS for char in word) or word[0] in COUNTING_CHARS:
             return False
         parts = self._words.lcut(word, HMM=False)
@@ -369,9 +369,10 @@ class ChineseEntityFinder:
             tag = self._tagger.word_tag_tab.get(part, "")
             if tag == "ns" and len(parts) > 1 and len(part) > 1:
                 return False
-            common = tag[:1] in ("n", "v", "a") and tag not in PROPER_TAGS
-            if len(part) > 1 and common and self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ:
-                return False
+            common = tag[:1] in ("n", "v", "a", "l", "i", "d") and tag not in PROPER_TAGS
+            frequent = self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ
+            if len(part) > 1 and common and (frequent or tag[:1] in ("v", "l", "i", "d")):
+                return False  # 北京分部, 飞书办公, 打游戏
         return True
 
     def _allowed(self, mention: EntityMention) -> bool:

@@ -151,6 +151,8 @@ def test_unknown_words_where_the_context_expects_a_name(
         "他在一家外企上班，人挺老实的。",
         "测试一直在提bug，ok，我改。",
         "他说 see you every day，我也是。",
+        "周末带孩子去公园玩滑梯，他迷上了打游戏。",
+        "小区门口的保安说明天停水。",
         "哎呀，急死我了！笑死，可不是嘛。",
     ],
 )
