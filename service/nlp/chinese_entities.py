@@ -3,12 +3,15 @@
 The pattern table (``patterns.py``) finds Chinese names only inside a few context phrases
 (我叫X, 在X工作). ``ChineseEntityFinder`` finds them in plain sentences:
 
-- jieba's tagger, once per text: ``nr`` words that start with a family name are people, ``ns``
-  places, ``nt`` organisations, ``nz`` other proper nouns (腾讯, 清华);
+- jieba's tagger, once per text: ``nr`` words led by a family name and a given name of common
+  given-name characters are people, ``ns`` places, ``nt`` organisations, ``nz`` other proper
+  nouns (腾讯, 清华); well-known brands jieba lacks are added to its dictionary first;
+- names jieba cut apart: 欧阳/娜娜, 宋/建国, 小/刘, and family name + title (朱老师);
 - a word of ``zh_suffixes.tsv`` joins the word before it: 浙江 + 大学, 商汤 + 科技, 大洋 + 路;
-- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60;
+- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60; 《三体》 is a
+  title of a work;
 - a word jieba's dictionary does not know (or knows as a rare common noun) is a name where the
-  context expects one: 用钉钉, 在小红书上找, 美团的总部.
+  context expects one (``zh_context_rules.jsonl``): 用钉钉, 在小红书上找, 美团的总部.
 
 Overlapping candidates keep the longest. Mentions in ``zh_not_entities.txt`` or
 ``stop_entities.txt`` are dropped. The tables are data in ``nlp_models/`` (``chinese_lexicon.py``).
@@ -50,8 +53,6 @@ FUNCTION_CHARS = frozenset(
 )
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
-
-
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
     r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z]|Pro|Max|Plus|Ultra|Mini|Lite|SE)(?![A-Za-z0-9]))*"
@@ -123,7 +124,6 @@ class ChineseEntityFinder:
                 yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
             elif token.tag in ("nr", "nrfg") and self._is_transliterated(token.word):
                 yield _mention(token.word, EntityLabel.PERSON, token.start, "zh:foreign", 0.7)
-                yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
             elif person is not None:
                 yield person
             elif token.tag == "nt":
