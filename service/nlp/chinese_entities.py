@@ -24,6 +24,7 @@ import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import jieba
 import jieba.posseg
@@ -43,6 +44,13 @@ COUNTING_CHARS = frozenset("一二两三四五六七八九十几每某各另")
 TRANSLITERATION_CHARS = frozenset(
     "斯姆尔克特拉德里森娜丝莎妮亚伦恩诺布夫基罗维奇埃奥乔约翰汉密顿格兰玛丽安艾伊詹杰威廉汤姆卡蒂"
 )
+# Words before a place (去, 住在) or before a place or an organisation (在, 从).
+PLACE_VERBS: Mapping[str, EntityLabel] = MappingProxyType(
+    {
+        **dict.fromkeys(("去", "到", "回", "住在", "搬到", "来自", "去过"), EntityLabel.PLACE),
+        **dict.fromkeys(("在", "从"), EntityLabel.OTHER),
+    }
+)
 # Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
 GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j", "i"})
 # Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
@@ -55,7 +63,7 @@ FUNCTION_CHARS = frozenset(
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
-    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z]|Pro|Max|Plus|Ultra|Mini|Lite|SE)(?![A-Za-z0-9]))*"
+    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z][a-z]*)(?![A-Za-z0-9]))*"
 )
 
 
@@ -100,6 +108,7 @@ class ChineseEntityFinder:
             *self._latin(text, tokens),
             *_titles_of_works(text),
             *self._tagged(tokens),
+            *self._after_place_verb(tokens),  # last: any label from the word itself wins
         ]
         return _longest_first(mention for mention in found if self._allowed(mention))
 
@@ -151,6 +160,19 @@ class ChineseEntityFinder:
             if rule is not None and cut >= 2:
                 yield _mention(token.word, rule.label, token.start, "zh:suffix_in_word", 0.7)
                 return
+
+    def _after_place_verb(self, tokens: list[Token]) -> Iterator[EntityMention]:
+        """A proper noun that is no person's name right after 去/住在/在 ...: a place where the
+        verb says so (去迪士尼玩, 住在沙田), else a name of unknown kind (在西二旗办公)."""
+        for i, token in enumerate(tokens[1:], start=1):
+            before, after = tokens[i - 1], tokens[i + 1] if i + 1 < len(tokens) else None
+            kind = PLACE_VERBS.get(before.word)
+            if kind is None or token.tag not in ("nr", "nrt", "nrfg", "nz", "j"):
+                continue
+            if len(token.word) < 2 or self._is_person_word(token):
+                continue
+            if after is None or after.tag[:1] in ("x", "v", "u", "f", "r", "n"):
+                yield _mention(token.word, kind, token.start, "zh:place_verb", 0.6)
 
     def _split_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
         """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小雨/nr."""

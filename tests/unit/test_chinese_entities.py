@@ -83,6 +83,8 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
         ("我去过丽江古城，还挺商业化的。", "丽江古城"),
         ("我顺便去大唐不夜城逛逛。", "大唐不夜城"),
         ("她家离大雁塔不远。", "大雁塔"),
+        ("周末我们去迪士尼玩。", "迪士尼"),
+        ("从深圳湾口岸过去很方便。", "深圳湾口岸"),
         ("周末去了南京博物馆，人很多。", "南京博物馆"),
         ("晚上我们去愚园路吃饭。", "愚园路"),
     ],
@@ -102,6 +104,7 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
         ("我爸换了iPhone 15，还不太会用。", "iPhone 15"),
         ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
         ("我表弟上个月提了一辆Model Y。", "Model Y"),
+        ("我想买个iPad Air记笔记。", "iPad Air"),
     ],
 )
 def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:
