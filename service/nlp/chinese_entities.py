@@ -3,12 +3,15 @@
 The pattern table (``patterns.py``) finds Chinese names only inside a few context phrases
 (我叫X, 在X工作). ``ChineseEntityFinder`` finds them in plain sentences:
 
-- jieba's tagger, once per text: ``nr`` words that start with a family name are people, ``ns``
-  places, ``nt`` organisations, ``nz`` other proper nouns (腾讯, 清华);
+- jieba's tagger, once per text: ``nr`` words led by a family name and a given name of common
+  given-name characters are people, ``ns`` places, ``nt`` organisations, ``nz`` other proper
+  nouns (腾讯, 清华); well-known brands jieba lacks are added to its dictionary first;
+- names jieba cut apart: 欧阳/娜娜, 宋/建国, 小/刘, and family name + title (朱老师);
 - a word of ``zh_suffixes.tsv`` joins the word before it: 浙江 + 大学, 商汤 + 科技, 大洋 + 路;
-- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60;
+- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60; 《三体》 is a
+  title of a work;
 - a word jieba's dictionary does not know (or knows as a rare common noun) is a name where the
-  context expects one: 用钉钉, 在小红书上找, 美团的总部.
+  context expects one (``zh_context_rules.jsonl``): 用钉钉, 在小红书上找, 美团的总部.
 
 Overlapping candidates keep the longest. Mentions in ``zh_not_entities.txt`` or
 ``stop_entities.txt`` are dropped. The tables are data in ``nlp_models/`` (``chinese_lexicon.py``).
@@ -21,11 +24,12 @@ import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import jieba
 import jieba.posseg
 
-from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind
+from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
 from service.nlp.mentions import EntityLabel, EntityMention, normalise_name
 
 __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
@@ -34,8 +38,21 @@ __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 RARE_WORD_FREQ = 200
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
+# Numbers and determiners: 一家外企 is no name.
+COUNTING_CHARS = frozenset("一二两三四五六七八九十几每某各另")
+# Characters that spell foreign names by sound.
+TRANSLITERATION_CHARS = frozenset(
+    "斯姆尔克特拉德里森娜丝莎妮亚伦恩诺布夫基罗维奇埃奥乔约翰汉密顿格兰玛丽安艾伊詹杰威廉汤姆卡蒂"
+)
+# Words before a place (去, 住在) or before a place or an organisation (在, 从).
+PLACE_VERBS: Mapping[str, EntityLabel] = MappingProxyType(
+    {
+        **dict.fromkeys(("去", "到", "回", "住在", "搬到", "来自", "去过"), EntityLabel.PLACE),
+        **dict.fromkeys(("在", "从"), EntityLabel.OTHER),
+    }
+)
 # Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
-GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j"})
+GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j", "i"})
 # Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
 NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已好")
 # Characters that never occur inside a name found from context alone.
@@ -44,11 +61,9 @@ FUNCTION_CHARS = frozenset(
 )
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
-
-
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
-    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|Pro|Max|Plus|Ultra|Mini|Lite|SE))*(?![A-Za-z0-9])"
+    r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z][a-z]*)(?![A-Za-z0-9]))*"
 )
 
 
@@ -73,6 +88,8 @@ class ChineseEntityFinder:
         logging.getLogger("jieba").setLevel(logging.WARNING)
         self._words = jieba.Tokenizer()
         self._words.initialize()
+        for name in self._lexicon.known_names:  # whole words, tagged as proper nouns
+            self._words.add_word(name, tag="nz")
         self._tagger = jieba.posseg.POSTokenizer(self._words)
         lex = self._lexicon
         self._surnames, self._compound_surnames = lex.surnames, lex.compound_surnames
@@ -89,7 +106,9 @@ class ChineseEntityFinder:
             *self._split_names(tokens),
             *self._joined(tokens),
             *self._latin(text, tokens),
+            *_titles_of_works(text),
             *self._tagged(tokens),
+            *self._after_place_verb(tokens),  # last: any label from the word itself wins
         ]
         return _longest_first(mention for mention in found if self._allowed(mention))
 
@@ -107,8 +126,13 @@ class ChineseEntityFinder:
             if len(token.word) < 2:
                 continue
             person = self._person(token)
-            if token.tag in PROPER_TAGS and self._is_city(token.word):
+            known = self._lexicon.known_names.get(token.word)
+            if known is not None:
+                yield _mention(token.word, known, token.start, "zh:known", 0.85)
+            elif token.tag in PROPER_TAGS and self._is_city(token.word):
                 yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
+            elif token.tag in ("nr", "nrfg") and self._is_transliterated(token.word):
+                yield _mention(token.word, EntityLabel.PERSON, token.start, "zh:foreign", 0.7)
             elif person is not None:
                 yield person
             elif token.tag == "nt":
@@ -137,11 +161,24 @@ class ChineseEntityFinder:
                 yield _mention(token.word, rule.label, token.start, "zh:suffix_in_word", 0.7)
                 return
 
+    def _after_place_verb(self, tokens: list[Token]) -> Iterator[EntityMention]:
+        """A proper noun that is no person's name right after 去/住在/在 ...: a place where the
+        verb says so (去迪士尼玩, 住在沙田), else a name of unknown kind (在西二旗办公)."""
+        for i, token in enumerate(tokens[1:], start=1):
+            before, after = tokens[i - 1], tokens[i + 1] if i + 1 < len(tokens) else None
+            kind = PLACE_VERBS.get(before.word)
+            if kind is None or token.tag not in ("nr", "nrt", "nrfg", "nz", "j"):
+                continue
+            if len(token.word) < 2 or self._is_person_word(token):
+                continue
+            if after is None or after.tag[:1] in ("x", "v", "u", "f", "r", "n"):
+                yield _mention(token.word, kind, token.start, "zh:place_verb", 0.6)
+
     def _split_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
         """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小雨/nr."""
         for first, second in itertools.pairwise(tokens):
             given = second.word
-            if first.word in self._compound_surnames or self._is_surname_token(first):
+            if first.word in self._compound_surnames or self._is_surname_token(first, given):
                 if self._could_be_given_name(given) and second.tag in GIVEN_NAME_TAGS:
                     text = first.word + given
                     yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
@@ -161,8 +198,18 @@ class ChineseEntityFinder:
             elif word[0] in self._surnames and word[1:] in self._titles:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:title", 0.7)
 
-    def _is_surname_token(self, token: Token) -> bool:
-        return token.tag == "nr" and token.word in self._surnames
+    def _is_surname_token(self, token: Token, given: str = "") -> bool:
+        """A family name jieba left alone; tagged as a common noun (龙/n) only before a
+        two-character given name."""
+        tags = ("nr", "ng", "zg", "n") if len(given) == 2 else ("nr", "ng", "zg")
+        return token.tag in tags and token.word in self._surnames
+
+    @staticmethod
+    def _is_transliterated(word: str) -> bool:
+        """A foreign name written in the characters used for sounds (詹姆斯, 玛丽亚)."""
+        return (
+            len(word) >= 3 and sum(char in TRANSLITERATION_CHARS for char in word) >= len(word) - 1
+        )
 
     def _is_nickname(self, token: Token) -> bool:
         return token.tag in ("nr", "nrfg") and len(token.word) == 2 and token.word[0] == "小"
@@ -219,6 +266,12 @@ class ChineseEntityFinder:
                 text = head.word + token.word
                 yield _mention(text, EntityLabel.ORG, head.start, "zh:place_org", 0.75)
             rule = self._suffixes.get(token.word)
+            if rule is None and head is not None and self._head_fits(head, HeadKind.PROPER):
+                rule = self._ending_suffix(token)  # 瑞鹏 + 宠物医院, 大唐 + 不夜城
+                if rule is not None:
+                    text = head.word + token.word
+                    yield _mention(text, rule.label, head.start, f"zh:suffix:{rule.suffix}", 0.7)
+                continue
             if rule is None or head is None:
                 continue
             if self._head_fits(head, rule.head):
@@ -230,10 +283,25 @@ class ChineseEntityFinder:
                 start = tokens[first].start
                 yield _mention(text, rule.label, start, f"zh:institution:{rule.suffix}", 0.6)
 
+    def _ending_suffix(self, token: Token) -> SuffixRule | None:
+        """The name-ending word a common word ends with (医院 of 宠物医院), if it is longer than
+        that; one character (区 of 市区) only at the end of an idiom (不夜城/i)."""
+        word = token.word
+        if token.tag in PROPER_TAGS:
+            return None
+        for cut in range(1, len(word)):
+            rule = self._suffixes.get(word[cut:])
+            short = len(word) - cut == 1 and token.tag not in ("i", "l")
+            if rule is not None and rule.head is not HeadKind.PLACE and not short:
+                return rule
+        return None
+
     def _head_fits(self, head: Token, kind: HeadKind) -> bool:
         word = head.word
         if len(word) < 2 or normalise_name(word) in self._stop or word in self._suffixes:
             return False
+        if kind is HeadKind.PLACE:
+            return head.tag == "ns"
         if self._is_person_word(head):
             return kind is HeadKind.ANY
         if head.tag in PROPER_TAGS or not self._known(word):
@@ -266,7 +334,7 @@ class ChineseEntityFinder:
         ends = {token.end: token for token in tokens}
         for match in _LATIN.finditer(text):
             start, end = match.span()
-            if end - start < 2:
+            if end - start < 2 or _in_english_phrase(text, start, end):
                 continue
             brand = ends.get(start)
             if brand is not None and self._is_brand(brand):
@@ -312,18 +380,21 @@ class ChineseEntityFinder:
         return None
 
     def _could_be_name(self, word: str) -> bool:
-        """No function character, no common word of two or more characters inside, and no
-        place name before more (东莞 of 东莞松山湖: a place, then another)."""
-        if any(char in FUNCTION_CHARS for char in word):
+        """No function character, no common word of two or more characters (nor any verb,
+        phrase or adverb) inside, and no place name before more (东莞 of 东莞松山湖)."""
+        if any(char in FUNCTION_CHARS for char in word) or word[0] in COUNTING_CHARS:
             return False
         parts = self._words.lcut(word, HMM=False)
+        if self._tagger.word_tag_tab.get(parts[0]) in ("nz", "nt", "nrt"):
+            return True  # a brand and its product: 腾讯 + 会议
         for part in parts:
             tag = self._tagger.word_tag_tab.get(part, "")
             if tag == "ns" and len(parts) > 1 and len(part) > 1:
                 return False
-            common = tag[:1] in ("n", "v", "a") and tag not in PROPER_TAGS
-            if len(part) > 1 and common and self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ:
-                return False
+            common = tag[:1] in ("n", "v", "a", "l", "i", "d") and tag not in PROPER_TAGS
+            frequent = self._words.FREQ.get(part, 0) >= RARE_WORD_FREQ
+            if len(part) > 1 and common and (frequent or tag[:1] in ("v", "l", "i", "d")):
+                return False  # 北京分部, 飞书办公, 打游戏
         return True
 
     def _allowed(self, mention: EntityMention) -> bool:
@@ -331,6 +402,28 @@ class ChineseEntityFinder:
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
         return len(surface) >= 2 and not surface.isdigit()
+
+
+_LATIN_BEFORE = re.compile(r"[A-Za-z][ \t]*$")
+_LATIN_AFTER = re.compile(r"[ \t]*[A-Za-z]")
+
+
+def _in_english_phrase(text: str, start: int, end: int) -> bool:
+    """A lower-case word between other Latin words is English prose (I use it every day), not
+    a product name; one among Chinese words is one (也一直用pytorch)."""
+    if not text[start:end].islower():
+        return False
+    return bool(_LATIN_BEFORE.search(text, 0, start) or _LATIN_AFTER.match(text, end))
+
+
+_WORK_TITLE = re.compile(r"《(?P<title>[^《》\n]{1,20})》")
+
+
+def _titles_of_works(text: str) -> Iterator[EntityMention]:
+    """Books, films, songs and games between title marks: 《三体》."""
+    for match in _WORK_TITLE.finditer(text):
+        start = match.start("title")
+        yield _mention(match.group("title"), EntityLabel.CONCEPT, start, "zh:work_title", 0.85)
 
 
 def _mention(

@@ -7,6 +7,7 @@
 - ``zh_generic_heads.txt``: common nouns that never start a name (游戏 of 游戏公司);
 - ``zh_context_rules.jsonl``: contexts where an unknown word is a name (用 X 吧); one JSON object
   a line, ``{"id", "label", "left", "right", "shortest", "include_right"}``, two regexes;
+- ``zh_known_names.tsv``: well-known brands jieba's dictionary lacks, with their label;
 - ``zh_not_entities.txt`` and ``stop_entities.txt``: words that never name an entity.
 """
 
@@ -32,6 +33,7 @@ __all__ = [
     "HeadKind",
     "SuffixRule",
     "load_context_rules",
+    "load_known_names",
     "load_suffixes",
 ]
 
@@ -53,6 +55,7 @@ class HeadKind(StrEnum):
     PROPER = "proper"  # a proper noun or a word jieba does not know
     NOUN = "noun"  # the same, or a common noun not listed in zh_generic_heads.txt
     ANY = "any"  # the same, or a person's name (中山 + 路, 高德 + 地图)
+    PLACE = "place"  # a place name only (太古 + 里; not 余额宝 + 里)
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,18 @@ def load_suffixes(path: Path) -> Mapping[str, SuffixRule]:
         except ValueError as e:
             raise ConfigurationError(f"{path}: bad line {line!r}: {e}") from e
     return MappingProxyType(rules)
+
+
+def load_known_names(path: Path) -> Mapping[str, EntityLabel]:
+    """Name -> label of a known-name table; a bad line raises ConfigurationError."""
+    names: dict[str, EntityLabel] = {}
+    for line in read_lines(path):
+        try:
+            name, label = line.split("\t")
+            names[name] = EntityLabel(label)
+        except ValueError as e:
+            raise ConfigurationError(f"{path}: bad line {line!r}: {e}") from e
+    return MappingProxyType(names)
 
 
 class ContextRow(BaseModel):
@@ -128,6 +143,7 @@ class ChineseLexicon:
     suffixes: Mapping[str, SuffixRule]
     generic_heads: frozenset[str]
     context_rules: tuple[ContextRule, ...]
+    known_names: Mapping[str, EntityLabel]
     not_entities: frozenset[str]  # normalised
 
     @classmethod
@@ -146,6 +162,7 @@ class ChineseLexicon:
             suffixes=load_suffixes(folder / "zh_suffixes.tsv"),
             generic_heads=frozenset(read_lines(folder / "zh_generic_heads.txt")),
             context_rules=load_context_rules(folder / "zh_context_rules.jsonl"),
+            known_names=load_known_names(folder / "zh_known_names.tsv"),
             not_entities=load_stop_entities(folder / "zh_not_entities.txt")
             | load_stop_entities(stop_path),
         )

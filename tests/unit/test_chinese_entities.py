@@ -40,6 +40,9 @@ def found(finder: ChineseEntityFinder, text: str) -> dict[str, EntityLabel]:
         ("周六我叫上老周和小刘一起去。", "老周"),
         ("周六我叫上老周和小刘一起去。", "小刘"),
         ("王医生说没什么大问题。", "王医生"),
+        ("你可以问问我表哥林浩然。", "林浩然"),
+        ("女儿龙欣怡说想学画画。", "龙欣怡"),
+        ("昨晚詹姆斯一个人得了四十分。", "詹姆斯"),
     ],
 )
 def test_names_in_plain_sentences_are_people(
@@ -61,6 +64,7 @@ def test_a_character_glued_to_a_name_is_cut_off(finder: ChineseEntityFinder) -> 
         ("我在招商银行工作三年了。", "招商银行"),
         ("商汤科技明年要招很多人。", "商汤科技"),
         ("小米集团发布了新手机。", "小米集团"),
+        ("我带猫去了瑞鹏宠物医院。", "瑞鹏宠物医院"),
     ],
 )
 def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -77,6 +81,10 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
         ("学校旁边有个玄武湖，风景很好。", "玄武湖"),
         ("春节我们打算自驾去桂林。", "桂林"),
         ("我去过丽江古城，还挺商业化的。", "丽江古城"),
+        ("我顺便去大唐不夜城逛逛。", "大唐不夜城"),
+        ("她家离大雁塔不远。", "大雁塔"),
+        ("周末我们去迪士尼玩。", "迪士尼"),
+        ("从深圳湾口岸过去很方便。", "深圳湾口岸"),
         ("周末去了南京博物馆，人很多。", "南京博物馆"),
         ("晚上我们去愚园路吃饭。", "愚园路"),
     ],
@@ -92,8 +100,11 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
         ("我买了一台MacBook Pro，打算装Ubuntu系统。", "Ubuntu系统"),
         ("他的索尼A7C拍夜景很清楚。", "索尼A7C"),
         ("我们组一直用Kubernetes部署。", "Kubernetes"),
+        ("我也一直用pytorch，调试方便。", "pytorch"),
         ("我爸换了iPhone 15，还不太会用。", "iPhone 15"),
         ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
+        ("我表弟上个月提了一辆Model Y。", "Model Y"),
+        ("我想买个iPad Air记笔记。", "iPad Air"),
     ],
 )
 def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:
@@ -108,6 +119,12 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.CONCEPT),
         ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.CONCEPT),
         ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
+        ("明天开会我们用腾讯会议吧。", "腾讯会议", EntityLabel.CONCEPT),
+        ("回头你加我微信。", "微信", EntityLabel.CONCEPT),
+        ("我每个月在支付宝上定投。", "支付宝", EntityLabel.CONCEPT),
+        ("最近在看《长安的荔枝》，挺好看。", "长安的荔枝", EntityLabel.CONCEPT),
+        ("我朋友刚从字节跳动离职。", "字节跳动", EntityLabel.ORG),
+        ("你之前不是在抖音组吗？", "抖音", EntityLabel.CONCEPT),
         ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
@@ -134,6 +151,12 @@ def test_unknown_words_where_the_context_expects_a_name(
         "顾客都在抱怨，孙子也不爱吃，陈旧的做法得改。",
         "也许老师会来，黄金周人太多了。",
         "我在回家路上，等会儿去公园散步。",
+        "他在一家外企上班，人挺老实的。",
+        "测试一直在提bug，ok，我改。",
+        "他说 see you every day，我也是。",
+        "周末带孩子去公园玩滑梯，他迷上了打游戏。",
+        "小区门口的保安说明天停水。",
+        "哎呀，急死我了！笑死，可不是嘛。",
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
@@ -143,6 +166,10 @@ def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None
 def test_mentions_do_not_overlap_and_the_longer_wins(finder: ChineseEntityFinder) -> None:
     mentions = finder.find("我在小红书上找了一家店，又用高德地图导航过去。")
     assert [m.text for m in mentions] == ["小红书", "高德地图"]
+
+
+def test_only_a_place_takes_li_as_part_of_its_name(finder: ChineseEntityFinder) -> None:
+    assert "余额宝" in found(finder, "我把钱都放在余额宝里了。")
 
 
 def test_find_is_deterministic(finder: ChineseEntityFinder) -> None:
