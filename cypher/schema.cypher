@@ -32,5 +32,6 @@ CREATE INDEX memory_slot IF NOT EXISTS FOR (m:Memory) ON (m.slot, m.subject);
 CREATE INDEX event_at IF NOT EXISTS FOR (e:MemoryEvent) ON (e.at);
 CREATE INDEX memory_speaker IF NOT EXISTS FOR (m:Memory) ON (m.speaker);
 CREATE INDEX memory_embedding_model IF NOT EXISTS FOR (m:Memory) ON (m.embedding_model);
+CREATE INDEX memory_linker_version IF NOT EXISTS FOR (m:Memory) ON (m.linker_version);
 CREATE INDEX read_event_user IF NOT EXISTS FOR (e:ReadEvent) ON (e.user_id);
 CREATE INDEX read_event_at IF NOT EXISTS FOR (e:ReadEvent) ON (e.at);

@@ -16,7 +16,10 @@ CALL () {
 // (hop 2, weighted down by $hop_decay). A memory's weight from an entity falls with the
 // entity's degree. Hub entities (more than $hub_limit mentions, such as the people of the
 // conversation) say little about which memory is meant: they are neither entered nor walked
-// through; the vector and full-text retrievers cover them.
+// through by co-mention; the vector and full-text retrievers cover them.
+// Typed relations of the kinds the question asks about ($relations.types: "works for", "based
+// in") are followed from every named entity, hubs included, one or two steps (Alice
+// -WORKS_AT-> Acme -LOCATED_IN-> Toronto): the memories that state them answer it.
 CALL () {
   CALL db.index.fulltext.queryNodes('entity_name', $entity_lucene, {limit: $max_entities * 4})
     YIELD node AS e, score AS entity_score
@@ -25,16 +28,32 @@ CALL () {
     AND ($run_id IS NULL OR e.run_id = $run_id)
   WITH e ORDER BY entity_score DESC LIMIT $max_entities
   WITH e, COUNT { (e)<-[:MENTIONS]-() } AS degree
-  WHERE degree <= $hub_limit
   CALL (e, degree) {
+    WITH e, degree WHERE degree <= $hub_limit
     MATCH (e)<-[:MENTIONS]-(m:Memory)
     WHERE {{memory_visible}}
     RETURN m, 1.0 / sqrt(degree) AS weight, [e.name] AS path
     UNION
+    WITH e, degree WHERE degree <= $hub_limit
     MATCH (e)<-[:MENTIONS]-(:Memory)-[:MENTIONS]->(via:Entity)<-[:MENTIONS]-(m:Memory)
     WHERE via <> e AND COUNT { (via)<-[:MENTIONS]-() } <= $hub_limit
       AND {{memory_visible}}
     RETURN m, $hop_decay / sqrt(degree) AS weight, [e.name, via.name] AS path
+    UNION
+    WITH e WHERE size($relations.types) > 0
+    MATCH (e)-[r:{{relation_types}}]-(x:Entity)
+    WHERE type(r) IN $relations.types AND {{relation_visible}}
+    MATCH (m:Memory {id: r.memory_id})
+    WHERE {{memory_visible}}
+    RETURN m, 1.0 AS weight, [e.name, type(r), x.name] AS path
+    UNION
+    WITH e WHERE size($relations.types) > 1
+    MATCH (e)-[first:{{relation_types}}]-(x:Entity)-[r:{{relation_types}}]-(y:Entity)
+    WHERE type(first) IN $relations.types AND type(r) IN $relations.types AND y <> e
+      AND type(r) <> type(first) AND first.invalidated_at IS NULL AND {{relation_visible}}
+    MATCH (m:Memory {id: r.memory_id})
+    WHERE {{memory_visible}}
+    RETURN m, $hop_decay AS weight, [e.name, type(first), x.name, type(r), y.name] AS path
   }
   WITH m, sum(weight) AS score, collect(path) AS paths, collect(DISTINCT e.name) AS matched
   ORDER BY score DESC, m.said_at DESC LIMIT $limit

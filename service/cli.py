@@ -20,6 +20,7 @@ from service.store.local_server import LocalNeo4j
 if TYPE_CHECKING:
     from service.importers import Conversation
     from service.reembed import ReembedReport
+    from service.relink import RelinkReport
 
 app = typer.Typer(help="Engram: long-term memory for AI agents.", no_args_is_help=True)
 neo4j_app = typer.Typer(help="The local Neo4j server (used when ENGRAM_NEO4J_URI is unset).")
@@ -192,6 +193,56 @@ def _reembed_summary(report: ReembedReport) -> str:
         text += (f"; {report.remaining} are still stale (written meanwhile by a process on "
                  "another model?): run `engram reembed` again")  # fmt: skip
     return text
+
+
+@app.command()
+def relink(
+    batch_size: Annotated[
+        int, typer.Option(min=1, max=10_000, help="memories per transaction")
+    ] = 256,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="only say how many memories would be relinked")
+    ] = False,
+) -> None:
+    """Rebuild the entities, mentions and relations of memories linked by an older Engram.
+
+    Each stale memory's words are read again and linked against its scope's entities; entities
+    no memory mentions afterwards go. Resumable and idempotent: run it again after an
+    interruption; a second run relinks nothing.
+    """
+    settings = get_settings()
+    if settings.uses_local_server:
+        _start_local(LocalNeo4j(settings))
+    try:
+        report = asyncio.run(_relink(settings, batch_size, dry_run))
+    except EngramError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(1) from e
+    if report.dry_run:
+        console.print(f"{report.stale} memories would be relinked")
+        return
+    console.print(f"relinked {report.relinked} memories in {report.seconds:.1f}s"
+                  + (f"; {report.remaining} still stale: run `engram relink` again"
+                     if report.remaining else ""))  # fmt: skip
+
+
+async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkReport:
+    from service.nlp.pipeline import Extractor
+    from service.relink import relink as run_relink
+    from service.store.database import Database
+
+    extractor = Extractor(settings) if not dry_run else None
+    db = Database(settings)
+    try:
+        with Progress(console=console, disable=dry_run) as progress:
+            task = progress.add_task("relinking entities", total=None)
+
+            def show(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            return await run_relink(db, extractor, batch_size, dry_run, show)
+    finally:
+        await db.close()
 
 
 @neo4j_app.command("install")

@@ -10,7 +10,6 @@ reported exactly like an unknown id.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -21,12 +20,8 @@ from service.decay import DECAY_ACTOR, DecayReport, decay
 from service.domain import MAX_ID_CHARS, MessageIn, Scope, StoredMemory, utcnow
 from service.errors import ForbiddenError, NotFoundError, ValidationError
 from service.ids import text_hash
-from service.nlp.chinese import detect_lang
 from service.nlp.linking import link
-from service.nlp.patterns import EntityMention
-from service.nlp.pipeline import Fact
-from service.nlp.relations import Endpoint, RelationMention
-from service.nlp.temporal import TimeTag
+from service.nlp.pipeline import whole_text_fact
 from service.store.dashboard_queries import DashboardStore, Page
 from service.store.filters import MemoryWhere
 from service.store.lifecycle_queries import (
@@ -51,7 +46,7 @@ VECTOR_PROBE_K = 10
 _REVISED = (
     "text", "source_text", "hash", "lang", "embedding", "content_embedding", "embedding_model",
     "valid_from", "valid_to", "happened_start", "happened_end", "time_granularity",
-    "time_expressions", "subject", "slot", "slot_value",
+    "time_expressions", "subject", "slot", "slot_value", "linker_version",
 )  # fmt: skip
 
 
@@ -270,7 +265,7 @@ class Lifecycle:
         in the memory's own conversational context (it still answers what it answered)."""
         said_at = old.said_at or old.created_at or utcnow()
         facts = (await asyncio.to_thread(self.memory.extractor.extract, [message], [said_at]))[0]
-        fact = _whole_text_fact(message.content, facts, old.confidence)
+        fact = whole_text_fact(message.content, facts, old.confidence)
         scope = _own_scope(old)
         candidate = Candidate(
             key=old.id, hash=text_hash(fact.text), fact=fact, said_at=said_at,
@@ -280,41 +275,6 @@ class Lifecycle:
         [vectors] = await self.memory.embedder.aembed_memories([fact.text], [context_texts])
         candidate.embedding, candidate.content_embedding = vectors.search, vectors.content
         return candidate
-
-
-def _whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> Fact:
-    """One fact over the whole text: the facts' mentions re-based from each fact's source text
-    onto ``text``, their time tags, and the first slot."""
-    mentions: list[EntityMention] = []
-    relations: list[RelationMention] = []
-    times: list[TimeTag] = []
-    cursor = 0
-    for fact in facts:
-        offset = text.find(fact.source_text, cursor)
-        if offset < 0:
-            continue
-        cursor = offset + len(fact.source_text)
-        mentions += [replace(m, start=m.start + offset, end=m.end + offset)
-                     for m in fact.mentions]  # fmt: skip
-        relations += [_shifted(r, offset) for r in fact.relations]
-        times += fact.times
-    slot = next((f.slot for f in facts if f.slot is not None), None)
-    return Fact(
-        text=text, source_text=text, message_index=0, lang=detect_lang(text),
-        confidence=confidence if confidence is not None else 1.0,
-        mentions=mentions, times=times, slot=slot, relations=relations,
-    )  # fmt: skip
-
-
-def _shifted(relation: RelationMention, offset: int) -> RelationMention:
-    """A relation of one fact re-based onto the whole text (its endpoints' spans moved)."""
-
-    def move(end: Endpoint) -> Endpoint:
-        if end.start is None or end.end is None:
-            return end
-        return replace(end, start=end.start + offset, end=end.end + offset)
-
-    return replace(relation, source=move(relation.source), target=move(relation.target))
 
 
 def _own_scope(memory: StoredMemory) -> Scope:

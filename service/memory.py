@@ -33,6 +33,7 @@ from service.nlp.chinese import detect_lang
 from service.nlp.linking import link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
+from service.relink import warn_if_unlinked
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.store.dashboard_queries import Page
@@ -90,6 +91,7 @@ class Memory:
         await apply_schema(db, embedder.dimensions)
         status = await check_embeddings(db, embedder)
         warn_if_stale(status)
+        await warn_if_unlinked(db)
         memory = cls(settings, db, GraphStore(db), embedder, extractor, status)
         await HybridRetriever(settings, memory.store, embedder).prepare_plans()
         await db.open_connections(SEARCH_CONNECTIONS)

@@ -14,7 +14,7 @@ from typing import Any
 from service.config import Settings
 from service.domain import Scope
 from service.ids import scoped_id, text_hash
-from service.nlp.linking import LinkInput
+from service.nlp.linking import LINKER_VERSION, LinkInput
 from service.nlp.normalize import normalize_name
 from service.nlp.pipeline import Fact
 
@@ -58,7 +58,7 @@ class Candidate:
             "text": fact.text, "source_text": fact.source_text, "hash": self.hash,
             "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
             "confidence": fact.confidence, "embedding": self.embedding, **self.context_props(),
-            "embedding_model": embedding_model,
+            "embedding_model": embedding_model, "linker_version": LINKER_VERSION,
             "valid_from": time.start if time else None, "valid_to": time.end if time else None,
             # When it happened, as one indexed interval: its own time, else when it was said
             # (the HAPPENED window of memory_visible; cypher/schema.cypher).

@@ -26,7 +26,7 @@ from strawberry.utils.await_maybe import AwaitableOrValue, await_maybe
 from service import domain
 from service.api.auth import Principal, authorize, scope_for
 from service.api.dashboard import EntityConnection, MemoryConnection
-from service.api.graph import Entity, EntityPath
+from service.api.graph import Entity, EntityPath, RelationConnection
 from service.api.lifecycle import MemoryHistory
 from service.api.types import (
     Context,
@@ -68,9 +68,11 @@ AUDITED_READS: dict[tuple[str, str], AuditedRead] = {
     ("Query", "stats"): AuditedRead(ReadOp.STATS),
     ("Query", "entity"): AuditedRead(ReadOp.ENTITY, ("name",)),
     ("Query", "path"): AuditedRead(ReadOp.PATH, ("from", "to")),
+    ("Query", "relations"): AuditedRead(ReadOp.RELATIONS, ("where",)),
     # Below an entity: the query is the entity's name.
     ("Entity", "memories"): AuditedRead(ReadOp.ENTITY_MEMORIES),
     ("Entity", "neighbors"): AuditedRead(ReadOp.NEIGHBORS),
+    ("Entity", "relations"): AuditedRead(ReadOp.ENTITY_RELATIONS),
 }
 # Query fields that are not reads of memories, with the reason.
 NOT_AUDITED: dict[str, str] = {
@@ -160,7 +162,7 @@ def result_count(result: object) -> int | None:
             return len(result.hits)
         case Context():
             return len(result.memory_ids)
-        case MemoryConnection() | EntityConnection():
+        case MemoryConnection() | EntityConnection() | RelationConnection():
             return len(result.edges)
         case MemoryHistory():
             return len(result.events)

@@ -23,6 +23,8 @@ from service.nlp.normalize import display_name, entity_key, normalize_name, shor
 from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities
 from service.nlp.relations import Endpoint, RelationMention, RelationType
 
+# Stored on each memory (linker_version): `engram relink` relinks the memories of another.
+LINKER_VERSION = 2
 SPEAKER_CONFIDENCE = 1.0
 GAZETTEER_CONFIDENCE = 0.8
 # A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
@@ -102,18 +104,22 @@ class RelationRow:
 
 @dataclass(frozen=True)
 class LinkedBatch:
+    """What a batch writes: the entities (every speaker among them), mentions, relations."""
+
     entities: list[EntityRow]
     mentions: list[MentionRow]
     relations: list[RelationRow]
+    speakers: frozenset[str] = frozenset()  # keys of the speakers' entities
 
     def of(self, memory_ids: set[str]) -> LinkedBatch:
-        """The rows of these memories only (those a write plan creates)."""
+        """The rows of these memories only (those a write plan creates), and the speakers."""
         mentions = [m for m in self.mentions if m.memory_id in memory_ids]
         relations = [r for r in self.relations if r.memory_id in memory_ids]
         keys = {m.key for m in mentions} | {
             k for r in relations for k in (r.source_key, r.target_key)
         }
-        return LinkedBatch([e for e in self.entities if e.key in keys], mentions, relations)
+        entities = [e for e in self.entities if e.key in keys | self.speakers]
+        return LinkedBatch(entities, mentions, relations, self.speakers)
 
 
 @dataclass
@@ -153,6 +159,10 @@ class EntityDirectory:
         self._short: dict[str, set[str]] = {}
 
     def add_known(self, known: KnownEntity) -> None:
+        """A stored entity joins the directory, unless an older Engram keyed it (by type as
+        well as name): such nodes are replaced by `engram relink`, not linked to."""
+        if known.key != entity_key(self.scope, known.name):
+            return
         draft = _Draft(known.key, known.name, known.type, known.type_confidence,
                        list(known.aliases), stored=True)  # fmt: skip
         self.drafts[known.key] = draft
@@ -185,17 +195,19 @@ class EntityDirectory:
     def link_why(
         self, surface: str, label: str, confidence: float, at: datetime | None
     ) -> tuple[str, str]:
-        """``link``, and how the surface was linked (``resolve``'s reason, or "new")."""
+        """``link``, and how the surface names the entity: "name" (its name), "short_form"
+        (one of the entity's short forms), "long_form" (the entity's name is one of the
+        surface's short forms: "Acme Robotics" when "Acme" is known) or "alias"."""
         name = display_name(surface)
         found = self.resolve(name, label)
-        key, reason = found if found is not None else (entity_key(self.scope, name), "new")
+        key = found[0] if found is not None else entity_key(self.scope, name)
         if key not in self.drafts:
             self.drafts[key] = _Draft(key, name, label, 0.0)
         draft = self.drafts[key]
         draft.vote(label, confidence)
         draft.saw(name, at)
         self._claim(name, key, draft.type)
-        return key, reason
+        return key, _reason(name, draft)
 
     def _claim(self, surface: str, key: str, label: str) -> None:
         form = normalize_name(surface)
@@ -233,8 +245,10 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
     directory = EntityDirectory(scope)
     for entity in known:
         directory.add_known(entity)
-    for speaker, at in _speakers(facts):
+    speakers = {
         directory.link(speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, at)
+        for speaker, at in _speakers(facts)
+    }
     # Longest names first, so that "Acme Robotics" is the entity "Acme" later links to.
     found = sorted(
         ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
@@ -251,7 +265,20 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         mentions += own + _endpoint_mentions(fact, own, found_relations)
         relations += found_relations
     used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
-    return LinkedBatch(directory.rows(used), _unique(mentions), relations)
+    return LinkedBatch(
+        directory.rows([*speakers, *used]), _unique(mentions), relations, frozenset(speakers)
+    )
+
+
+def _reason(surface: str, draft: _Draft) -> str:
+    form = normalize_name(surface)
+    if form == normalize_name(draft.name):
+        return "name"
+    if form in short_forms(draft.name, draft.type):
+        return "short_form"
+    if normalize_name(draft.name) in short_forms(surface, draft.type):
+        return "long_form"
+    return "alias"
 
 
 def _label(value: str) -> EntityLabel:

@@ -136,17 +136,35 @@ def _organisation_short_forms(words: list[str], rules: ShortFormRules) -> list[s
 
 
 def _chinese_short_forms(norm: str, entity_type: str) -> list[str]:
+    """王小明 -> 小明; 郑浩 -> 浩哥, 老郑; 阿里巴巴集团 -> 阿里巴巴, 阿里; 浙江大学 -> 浙江, 浙大;
+    华为mate 60 -> mate 60 (a Latin product name after its Chinese brand)."""
     rules = short_form_rules()
     if entity_type == "PERSON":
-        # A three-character name is a one-character surname and a given name that friends use.
-        return [norm[1:]] if len(norm) == 3 and all(_HAN.match(c) for c in norm) else []
+        return _chinese_person_short_forms(norm)
     if entity_type == "PLACE":
         return []
-    forms: list[str] = []
+    latin = _BRANDED_LATIN.match(norm)
+    if latin:
+        return [latin.group(1)]
     for suffix in rules.org_suffixes_zh:
-        if norm.endswith(suffix) and len(norm) - len(suffix) >= rules.min_short_chars_zh:
-            forms.append(norm[: -len(suffix)])
+        stem = norm[: -len(suffix)]
+        if norm.endswith(suffix) and len(stem) >= rules.min_short_chars_zh:
             if suffix == rules.zh_university_suffix:
-                forms.append(norm[0] + "大")
-            break
-    return forms
+                return [stem, norm[0] + "大"]
+            # A four-character company name is also called by its first two (阿里巴巴 -> 阿里).
+            return [stem, stem[:2]] if len(stem) == 4 and suffix in _COMPANY_SUFFIXES else [stem]
+    return []
+
+
+_COMPANY_SUFFIXES = {"公司", "有限公司", "集团", "科技", "控股", "股份", "网络", "技术", "创新"}
+_BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")
+
+
+def _chinese_person_short_forms(norm: str) -> list[str]:
+    """How friends call someone: the given name of a three-character name, and the familiar
+    forms 老 + surname and given name's last character + 哥 / 姐."""
+    if not 2 <= len(norm) <= 3 or not all(_HAN.match(c) for c in norm):
+        return []
+    surname, given = norm[0], norm[1:]
+    forms = [given] if len(given) == 2 else []
+    return [*forms, "老" + surname, given[-1] + "哥", given[-1] + "姐"]

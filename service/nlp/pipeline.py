@@ -20,8 +20,8 @@ from service.nlp.facts import (
     split_chinese,
 )
 from service.nlp.linking import Gazetteer, batch_forms
-from service.nlp.patterns import EntityExtractor, EntityMention, detect_lang
-from service.nlp.relations import RelationExtractor, RelationMention, RelationType
+from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
+from service.nlp.relations import Endpoint, RelationExtractor, RelationMention, RelationType
 from service.nlp.temporal import TimeTag, find_time_tags
 
 STATEMENT_CONFIDENCE = 0.9
@@ -79,8 +79,12 @@ def fact_spans(doc: Doc, min_words: int = 6, max_words: int = 40) -> list[Span]:
 
 # Relations that are a slot of their speaker (the names of nlp_models/slots.jsonl): a slot rule
 # and a relation are one notion of "the same fact", so "I moved to Boston" supersedes "I live
-# in Lisbon" whichever of the two found it.
-_SLOT_OF_RELATION = {RelationType.WORKS_AT: "works_at", RelationType.LIVES_IN: "lives_in"}
+# in Lisbon" whichever of the two found it. A slot retires an older fact, so only a target of a
+# fitting type sets one ("I work in Beijing" names where, not an employer).
+_SLOT_OF_RELATION = {
+    RelationType.WORKS_AT: ("works_at", {EntityLabel.ORG, EntityLabel.OTHER}),
+    RelationType.LIVES_IN: ("lives_in", {EntityLabel.PLACE}),
+}
 
 
 def _slot_of(relations: list[RelationMention], confidence: float) -> SlotValue | None:
@@ -88,8 +92,9 @@ def _slot_of(relations: list[RelationMention], confidence: float) -> SlotValue |
     if confidence < STATEMENT_CONFIDENCE:
         return None
     for r in relations:
-        if r.source.start is None and r.type in _SLOT_OF_RELATION:
-            return SlotValue(_SLOT_OF_RELATION[r.type], r.target.name, f"relation:{r.extractor}")
+        slot, labels = _SLOT_OF_RELATION.get(r.type, ("", set()))
+        if r.source.start is None and r.target.label in labels:
+            return SlotValue(slot, r.target.name, f"relation:{r.extractor}")
     return None
 
 
@@ -186,3 +191,38 @@ class Extractor:
             times=find_time_tags(source, said_at, lang),
             slot=None if question else find_slot(source, lang),
         )
+
+
+def whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> Fact:
+    """One fact over the whole text: the facts' mentions re-based from each fact's source text
+    onto ``text``, their time tags, and the first slot."""
+    mentions: list[EntityMention] = []
+    relations: list[RelationMention] = []
+    times: list[TimeTag] = []
+    cursor = 0
+    for fact in facts:
+        offset = text.find(fact.source_text, cursor)
+        if offset < 0:
+            continue
+        cursor = offset + len(fact.source_text)
+        mentions += [replace(m, start=m.start + offset, end=m.end + offset)
+                     for m in fact.mentions]  # fmt: skip
+        relations += [_shifted(r, offset) for r in fact.relations]
+        times += fact.times
+    slot = next((f.slot for f in facts if f.slot is not None), None)
+    return Fact(
+        text=text, source_text=text, message_index=0, lang=detect_lang(text),
+        confidence=confidence if confidence is not None else 1.0,
+        mentions=mentions, times=times, slot=slot, relations=relations,
+    )  # fmt: skip
+
+
+def _shifted(relation: RelationMention, offset: int) -> RelationMention:
+    """A relation of one fact re-based onto the whole text (its endpoints' spans moved)."""
+
+    def move(end: Endpoint) -> Endpoint:
+        if end.start is None or end.end is None:
+            return end
+        return replace(end, start=end.start + offset, end=end.end + offset)
+
+    return replace(relation, source=move(relation.source), target=move(relation.target))

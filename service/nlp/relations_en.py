@@ -228,6 +228,9 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if "compound" in row.preps:  # "Finch's Denver office"
         objects += [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
     owners = [c for c in token.children if c.dep_ == "poss"]
+    if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
+        # "X has its headquarters in Y": "its" is the subject of "has".
+        owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
     if owners:
         sources = [e for e in (endpoint(fact, o) for o in owners) if e is not None]
     else:
@@ -316,6 +319,9 @@ def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pa
     if token.pos_ != "NOUN" or fact.covering(token) is not None:
         return
     owners = [c for c in token.children if c.dep_ == "poss"]
+    if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
+        # "X has its headquarters in Y": "its" is the subject of "has".
+        owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
     if owners:
         user = endpoint(fact, owners[0])
     elif token.dep_ == "dobj" and _matches(row, token.head) and asserted(token):

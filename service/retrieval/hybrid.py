@@ -179,7 +179,7 @@ class HybridRetriever:
         if not plan.lucene:
             return {}
         return await self.store.retrieve_text(
-            text_params(self.settings, plan.lucene, params, wanted)
+            text_params(self.settings, plan.lucene, params, wanted, plan.relation_types)
         )
 
     async def prepare_plans(self) -> None:
@@ -198,7 +198,7 @@ class HybridRetriever:
             exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
             ranking = {**exact, "cover": NO_COVER}
             steps = [
-                ("text", text_params(s, "plan", params, wanted)),
+                ("text", text_params(s, "plan", params, wanted, ("WORKS_AT",))),
                 ("vector", {**ranking, "fetch_k": s.retriever_depth}),
                 ("time" if window else "scope_scan", ranking),
                 ("speaker", {**exact, "speakers": ["plan"]}),
@@ -268,15 +268,22 @@ class HybridRetriever:
 
 
 def text_params(
-    settings: Settings, lucene: str, params: dict[str, Any], wanted: int
+    settings: Settings,
+    lucene: str,
+    params: dict[str, Any],
+    wanted: int,
+    relation_types: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The full-text and graph retrievers' parameters (cypher/search_text.cypher)."""
+    """The full-text and graph retrievers' parameters (cypher/search_text.cypher);
+    ``relation_types``: the typed relations the graph retriever follows (QueryPlan)."""
     s = settings
     return {
         **params, "memory_lucene": memory_text_query(lucene, s.context_weight),
         "text_fetch_k": params["limit"] * s.fulltext_overfetch, "entity_lucene": lucene,
         "max_entities": s.graph_entities, "hub_limit": s.graph_hub_limit,
         "hop_decay": s.graph_hop_decay, "preload": wanted,
+        # In a map: Neo4j keys plans by parameter types, and an empty list types differently.
+        "relations": {"types": list(relation_types)},
     }  # fmt: skip
 
 

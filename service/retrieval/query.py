@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
+from pathlib import Path
 
+from service.config import REPO_ROOT
 from service.domain import Clock, SearchOptions, clean_text, utcnow
 from service.errors import ValidationError
 from service.nlp.patterns import detect_lang
@@ -114,6 +118,8 @@ class QueryPlan:
     # A window the query prefers but does not bound: "recently", "lately", 最近 (VAGUE_TIME).
     # Its memories are ranked by the time retriever beside the others; nothing is filtered out.
     recent: TimeWindow | None = None
+    # Typed relations the question asks about ("works for", "based in": RELATION_WORDS).
+    relation_types: tuple[str, ...] = ()
 
     def filter_params(self) -> dict[str, datetime | None]:
         """The time parameters of the shared memory_visible predicate."""
@@ -152,8 +158,30 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
         window, recent = None, window
     return QueryPlan(
         text=text, lucene=lucene_query(text), window=window, as_of=options.as_of,
-        names=candidate_names(text), recent=recent,
+        names=candidate_names(text), recent=recent, relation_types=relation_types(text),
     )  # fmt: skip
+
+
+RELATION_WORDS_PATH = REPO_ROOT / "nlp_models" / "relation_words.json"
+
+
+@cache
+def _relation_words(
+    path: Path = RELATION_WORDS_PATH,
+) -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        lang: [(kind, re.compile(rf"\b(?:{words})\b" if lang == "en" else words, re.IGNORECASE))
+               for kind, words in table.items()]
+        for lang, table in raw.items() if not lang.startswith("_")
+    }  # fmt: skip
+
+
+def relation_types(text: str) -> tuple[str, ...]:
+    """The typed relations a question asks about, from its words (nlp_models/relation_words.json):
+    "Which city is the company Alice works for based in?" -> WORKS_AT, LOCATED_IN."""
+    table = _relation_words().get(detect_lang(text), [])
+    return tuple(kind for kind, words in table if words.search(text))
 
 
 def _found_in_text(options: SearchOptions) -> bool:

@@ -36,6 +36,8 @@ class ReadOp(StrEnum):
     ENTITY_MEMORIES = "entity_memories"
     NEIGHBORS = "neighbors"
     PATH = "path"
+    RELATIONS = "relations"
+    ENTITY_RELATIONS = "entity_relations"
 
 
 class ReadEvent(BaseModel):

@@ -282,12 +282,14 @@ async def test_entity_type_counts_and_stats(
 ) -> None:
     data = await gql(mem, COUNTS, scope=ALICE)
     assert data["entityTypeCounts"] == [
+        # The speakers Alice and Bob are people too.
         {"type": "PLACE", "count": 4}, {"type": "ORG", "count": 3},
-        {"type": "CONCEPT", "count": 2}, {"type": "PERSON", "count": 1},
+        {"type": "PERSON", "count": 3}, {"type": "CONCEPT", "count": 2},
     ]  # fmt: skip
     assert data["stats"] == {
-        "memories": 10, "currentMemories": 8, "superseded": 2, "messages": 9, "entities": 10,
-        "mentions": 11, "events": 12, "firstSaidAt": "2024-01-05T09:00:00+00:00",
+        # Ten first-person facts mention their speaker too.
+        "memories": 10, "currentMemories": 8, "superseded": 2, "messages": 9, "entities": 12,
+        "mentions": 21, "events": 12, "firstSaidAt": "2024-01-05T09:00:00+00:00",
         "lastSaidAt": "2024-04-12T07:00:00+00:00",
     }  # fmt: skip
     events = await run_cypher(
@@ -306,8 +308,10 @@ async def test_entities_filter_sort_and_page(mem: Memory, seeded: dict[str, list
         return [e["node"]["name"] for e in page["edges"]]
 
     everything = await entities(first=100)
-    assert everything["totalCount"] == 10 and names(everything) == sorted(names(everything))
-    busiest = await entities(sort=[{"mentionCount": "DESC"}], first=1)
+    assert everything["totalCount"] == 12 and names(everything) == sorted(names(everything))
+    assert {"Alice", "Bob"} <= set(names(everything))  # the speakers
+    things = {"NOT": {"type": {"eq": "PERSON"}}}
+    busiest = await entities(where=things, sort=[{"mentionCount": "DESC"}], first=1)
     assert busiest["edges"][0]["node"]["name"] == "Seattle"
     assert busiest["edges"][0]["node"]["mentionCount"] == 2
     orgs = await entities(where={"type": {"in": ["ORG"]}, "NOT": {"name": {"startsWith": "M"}}})
@@ -315,8 +319,8 @@ async def test_entities_filter_sort_and_page(mem: Memory, seeded: dict[str, list
     either = await entities(
         where={"OR": [{"name": {"contains": "SEA"}}, {"type": {"eq": "PERSON"}}]}
     )
-    assert set(names(either)) == {"Seattle", "Max"}
-    recent = await entities(where={"lastSeen": {"gt": MAR}}, sort=[{"lastSeen": "DESC"}])
+    assert set(names(either)) == {"Seattle", "Max", "Alice", "Bob"}
+    recent = await entities(where={"lastSeen": {"gt": MAR}, **things}, sort=[{"lastSeen": "DESC"}])
     assert names(recent) == ["阿里巴巴集团", "Seattle", "Microsoft"]
     walked, after = [], None
     while True:
@@ -338,7 +342,7 @@ async def test_another_tenant_never_shows_up(mem: Memory, seeded: dict[str, list
     assert {e["node"]["id"] for e in alone["edges"]} == theirs and alone["totalCount"] == 1
     data = await gql(mem, COUNTS, scope=MALLORY)
     assert data["stats"]["memories"] == 1 and data["stats"]["messages"] == 1
-    assert sum(row["count"] for row in data["entityTypeCounts"]) == data["stats"]["entities"] == 2
+    assert sum(row["count"] for row in data["entityTypeCounts"]) == data["stats"]["entities"] == 3
     timeline = await gql(mem, TIMELINE, scope=MALLORY, bucket="MONTH")
     assert timeline["timeline"] == [{"bucketStart": "2024-02-01", "count": 1}]
     mine = await gql(mem, ENTITIES, scope=ALICE, where={"name": {"eq": "Boston"}})

@@ -59,11 +59,18 @@ async def test_conversation_lands_as_messages_facts_and_entities(
         neo4j_target,
         "MATCH (m:Memory)-[r:MENTIONS]->(e:Entity) "
         "RETURN e.name AS name, e.type AS type, r.extractor AS ex, r.confidence AS conf, "
-        "substring(m.source_text, r.start, r.end - r.start) AS span, e.user_id AS user",
+        "substring(m.source_text, r.start, r.end - r.start) AS span, e.user_id AS user, "
+        "r.role AS role, r.surface AS surface, m.speaker AS speaker",
     )
     found = {(r["name"], r["type"]) for r in mentions}
-    assert {("Boston", "PLACE"), ("Google", "ORG")} <= found
-    assert all(r["span"] == r["name"] for r in mentions)
+    assert {("Boston", "PLACE"), ("Google", "ORG"), ("Alice", "PERSON")} <= found
+    assert all(r["span"] == r["surface"] for r in mentions)
+    named = [r for r in mentions if r["role"] == "mention"]
+    assert named and all(r["span"] == r["name"] for r in named)
+    # Said in the first person: the speaker is mentioned as the subject, at the pronoun.
+    subjects = [r for r in mentions if r["role"] == "subject"]
+    assert subjects and all(r["name"] == r["speaker"] == "Alice" for r in subjects)
+    assert {r["span"] for r in subjects} <= {"I", "my", "me", "My", "Me"}
     assert all(r["ex"] and 0 < float(r["conf"]) <= 1 for r in mentions)  # type: ignore[arg-type]
     assert {r["user"] for r in mentions} == {"alice"}
 
