@@ -5,7 +5,8 @@ Run after `python -m bench.locomo …` (same settings, so the same bench Neo4j):
 
 - memories_with_entity: % of memories that MENTION at least one entity;
 - entities_mentioned_once: % of entities with exactly one MENTIONS edge;
-- split_names: names (case, spacing, possessive folded) held by more than one entity node;
+- split_names: names (case, spacing, possessive folded) held by more than one entity node of
+  one scope;
 - junk: entities named like an interjection, greeting or filler of the fixed list below. The
   list is this script's own (a measuring stick), independent of nlp_models/stop_entities.txt.
 """
@@ -121,6 +122,8 @@ async def collect(prefix: str) -> dict[str, Any]:
         sum(r["linked"] for r in rows),
         [e for r in rows for e in r["entities"]],
     )
+    # A name split across nodes is counted inside its scope (scopes never share nodes).
+    total["split_names"] = sum(s["split_names"] for s in scopes.values())
     return {"overall": total, "scopes": scopes}
 
 

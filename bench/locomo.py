@@ -200,13 +200,14 @@ async def run_engram(
     conversations: list[Conversation],
     questions: dict[str, list[Question]],
     reuse: bool = False,
+    min_score: float = 0.0,
 ) -> EngramRun:
     """Ingest each conversation into its own scope, then ask it every scored question."""
     run = EngramRun()
     mem = await Memory.start(settings, embedder=embedder)
     try:
         for conversation in conversations:
-            await _ask_engram(mem, conversation, questions[conversation.id], run, reuse)
+            await _ask_engram(mem, conversation, questions[conversation.id], run, reuse, min_score)
     finally:
         await mem.close()
     return run
@@ -218,6 +219,7 @@ async def _ask_engram(
     questions: list[Question],
     run: EngramRun,
     reuse: bool,
+    min_score: float,
 ) -> None:
     scope = Scope(user_id=f"locomo-{conversation.id}")
     if reuse:  # the scope holds this conversation already: ids are derived, not stored
@@ -229,7 +231,9 @@ async def _ask_engram(
     to_dia_id = {
         node_id: str(m.id) for node_id, m in zip(message_ids, conversation.messages, strict=True)
     }
-    options = SearchOptions(limit=DEPTH, when=TimeFilter(reference_time=asked_at(conversation)))
+    options = SearchOptions(
+        limit=DEPTH, when=TimeFilter(reference_time=asked_at(conversation)), min_score=min_score
+    )
     for question in questions:
         started = time.perf_counter()
         hits = await mem.search(question.question, scope, options=options)
@@ -281,7 +285,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--reuse-ingest", action="store_true",
         help="ask the scopes a previous run ingested (to compare read-side settings quickly)",
     )  # fmt: skip
+    parser.add_argument(
+        "--only", choices=sorted(WEIGHTS),
+        help="score one retriever alone: the others weigh 0 and their hits are dropped",
+    )  # fmt: skip
     return parser.parse_args(argv)
+
+
+# The fusion weight of each retriever (Settings), for --only.
+WEIGHTS = {
+    "vector": "weight_vector",
+    "fulltext": "weight_fulltext",
+    "graph": "weight_graph",
+    "time": "weight_time",
+    "speaker": "weight_speaker",
+}
+ALONE_MIN_SCORE = 1e-9  # above a zero-weight fusion score: only the chosen retriever's hits
 
 
 def run_baselines(
@@ -348,6 +367,10 @@ def main(argv: list[str] | None = None) -> None:
     console = Console()
     conversations, questions = load(args.dataset, args.limit_conversations)
     settings = bench_settings()
+    if args.only:
+        settings = settings.model_copy(
+            update={field: float(name == args.only) for name, field in WEIGHTS.items()}
+        )
     embedder = Embedder(settings)
     scores = run_baselines(embedder, conversations, questions)
     baselines = {name: summarise(s) for name, s in scores.items()}
@@ -355,7 +378,14 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_engram:
         ensure_neo4j(settings)
         engram = asyncio.run(
-            run_engram(settings, embedder, conversations, questions, args.reuse_ingest)
+            run_engram(
+                settings,
+                embedder,
+                conversations,
+                questions,
+                args.reuse_ingest,
+                ALONE_MIN_SCORE if args.only else 0.0,
+            )
         )
     reports = baselines if engram is None else {"engram": summarise(engram.scores), **baselines}
     print_table(console, reports)

@@ -99,12 +99,15 @@ class Neighbor:
     distance: int
     via: list[str] = strawberry.field(description="The entities passed on one shortest path.")
     support: int = strawberry.field(description="Memories linking it to the entities one closer.")
+    relations: list[str] = strawberry.field(
+        description="Typed relations between it and the entity asked about (WORKS_AT …)."
+    )
 
     @classmethod
     def of(cls, neighbor: traversal.Neighbor, scope: domain.Scope) -> Neighbor:
         return cls(
             entity=Entity.of(neighbor.entity, scope), distance=neighbor.distance,
-            via=neighbor.via, support=neighbor.support,
+            via=neighbor.via, support=neighbor.support, relations=neighbor.relations,
         )  # fmt: skip
 
 

@@ -169,7 +169,7 @@ class EntityDirectory:
         for form in [known.name, *known.aliases]:
             self._claim(form, known.key, known.type)
 
-    def resolve(self, surface: str, label: str) -> tuple[str, str] | None:
+    def resolve(self, surface: str, label: str, trusted: bool = False) -> tuple[str, str] | None:
         """The key of the known entity this surface names, if exactly one does, and why:
         "name" (its name or an alias), "short_form" (it is one of the entity's short forms),
         "long_form" (the entity's name is one of the surface's short forms)."""
@@ -178,7 +178,7 @@ class EntityDirectory:
             return None
         if form in self._exact:
             return self._exact[form], "name"
-        keys = self._short.get(form, set())
+        keys = {k for k in self._short.get(form, set()) if not trusted or self._fits(k, label)}
         if len(keys) == 1:
             return next(iter(keys)), "short_form"
         # "Acme Robotics" when the scope knows "Acme": the mention's own short form.
@@ -187,19 +187,40 @@ class EntityDirectory:
                 return self._exact[short], "long_form"
         return None
 
-    def link(self, surface: str, label: str, confidence: float, at: datetime | None) -> str:
+    def _fits(self, key: str, label: str) -> bool:
+        """Whether a mention typed ``label`` may be a short form of this entity: a place or a
+        person is not the short form of something else (墨尔本 the city, not 墨尔本大学).
+        Asked only of labels from a list of places (_PLACE_LISTS): a tagger's guess for a
+        short name ("Becca" GPE, 墨大 ns) is too often wrong to keep it from its entity."""
+        kind = self.drafts[key].type
+        typed = {EntityLabel.PERSON.value, EntityLabel.PLACE.value}
+        return label not in typed or kind == label or kind == EntityLabel.OTHER.value
+
+    def link(
+        self,
+        surface: str,
+        label: str,
+        confidence: float,
+        at: datetime | None,
+        trusted: bool = False,
+    ) -> str:
         """The entity this surface names, made when no known one does; the vote and the form
-        are recorded on it."""
-        return self.link_why(surface, label, confidence, at)[0]
+        are recorded on it. ``trusted``: the label comes from a dictionary (``resolve``)."""
+        return self.link_why(surface, label, confidence, at, trusted)[0]
 
     def link_why(
-        self, surface: str, label: str, confidence: float, at: datetime | None
+        self,
+        surface: str,
+        label: str,
+        confidence: float,
+        at: datetime | None,
+        trusted: bool = False,
     ) -> tuple[str, str]:
         """``link``, and how the surface names the entity: "name" (its name), "short_form"
         (one of the entity's short forms), "long_form" (the entity's name is one of the
         surface's short forms: "Acme Robotics" when "Acme" is known) or "alias"."""
         name = display_name(surface)
-        found = self.resolve(name, label)
+        found = self.resolve(name, label, trusted)
         key = found[0] if found is not None else entity_key(self.scope, name)
         if key not in self.drafts:
             self.drafts[key] = _Draft(key, name, label, 0.0)
@@ -254,7 +275,8 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
     )
     for fact, mention in found:
-        directory.link(mention.text, mention.label.value, mention.confidence, fact.said_at)
+        directory.link(mention.text, mention.label.value, mention.confidence, fact.said_at,
+                       _trusted(mention))  # fmt: skip
     mentions: list[MentionRow] = []
     relations: list[RelationRow] = []
     gazetteer = Gazetteer(directory.gazetteer_forms())
@@ -268,6 +290,16 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
     return LinkedBatch(
         directory.rows([*speakers, *used]), _unique(mentions), relations, frozenset(speakers)
     )
+
+
+# Extractors whose PLACE label comes from a list of places, not a tagger's guess (jieba reads
+# 大疆 and 墨大 as places, spaCy "Becca" as one).
+_PLACE_LISTS = ("zh:city", "pattern:zh_place_major_city", "pattern:zh_place_country")
+
+
+def _trusted(mention: EntityMention) -> bool:
+    """Whether a mention's label comes from a list rather than a guess."""
+    return mention.extractor.startswith(_PLACE_LISTS)
 
 
 def _reason(surface: str, draft: _Draft) -> str:
@@ -297,7 +329,8 @@ def _mention_rows(
 ) -> list[MentionRow]:
     rows = []
     for m in spans:
-        key, why = directory.link_why(m.text, m.label.value, m.confidence, fact.said_at)
+        key, why = directory.link_why(m.text, m.label.value, m.confidence, fact.said_at,
+                                      _trusted(m))  # fmt: skip
         rows.append(MentionRow(fact.memory_id, key, m.text, m.start, m.end, m.extractor,
                                m.confidence, "mention", why))  # fmt: skip
     first_person = _first_person(fact)
@@ -337,7 +370,8 @@ def _endpoint_key(
     if end.start is not None and end.end is not None:
         for m in spans:
             if m.start < end.end and end.start < m.end:
-                return directory.link(m.text, m.label.value, m.confidence, fact.said_at)
+                return directory.link(m.text, m.label.value, m.confidence, fact.said_at,
+                                      _trusted(m))  # fmt: skip
     name = _without_fillers(display_name(end.name))
     if not name:
         return None

@@ -117,7 +117,10 @@ def short_forms(name: str, entity_type: str) -> list[str]:
     if entity_type == "PLACE":
         return [norm[: -len(s)].strip() for s in rules.place_suffixes_en
                 if norm.endswith(" " + s)][:1]  # fmt: skip
-    return _organisation_short_forms(words, rules)
+    forms = _organisation_short_forms(words, rules)
+    if display_name(name).lower().startswith("the ") and len(words) >= 2:
+        forms.append(words[-1])  # The Paper Lanterns -> lanterns, as bands and teams are called
+    return forms
 
 
 def _organisation_short_forms(words: list[str], rules: ShortFormRules) -> list[str]:

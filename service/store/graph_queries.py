@@ -37,6 +37,7 @@ class Neighbor(BaseModel):
     distance: int
     via: list[str] = Field(default_factory=list)
     support: int
+    relations: list[str] = Field(default_factory=list)  # typed relations to the start entity
 
 
 MENTIONED_WITH = "MENTIONED_WITH"  # a hop through a memory that mentions both entities
@@ -95,11 +96,21 @@ class TraversalStore:
         params = {**visibility(scope), "key": key, "hops": hops, "limit": limit,
                   "hub_limit": hub_limit}  # fmt: skip
         rows = await self.db.read("find_neighbors", params)
+        near = [r["entity"]["key"] for r in rows if r["distance"] == 1]
+        typed = await self.db.read(
+            "find_neighbor_relations", {**visibility(scope), "key": key, "keys": near}
+        )
+        kinds = {r["key"]: sorted(r["types"]) for r in typed}
         return [
-            Neighbor(entity=to_entity(r["entity"]), distance=r["distance"], via=r["via"],
-                     support=r["support"])
+            Neighbor(
+                entity=to_entity(r["entity"]),
+                distance=r["distance"],
+                via=r["via"],
+                support=r["support"],
+                relations=kinds.get(r["entity"]["key"], []),
+            )
             for r in rows
-        ]  # fmt: skip
+        ]
 
     async def path(
         self,

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.integration
 ADD = """mutation($m: [MessageInput!]!, $s: ScopeInput!) { addMessages(messages: $m, scope: $s) {
   __typename ... on AddMessagesSuccess { added superseded } ... on InvalidInput { message } } }"""
 ENTITY = """query($n: String!, $s: ScopeInput!) { entity(name: $n, scope: $s) { __typename
-  ... on Entity { name type aliases neighbors { entity { name } } }
+  ... on Entity { name type aliases neighbors { entity { name } relations } }
   ... on NotFound { message } } }"""
 ENTITIES = """query($s: ScopeInput!) { entities(scope: $s, first: 100) {
   ... on EntityConnection { edges { node { name type aliases } } } } }"""
@@ -78,7 +78,8 @@ async def test_a_speaker_reaches_a_city_through_their_employer(mem: Memory) -> N
     assert found["Alice"]["type"] == "PERSON"
     assert [n for n in found if "acme" in n.lower()] == ["Acme Robotics"]
     acme = (await gql(mem, ENTITY, n="Acme Robotics", s={"userId": "u1"}))["entity"]
-    assert {n["entity"]["name"] for n in acme["neighbors"]} >= {"Alice", "Toronto"}
+    around = {n["entity"]["name"]: n["relations"] for n in acme["neighbors"]}
+    assert around["Alice"] == ["WORKS_AT"] and around["Toronto"] == ["LOCATED_IN"]
     rels = await relations(mem, "u1")
     assert ("Alice", "WORKS_AT", "Acme Robotics") in rels
     assert ("Acme Robotics", "LOCATED_IN", "Toronto") in rels

@@ -130,7 +130,8 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
     assert len((await global_only.retrieve("vector", probe)).hits) < 10
     lucene = plan_query(DOG_WALKS, SearchOptions()).lucene
     text = {**probe, "memory_lucene": lucene, "entity_lucene": lucene, "text_fetch_k": 30,
-            "max_entities": 8, "hub_limit": 20, "hop_decay": 0.3, "preload": 10}  # fmt: skip
+            "max_entities": 8, "hub_limit": 20, "hop_decay": 0.3, "preload": 10,
+            "relations": {"types": []}}  # fmt: skip
     assert len((await global_only.retrieve_text(text))["fulltext"]) < 10
     ran, retrieve = [], sharded.store.retrieve
 

@@ -83,6 +83,11 @@ ENGLISH = [
         ("Ostrava Steelworks", "LOCATED_IN", "Ostrava"),
     ),
     (
+        "Brightmoor Foods has its headquarters in Leeds.",
+        {"Brightmoor_Foods": L.ORG, "Leeds": L.PLACE},
+        ("Brightmoor Foods", "LOCATED_IN", "Leeds"),
+    ),
+    (
         "My brother Felipe teaches math at Linden Academy.",
         {"Felipe": L.PERSON, "Linden_Academy": L.ORG},
         ("Felipe", "WORKS_AT", "Linden Academy"),

@@ -1,0 +1,142 @@
+"""Entity linking without a database: one entity per thing, short forms, the gazetteer,
+speakers as subjects, relation endpoints, legacy keys; and the names short forms come from."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from service.domain import Scope
+from service.nlp.linking import Gazetteer, KnownEntity, LinkInput, batch_forms, link
+from service.nlp.mentions import EntityLabel, EntityMention
+from service.nlp.normalize import entity_key, short_forms
+from service.nlp.relations import Endpoint, RelationMention, RelationType
+from service.retrieval.query import relation_types
+
+SCOPE = Scope(user_id="u")
+AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
+
+
+def mention(text: str, source: str, label: EntityLabel = EntityLabel.ORG) -> EntityMention:
+    start = source.index(text)
+    return EntityMention(text, label, start, start + len(text), "test", 0.9)
+
+
+def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) -> LinkInput:
+    return LinkInput(memory_id, text, str(kwargs.get("lang", "en")), "Alice", AT, list(mentions),
+                     list(kwargs.get("relations", [])))  # type: ignore[call-overload]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "expected"),
+    [
+        ("Acme Robotics", "ORG", ["acme"]),
+        ("Finch Analytics", "ORG", ["finch"]),
+        ("University of Washington", "ORG", ["uw"]),
+        ("Zion National Park", "PLACE", ["zion"]),
+        ("Rebecca Stone", "PERSON", ["rebecca", "becca", "becky"]),
+        ("Paris", "PLACE", []),
+        ("腾讯科技", "ORG", ["腾讯"]),
+        ("阿里巴巴集团", "ORG", ["阿里巴巴", "阿里"]),
+        ("浙江大学", "ORG", ["浙江", "浙大"]),
+        ("王小明", "PERSON", ["小明", "老王", "明哥", "明姐"]),
+        ("华为Mate 60", "CONCEPT", ["mate 60"]),
+    ],
+)
+def test_short_forms(name: str, kind: str, expected: list[str]) -> None:
+    assert short_forms(name, kind) == expected
+
+
+def test_the_type_is_not_part_of_the_key_and_the_strongest_evidence_types_it() -> None:
+    text_a, text_b = "Alice works at Acme Robotics.", "Acme Robotics is in Toronto."
+    weak = EntityMention("Acme Robotics", EntityLabel.OTHER, 0, 13, "spacy:PROPN", 0.6)
+    linked = link(SCOPE, [fact("m1", text_a, mention("Acme Robotics", text_a)),
+                          fact("m2", text_b, weak)], [])  # fmt: skip
+    acme = [e for e in linked.entities if e.name == "Acme Robotics"]
+    assert len(acme) == 1 and acme[0].type == "ORG"
+    assert acme[0].key == entity_key(SCOPE, "acme robotics's")
+    assert {m.key for m in linked.mentions if m.surface == "Acme Robotics"} == {acme[0].key}
+
+
+def test_a_short_form_links_to_the_known_entity_and_says_so() -> None:
+    known = KnownEntity(entity_key(SCOPE, "Halcyon Robotics"), "Halcyon Robotics", "ORG", 0.9)
+    text = "Halcyon's headquarters are in Pittsburgh."
+    linked = link(SCOPE, [fact("m1", text, mention("Halcyon", text))], [known])
+    [row] = [m for m in linked.mentions if m.surface == "Halcyon"]
+    assert (row.key, row.link) == (known.key, "short_form")
+    [entity] = [e for e in linked.entities if e.key == known.key]
+    assert "Halcyon" in entity.aliases and "halcyon" in entity.alias_keys
+
+
+def test_a_place_is_not_the_short_form_of_an_organisation() -> None:
+    university = KnownEntity(entity_key(SCOPE, "墨尔本大学"), "墨尔本大学", "ORG", 0.9)
+    text = "墨尔本大学就在墨尔本市中心。"
+    city = EntityMention("墨尔本", EntityLabel.PLACE, 7, 10, "jieba:ns", 0.8)
+    linked = link(SCOPE, [fact("m1", text, city, lang="zh")], [university])
+    assert {e.name for e in linked.entities} >= {"墨尔本"}
+    assert university.key not in {m.key for m in linked.mentions if m.surface == "墨尔本"}
+
+
+def test_the_gazetteer_finds_known_names_ner_missed() -> None:
+    forms = batch_forms([mention("Acme Robotics", "Acme Robotics")], ["Marcus"])
+    gazetteer = Gazetteer(forms)
+    found = gazetteer.find("Thanks marcus! ACME's office and Marcus's mark.", [])
+    # A one-word name counts only capitalised; a possessive and another case still count.
+    assert [(m.text, m.label) for m in found] == [("ACME", EntityLabel.ORG),
+                                                   ("Marcus", EntityLabel.PERSON)]  # fmt: skip
+    assert gazetteer.find("Acme", [EntityMention("Acme", EntityLabel.ORG, 0, 4, "x", 1)]) == []
+
+
+def test_first_person_mentions_the_speaker_as_subject() -> None:
+    linked = link(SCOPE, [fact("m1", "We go way back."), fact("m2", "It rained."),
+                          fact("m3", "我在腾讯工作。", lang="zh")], [])  # fmt: skip
+    subjects = [(m.memory_id, m.surface, m.role) for m in linked.mentions]
+    assert subjects == [("m1", "We", "subject"), ("m3", "我", "subject")]
+    [alice] = [e for e in linked.entities if e.name == "Alice"]
+    assert alice.type == "PERSON" and alice.key in linked.speakers
+    # The speaker is kept even for memories that never mention her.
+    assert linked.of({"m2"}).entities == [alice]
+
+
+def test_relation_endpoints_become_mentions_and_junk_names_none() -> None:
+    text = "My sister Emma studies at Carnegie Mellon."
+    emma = Endpoint("Emma", EntityLabel.PERSON, 10, 14)
+    cmu = mention("Carnegie Mellon", text)
+    relations = [
+        RelationMention(RelationType.FAMILY_OF, Endpoint("Alice", EntityLabel.PERSON), emma,
+                        "dep:kin", 0.8),
+        RelationMention(RelationType.STUDIES_AT, emma, Endpoint("Carnegie Mellon",
+                        EntityLabel.ORG, cmu.start, cmu.end), "dep:study", 0.8),
+        RelationMention(RelationType.USES, Endpoint("Alice", EntityLabel.PERSON),
+                        Endpoint("Yep", EntityLabel.OTHER), "dep:x", 0.5),
+    ]  # fmt: skip
+    linked = link(SCOPE, [fact("m1", text, cmu, relations=relations)], [])
+    names = {e.key: e.name for e in linked.entities}
+    assert {(names[r.source_key], r.type, names[r.target_key]) for r in linked.relations} == {
+        ("Alice", RelationType.FAMILY_OF, "Emma"),
+        ("Emma", RelationType.STUDIES_AT, "Carnegie Mellon"),
+    }
+    assert "Yep" not in names.values()
+    emma_rows = [m for m in linked.mentions if names[m.key] == "Emma"]
+    assert emma_rows and {m.role for m in emma_rows} == {"relation"}
+
+
+def test_legacy_type_keyed_entities_are_not_linked_to() -> None:
+    legacy = KnownEntity("u\x1f\x1f\x1dORG\x1dacme", "Acme", "ORG", 0.9)
+    text = "Acme hired me."
+    linked = link(SCOPE, [fact("m1", text, mention("Acme", text))], [legacy])
+    assert legacy.key not in {m.key for m in linked.mentions}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which city is the company Alice works for based in?", ("WORKS_AT", "LOCATED_IN")),
+        ("Who is Marcus's sister?", ("FAMILY_OF",)),
+        ("张伟的公司总部在哪个城市？", ("WORKS_AT", "LOCATED_IN")),
+        ("How are you today?", ()),
+    ],
+)
+def test_relation_words_of_a_question(question: str, expected: tuple[str, ...]) -> None:
+    assert relation_types(question) == expected
