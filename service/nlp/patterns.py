@@ -28,7 +28,6 @@ from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from pydantic import ValidationError as PydanticValidationError
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
 from spacy.schemas import validate_token_pattern
@@ -47,6 +46,7 @@ from service.nlp.mentions import (
     load_stop_entities,
     normalise_name,
 )
+from service.nlp.tables import load_table
 
 __all__ = [
     "EntityExtractor",
@@ -137,32 +137,7 @@ class PatternRow(BaseModel):
 
 def load_patterns(path: Path = PATTERNS_PATH) -> list[PatternRow]:
     """The validated rows of a table; a bad row raises ConfigurationError naming its line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise ConfigurationError(f"cannot read pattern table {path}: {e}") from e
-    rows: list[PatternRow] = []
-    first_line: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = PatternRow.model_validate_json(line)
-        except PydanticValidationError as e:
-            raise ConfigurationError(f"{path}:{number}: {_describe(e)}") from e
-        if row.id in first_line:
-            raise ConfigurationError(
-                f"{path}:{number}: id {row.id!r} is already used on line {first_line[row.id]}"
-            )
-        first_line[row.id] = number
-        rows.append(row)
-    return rows
-
-
-def _describe(error: PydanticValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(part) for part in e['loc']) or 'row'}: {e['msg']}" for e in error.errors()
-    )
+    return load_table(path, PatternRow, "pattern table")
 
 
 class PatternRuler:

@@ -20,12 +20,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pydantic import ValidationError as PydanticValidationError
 
 from service.config import REPO_ROOT
-from service.errors import ConfigurationError
 from service.nlp.chinese import Lang
 from service.nlp.patterns import EntityLabel, EntityMention
+from service.nlp.tables import load_table
 
 RELATIONS_PATH = REPO_ROOT / "nlp_models" / "relations.jsonl"
 RULE_CONFIDENCE = 0.8
@@ -186,30 +185,7 @@ class RelationRow(BaseModel):
 
 def load_relation_rows(path: Path = RELATIONS_PATH) -> list[RelationRow]:
     """The validated rows of a table; a bad row raises ConfigurationError naming its line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise ConfigurationError(f"cannot read relation table {path}: {e}") from e
-    rows: list[RelationRow] = []
-    first_line: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = RelationRow.model_validate_json(line)
-        except PydanticValidationError as e:
-            details = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'row'}: {err['msg']}"
-                for err in e.errors()
-            )
-            raise ConfigurationError(f"{path}:{number}: {details}") from e
-        if row.id in first_line:
-            raise ConfigurationError(
-                f"{path}:{number}: id {row.id!r} is already used on line {first_line[row.id]}"
-            )
-        first_line[row.id] = number
-        rows.append(row)
-    return rows
+    return load_table(path, RelationRow, "relation table")
 
 
 def speaker_endpoint(speaker: str | None) -> Endpoint | None:

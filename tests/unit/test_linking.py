@@ -72,7 +72,7 @@ def test_a_short_form_links_to_the_known_entity_and_says_so() -> None:
 def test_a_place_is_not_the_short_form_of_an_organisation() -> None:
     university = KnownEntity(entity_key(SCOPE, "墨尔本大学"), "墨尔本大学", "ORG", 0.9)
     text = "墨尔本大学就在墨尔本市中心。"
-    city = EntityMention("墨尔本", EntityLabel.PLACE, 7, 10, "jieba:ns", 0.8)
+    city = EntityMention("墨尔本", EntityLabel.PLACE, 7, 10, "zh:city", 0.8)  # a list of cities
     linked = link(SCOPE, [fact("m1", text, city, lang="zh")], [university])
     assert {e.name for e in linked.entities} >= {"墨尔本"}
     assert university.key not in {m.key for m in linked.mentions if m.surface == "墨尔本"}
