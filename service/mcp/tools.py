@@ -61,6 +61,17 @@ class Binding:
     memory: Callable[[Context], Memory]
     principal: Callable[[Context], Principal]
 
+    def caller(
+        self, ctx: Context, user_id: str | None, agent_id: str | None, run_id: str | None
+    ) -> Caller:
+        """The caller of this request and the scope its ids name, narrowed by its principal."""
+        principal = self.principal(ctx)
+        return Caller(scope_for(principal, user_id, agent_id, run_id), principal.name)
+
+    def graph(self, ctx: Context) -> GraphTraversal:
+        memory = self.memory(ctx)
+        return GraphTraversal(memory.db, hub_limit=memory.settings.graph_hub_limit)
+
 
 class Message(pydantic.BaseModel):
     """One conversation message, as GraphQL's MessageInput."""
@@ -121,11 +132,17 @@ def time_filter(
 
 
 def search_options(
-    limit: int, when: Callable[[], domain.TimeFilter | None], as_of: datetime | None
+    limit: int,
+    as_of: datetime | None,
+    phrase: str | None = None,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    clock: ClockName | None = None,
 ) -> domain.SearchOptions:
-    """Search options; bad values (a window that cannot be read) become ValidationError."""
+    """Search options from the search tool's arguments; bad values become ValidationError."""
     try:
-        return domain.SearchOptions(limit=limit, when=when(), as_of=as_of)
+        when = time_filter(phrase, start, end, clock)
+        return domain.SearchOptions(limit=limit, when=when, as_of=as_of)
     except pydantic.ValidationError as e:
         first = e.errors()[0]
         where = ".".join(map(str, first["loc"])) or "time window"
@@ -135,16 +152,14 @@ def search_options(
 def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServer[Any]:
     """An MCP server with Engram's tools; the transport decides how it is reached."""
     server: MCPServer[Any] = MCPServer("engram", instructions=INSTRUCTIONS, lifespan=lifespan)
+    register_memory_tools(server, binding)
+    register_graph_tools(server, binding)
+    register_lifecycle_tools(server, binding)
+    return server
 
-    def caller(
-        ctx: Context, user_id: str | None, agent_id: str | None, run_id: str | None
-    ) -> Caller:
-        principal = binding.principal(ctx)
-        return Caller(scope_for(principal, user_id, agent_id, run_id), principal.name)
 
-    def graph(ctx: Context) -> GraphTraversal:
-        memory = binding.memory(ctx)
-        return GraphTraversal(memory.db, hub_limit=memory.settings.graph_hub_limit)
+def register_memory_tools(server: MCPServer[Any], binding: Binding) -> None:
+    """add_messages, add_memory, search and context: the write and read paths."""
 
     @server.tool(annotations=WRITES)
     async def add_messages(
@@ -157,7 +172,7 @@ def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServe
         """Store conversation messages: facts, entities and dates are extracted from them, with
         provenance. Adding the same messages again writes nothing new."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             raw = [m.model_dump() for m in messages]
             done = await binding.memory(ctx).add(raw, who.scope, actor=who.actor)
         return results.Added.of(done)
@@ -174,7 +189,7 @@ def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServe
     ) -> results.Added:
         """Store one text as one memory, verbatim (no extraction)."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             message = {"content": text, "speaker": speaker, "timestamp": timestamp}
             done = await binding.memory(ctx).add([message], who.scope, infer=False, actor=who.actor)
         return results.Added.of(done)
@@ -202,10 +217,8 @@ def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServe
         dated and attributed. A time phrase in the query itself ("what did I say last month?")
         also filters."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
-            options = search_options(
-                limit, lambda: time_filter(time_phrase, time_from, time_to, clock), as_of
-            )
+            who = binding.caller(ctx, user_id, agent_id, run_id)
+            options = search_options(limit, as_of, time_phrase, time_from, time_to, clock)
             hits = await binding.memory(ctx).search(
                 query, who.scope, options=options, actor=who.actor
             )
@@ -222,25 +235,14 @@ def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServe
     ) -> results.Context:
         """The best memories for the query as a dated prompt block within token_budget."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             block = await binding.memory(ctx).context(
                 query, who.scope, token_budget, actor=who.actor
             )
         return results.Context(text=block.text, tokens=block.tokens, memory_ids=block.memory_ids)
 
-    register_graph_tools(server, caller, graph)
-    register_lifecycle_tools(server, binding, caller)
-    return server
 
-
-CallerOf = Callable[[Context, str | None, str | None, str | None], Caller]
-
-
-def register_graph_tools(
-    server: MCPServer[Any],
-    caller: CallerOf,
-    graph: Callable[[Context], GraphTraversal],
-) -> None:
+def register_graph_tools(server: MCPServer[Any], binding: Binding) -> None:
     """entity and path: the graph reads of service/retrieval/traversal.py."""
 
     @server.tool(annotations=READ_ONLY)
@@ -256,8 +258,8 @@ def register_graph_tools(
         """A person, place, organisation … by name or alias: the memories that mention it
         (newest first) and its neighbours (entities named with it, typed relations)."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
-            walk = graph(ctx)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
+            walk = binding.graph(ctx)
             node = await walk.entity(name, who.scope)
             memories = await walk.memories(node, who.scope, limit=limit)
             neighbors = await walk.neighbors(node, who.scope, hops=hops, limit=limit)
@@ -277,16 +279,14 @@ def register_graph_tools(
         """The shortest chain of entities from source to target, with the memories behind
         each hop."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
-            found = await graph(ctx).path(source, target, who.scope, max_hops=max_hops, as_of=as_of)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
+            found = await binding.graph(ctx).path(
+                source, target, who.scope, max_hops=max_hops, as_of=as_of
+            )
         return results.Path.of(found)
 
 
-def register_lifecycle_tools(
-    server: MCPServer[Any],
-    binding: Binding,
-    caller: CallerOf,
-) -> None:
+def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
     """list, get, update, delete and forget: Memory's lifecycle use cases."""
 
     @server.tool(annotations=READ_ONLY)
@@ -300,7 +300,7 @@ def register_lifecycle_tools(
     ) -> results.MemoryPage:
         """The scope's memories, newest first, one page at a time."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             page = await binding.memory(ctx).get_all(
                 who.scope, first=first, after=after, actor=who.actor
             )
@@ -316,7 +316,7 @@ def register_lifecycle_tools(
     ) -> domain.StoredMemory:
         """One memory by id, with its dates and source message ids."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             return await binding.memory(ctx).get(memory_id, who.scope, actor=who.actor)
 
     @server.tool(annotations=WRITES)
@@ -330,7 +330,7 @@ def register_lifecycle_tools(
     ) -> domain.StoredMemory:
         """New text for a memory: re-embedded and its entities relinked; history keeps the old."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             return await binding.memory(ctx).update(memory_id, text, who.scope, actor=who.actor)
 
     @server.tool(annotations=REMOVES)
@@ -343,7 +343,7 @@ def register_lifecycle_tools(
     ) -> results.Deleted:
         """Delete one memory; its history (with its text) stays."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             done = await binding.memory(ctx).delete(memory_id, who.scope, actor=who.actor)
         return results.Deleted(memory_id=memory_id, entity_keys=done.entity_keys)
 
@@ -364,6 +364,6 @@ def register_lifecycle_tools(
         """Erase everything of the scope (messages, memories, entities, texts in the history)
         and prove it; by default a dry run that only lists what would go."""
         with tool_errors():
-            who = caller(ctx, user_id, agent_id, run_id)
+            who = binding.caller(ctx, user_id, agent_id, run_id)
             report = await binding.memory(ctx).forget(who.scope, dry_run, actor=who.actor)
         return results.Forgotten.of(report)

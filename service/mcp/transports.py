@@ -37,8 +37,11 @@ PRINCIPAL_STATE = "engram_principal"
 
 def stdio_principal(settings: Settings) -> Principal:
     """The configured scope as a principal; refuse to run stdio without one."""
-    ids = {"user_ids": settings.mcp_user_id, "agent_ids": settings.mcp_agent_id,
-           "run_ids": settings.mcp_run_id}  # fmt: skip
+    ids = {
+        "user_ids": settings.mcp_user_id,
+        "agent_ids": settings.mcp_agent_id,
+        "run_ids": settings.mcp_run_id,
+    }
     if not any(ids.values()):
         raise ConfigurationError(
             "`engram mcp` serves one scope: set ENGRAM_MCP_USER_ID "
@@ -76,9 +79,11 @@ def mount_http(app: FastAPI, settings: Settings) -> StreamableHTTPSessionManager
     server = build_server(Binding(memory_of, principal_of_request))
     # DNS-rebinding protection on a loopback host, as the SDK sets it for its own apps.
     mcp_app = server.streamable_http_app(
-        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True,
+        streamable_http_path=MCP_PATH,
+        stateless_http=True,
+        json_response=True,
         host=settings.api_host,
-    )  # fmt: skip
+    )
     # A Route (not a Mount) so that the endpoint is /mcp itself, not /mcp/ behind a redirect.
     app.router.routes.append(Route(MCP_PATH, endpoint=ApiKeyGate(mcp_app, settings)))
     return server.session_manager
