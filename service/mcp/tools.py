@@ -151,7 +151,11 @@ def search_options(
 
 def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServer[Any]:
     """An MCP server with Engram's tools; the transport decides how it is reached."""
-    server: MCPServer[Any] = MCPServer("engram", instructions=INSTRUCTIONS, lifespan=lifespan)
+    # The SDK calls logging.basicConfig with this level: WARNING leaves the root logger as
+    # Python sets it (INFO would turn on every library's INFO lines in the API process).
+    server: MCPServer[Any] = MCPServer(
+        "engram", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING"
+    )
     register_memory_tools(server, binding)
     register_graph_tools(server, binding)
     register_lifecycle_tools(server, binding)
