@@ -43,6 +43,18 @@ def serve() -> None:
     uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port)
 
 
+@app.command()
+def mcp() -> None:
+    """Serve the MCP tools over stdio for one agent, in the scope ENGRAM_MCP_USER_ID (…) names."""
+    from service.mcp.transports import stdio_server
+
+    settings = get_settings()
+    server = _guard(lambda: stdio_server(settings))
+    if settings.uses_local_server:
+        _start_local(LocalNeo4j(settings))  # its messages go to stderr; stdout is the protocol
+    server.run("stdio")
+
+
 @app.command("import")
 def import_file(
     path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL or LoCoMo")],
@@ -304,3 +316,7 @@ def _guard(action: Callable[[], T]) -> T:
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":  # python -m service.cli, as the tests spawn `engram mcp`
+    main()

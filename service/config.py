@@ -52,6 +52,16 @@ class Settings(BaseSettings):
     max_query_tokens: int = Field(default=2000, ge=100)
     max_query_aliases: int = Field(default=20, ge=1)
 
+    # `engram mcp` (MCP over stdio, docs/mcp.md): the one scope its tools may touch, as an API
+    # key's ids limit a principal. At least one is required there; a tool may name ids inside
+    # it (another agent_id of the same user when only the user is set) but never outside.
+    # MCP over HTTP (/mcp) ignores these and uses the API keys.
+    mcp_user_id: str | None = Field(default=None, min_length=1, max_length=200)
+    mcp_agent_id: str | None = Field(default=None, min_length=1, max_length=200)
+    mcp_run_id: str | None = Field(default=None, min_length=1, max_length=200)
+    # Recorded as the actor of what the stdio tools write (MemoryEvent.actor).
+    mcp_principal: str = Field(default="mcp", min_length=1, max_length=200)
+
     # Models, resolved offline through nlp_models/manifest.json.
     spacy_model: str = "en_core_web_sm"
     embedding_model: str = "all-MiniLM-L6-v2"

@@ -1,4 +1,4 @@
-"""The FastAPI app: GraphQL at /graphql (GraphiQL in a browser), health at /healthz.
+"""The FastAPI app: GraphQL at /graphql (GraphiQL in a browser), MCP at /mcp, health at /healthz.
 
 Also Engram's Neo4j Browser guide and style under /neo4j-browser/ (docs/browser.md).
 """
@@ -22,6 +22,7 @@ from service.api.auth import Principal, principal_from
 from service.api.schema import build_schema
 from service.config import Settings
 from service.errors import DatabaseUnavailableError
+from service.mcp.transports import mount_http
 from service.memory import Memory
 from service.reembed import recheck_if_pending
 from service.store.local_server import (
@@ -42,20 +43,21 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if memory is not None:  # the caller owns it (tests, embedding in another app)
-            yield
-            return
-        app.state.memory = await Memory.start(settings)
-        # What start loaded (the models: ~290k objects) lives as long as the process; frozen,
-        # it is left out of every full collection, which otherwise walks it: 166 ms instead of
-        # 0.2 ms after 50 searches (bench/gc_pause.py), a pause that falls on whichever
-        # request triggers it.
-        gc.freeze()
-        try:
-            yield
-        finally:
-            await app.state.memory.close()
-            gc.unfreeze()  # a closed Memory (an app started again in one process) can go
+        async with mcp_sessions.run():  # /mcp answers only while its manager runs
+            if memory is not None:  # the caller owns it (tests, embedding in another app)
+                yield
+                return
+            app.state.memory = await Memory.start(settings)
+            # What start loaded (the models: ~290k objects) lives as long as the process;
+            # frozen, it is left out of every full collection, which otherwise walks it: 166 ms
+            # instead of 0.2 ms after 50 searches (bench/gc_pause.py), a pause that falls on
+            # whichever request triggers it.
+            gc.freeze()
+            try:
+                yield
+            finally:
+                await app.state.memory.close()
+                gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
     app = FastAPI(title="Engram", lifespan=lifespan)
     app.state.settings = settings
@@ -70,6 +72,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     router = GraphQLRouter(build_schema(settings), context_getter=context)
     app.include_router(router, prefix="/graphql")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
+    mcp_sessions = mount_http(app, settings)  # the MCP tools at /mcp (docs/mcp.md)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:
