@@ -20,7 +20,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -123,15 +123,23 @@ def server_state(checks: Sequence[PidCheck], bolt_open: bool) -> ServerState:
     return ServerState.CRASHED if checks else ServerState.STOPPED
 
 
-def launcher_refusal(output: str, data_dir: Path) -> str:
+def launcher_refusal(output: str, data_dir: Path, verdict_of: Callable[[int], PidVerdict]) -> str:
     """Why Neo4j's launcher refused to start, in the user's terms."""
-    if match := _ALREADY_RUNNING.search(output):
-        pid = match[1]
+    match = _ALREADY_RUNNING.search(output)
+    if match is None:
+        conf = data_dir / "conf" / "neo4j.conf"
+        return f"Neo4j's launcher refused to start on {conf}:\n{output}"
+    pid = int(match[1])
+    verdict = verdict_of(pid)
+    if verdict in (PidVerdict.GONE, PidVerdict.ZOMBIE):
         return (
-            f"another Neo4j (pid {pid}) already uses this data directory ({data_dir}); stop it "
-            f"(`kill {pid}`) or point ENGRAM_DATA_DIR elsewhere"
+            f"Neo4j's launcher still sees pid {pid} of a crashed server ({verdict.value}) in "
+            f"{data_dir / 'run' / 'neo4j.pid'}; delete that file and start again"
         )
-    return f"Neo4j's launcher refused to start on {data_dir / 'conf' / 'neo4j.conf'}:\n{output}"
+    return (
+        f"another Neo4j (pid {pid}) already uses this data directory ({data_dir}); stop it "
+        f"(`kill {pid}`) or point ENGRAM_DATA_DIR elsewhere"
+    )
 
 
 class LocalNeo4j:
@@ -169,8 +177,7 @@ class LocalNeo4j:
         for path in (self.pid_file, self.run_pid_file):
             pid = _read_pid(path)
             if pid is not None:
-                verdict = judge_pid(read_process(pid), self.config_dir)
-                checks.append(PidCheck(path, pid, verdict))
+                checks.append(PidCheck(path, pid, self._verdict(pid)))
         return checks
 
     def status(self) -> ServerStatus:
@@ -270,7 +277,8 @@ class LocalNeo4j:
         result = subprocess.run(launcher, capture_output=True, text=True, env=env, check=False)
         lines = [ln for ln in result.stdout.splitlines() if "CommunityEntryPoint" in ln]
         if result.returncode != 0 or not lines:
-            raise LocalServerError(launcher_refusal(result.stdout + result.stderr, self.data_dir))
+            output = result.stdout + result.stderr
+            raise LocalServerError(launcher_refusal(output, self.data_dir, self._verdict))
         return shlex.split(lines[-1])
 
     def _spawn(self) -> int:
@@ -297,10 +305,12 @@ class LocalNeo4j:
         self.pid_file.write_text(str(pid), encoding="utf-8")
         return pid
 
+    def _verdict(self, pid: int) -> PidVerdict:
+        return judge_pid(read_process(pid), self.config_dir)
+
     def _exited(self, pid: int) -> bool:
         # Not "not OURS": between the shell's fork and exec the pid is still a shell.
-        verdict = judge_pid(read_process(pid), self.config_dir)
-        return verdict in (PidVerdict.GONE, PidVerdict.ZOMBIE)
+        return self._verdict(pid) in (PidVerdict.GONE, PidVerdict.ZOMBIE)
 
     def _wait_for_exit(self, pid: int, timeout_s: float) -> bool:
         deadline = time.monotonic() + timeout_s

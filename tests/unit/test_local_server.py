@@ -211,8 +211,16 @@ def test_start_leaves_a_live_server_alone(
     assert server.pid_file.exists()
 
 
+REFUSAL = "java ... --console-mode\nNeo4j is already running (pid:16743).\n"
+
+
 def test_the_launchers_refusal_names_the_other_server() -> None:
-    output = "java ... --console-mode\nNeo4j is already running (pid:16743).\n"
-    message = launcher_refusal(output, Path("/data/neo4j"))
+    message = launcher_refusal(REFUSAL, Path("/data/neo4j"), lambda pid: PidVerdict.OURS)
     assert "another Neo4j (pid 16743) already uses this data directory" in message
     assert "configuration" not in message
+
+
+def test_the_launchers_refusal_over_a_zombie_says_it_crashed() -> None:
+    message = launcher_refusal(REFUSAL, Path("/data/neo4j"), lambda pid: PidVerdict.ZOMBIE)
+    assert "pid 16743 of a crashed server (a zombie" in message
+    assert "/data/neo4j/run/neo4j.pid" in message
