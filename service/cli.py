@@ -15,7 +15,7 @@ from rich.progress import Progress
 
 from service.config import Settings, get_settings
 from service.errors import DatabaseUnavailableError, EngramError
-from service.store.local_server import LocalNeo4j
+from service.store.local_server import LocalNeo4j, describe_stale
 
 if TYPE_CHECKING:
     from service.importers import Conversation
@@ -266,7 +266,7 @@ def neo4j_stop() -> None:
     if before.pid is not None:
         console.print(f"Neo4j stopped (pid {before.pid})")
     elif before.stale:
-        left = "; ".join(check.describe() for check in before.stale)
+        left = describe_stale(before.stale)
         console.print(f"Neo4j was not running; removed the stale pid file: {left}", soft_wrap=True)
     else:
         console.print("Neo4j was not running")
@@ -290,10 +290,10 @@ def neo4j_status() -> None:
 def _start_local(server: LocalNeo4j) -> None:
     began = time.monotonic()
     status = _guard(server.start)
-    for check in status.removed:
+    if status.removed:
+        left = describe_stale(status.removed)
         console.print(
-            f"[yellow]a stale pid file from a crashed server was removed: {check.describe()}"
-            "[/yellow]",
+            f"[yellow]a stale pid file from a crashed server was removed: {left}[/yellow]",
             soft_wrap=True,
         )
     console.print(

@@ -73,8 +73,17 @@ class PidCheck:
     pid: int
     verdict: PidVerdict
 
-    def describe(self) -> str:
-        return f"{self.path} named pid {self.pid}, {self.verdict.value}"
+
+def describe_stale(checks: Sequence[PidCheck]) -> str:
+    """What a crashed server's pid files name: one phrase per pid."""
+    by_pid: dict[int, list[Path]] = {}
+    for check in checks:
+        by_pid.setdefault(check.pid, []).append(check.path)
+    verdict = {check.pid: check.verdict for check in checks}
+    return "; ".join(
+        f"pid {pid} in {', '.join(map(str, paths))} is {verdict[pid].value}"
+        for pid, paths in by_pid.items()
+    )
 
 
 @dataclass(frozen=True)
@@ -98,7 +107,7 @@ class ServerStatus:
         if self.state is ServerState.STARTING:
             return f"starting (pid {self.pid}; Bolt does not answer yet)"
         if self.state is ServerState.CRASHED:
-            left = "; ".join(check.describe() for check in self.stale)
+            left = describe_stale(self.stale)
             return f"crashed: {left}; `engram neo4j start` removes the stale pid file"
         return "stopped"
 
