@@ -209,9 +209,8 @@ class LocalNeo4j:
         """
         before = self.status()
         pid = before.pid
-        if pid is None:
-            for check in before.stale:
-                check.path.unlink(missing_ok=True)
+        if pid is None:  # any pid file left is stale, or unreadable (cut short by a power loss)
+            self._remove_pid_files()
             self.install()
             self._write_conf()
             pid = self._spawn()
@@ -229,9 +228,12 @@ class LocalNeo4j:
             if not self._wait_for_exit(before.pid, timeout_s):
                 os.kill(before.pid, signal.SIGKILL)
                 self._wait_for_exit(before.pid, 10.0)
+        self._remove_pid_files()
+        return before
+
+    def _remove_pid_files(self) -> None:
         for path in (self.pid_file, self.run_pid_file):
             path.unlink(missing_ok=True)
-        return before
 
     # -- internals -------------------------------------------------------------------------
     def _conf_overrides(self) -> dict[str, str]:

@@ -198,6 +198,18 @@ def test_start_clears_stale_pid_files_before_spawning(
     assert [c.path for c in status.removed] == [server.pid_file, server.run_pid_file]
 
 
+def test_start_removes_an_empty_pid_file(
+    server: LocalNeo4j, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server.run_pid_file.write_text("")  # a power cut between open and write
+    monkeypatch.setattr(server, "install", lambda: None)
+    monkeypatch.setattr(server, "_write_conf", lambda: None)
+    monkeypatch.setattr(server, "_spawn", lambda: 0)
+    monkeypatch.setattr(server, "_wait_for_bolt", lambda pid: None)
+    server.start()
+    assert not server.run_pid_file.exists()
+
+
 def test_start_leaves_a_live_server_alone(
     server: LocalNeo4j, our_neo4j: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
