@@ -15,7 +15,7 @@ from rich.progress import Progress
 
 from service.config import Settings, get_settings
 from service.errors import DatabaseUnavailableError, EngramError
-from service.store.local_server import LocalNeo4j
+from service.store.local_server import LocalNeo4j, describe_stale
 
 if TYPE_CHECKING:
     from service.importers import Conversation
@@ -274,24 +274,40 @@ def neo4j_start() -> None:
 @neo4j_app.command("stop")
 def neo4j_stop() -> None:
     """Stop the local Neo4j cleanly (SIGTERM)."""
-    _guard(LocalNeo4j(get_settings()).stop)
-    console.print("Neo4j stopped")
+    before = _guard(LocalNeo4j(get_settings()).stop)
+    if before.pid is not None:
+        console.print(f"Neo4j stopped (pid {before.pid})")
+    elif before.stale:
+        left = describe_stale(before.stale)
+        console.print(f"Neo4j was not running; removed the stale pid file: {left}", soft_wrap=True)
+    else:
+        console.print("Neo4j was not running")
 
 
 @neo4j_app.command("status")
 def neo4j_status() -> None:
-    """Say whether the local Neo4j runs, and where."""
+    """Say whether the local Neo4j runs, and where.
+
+    Exit status as for an init script: 0 running, 1 crashed (a stale pid file is left),
+    3 stopped or still starting.
+    """
     status = LocalNeo4j(get_settings()).status()
-    state = f"running (pid {status.pid})" if status.running else "stopped"
     console.print(
-        f"Neo4j {state}; Bolt {status.bolt_uri}; Browser {status.browser_url}", soft_wrap=True
+        f"Neo4j {status.describe()}; Bolt {status.bolt_uri}; Browser {status.browser_url}",
+        soft_wrap=True,
     )
-    raise typer.Exit(0 if status.running else 3)
+    raise typer.Exit(0 if status.running else 1 if status.stale else 3)
 
 
 def _start_local(server: LocalNeo4j) -> None:
     began = time.monotonic()
     status = _guard(server.start)
+    if status.removed:
+        left = describe_stale(status.removed)
+        console.print(
+            f"[yellow]a stale pid file from a crashed server was removed: {left}[/yellow]",
+            soft_wrap=True,
+        )
     console.print(
         f"Neo4j running (pid {status.pid}) after {time.monotonic() - began:.1f}s; "
         f"Bolt {status.bolt_uri}"
