@@ -60,7 +60,12 @@ _FIRST_PERSON = [
 
 
 _IRREGULAR_3SG = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is",
-                  "'m": "is", "’m": "is", "'ve": "has", "’ve": "has"}  # fmt: skip
+                  "'m": "is", "’m": "is", "'ve": "has", "’ve": "has",
+                  # Contracted modals keep their meaning once spelled out: "I'll" -> "Ann will".
+                  "'ll": "will", "’ll": "will", "'d": "would", "’d": "would"}  # fmt: skip
+# A subject of the verb, of the passive too ("I'm swamped": nsubjpass + auxpass).
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_AUXILIARIES = {"aux", "auxpass"}
 _PRONOUNS = {"i": "{name}", "me": "{name}", "myself": "{name}", "my": "{name}'s",
              "mine": "{name}'s"}  # fmt: skip
 
@@ -101,9 +106,11 @@ def resolve_first_person_tokens(sentence: Span, speaker: str | None) -> str:
 def _has_first_person_subject(token: Token) -> bool:
     if token.tag_ not in {"VBP", "VB"} and token.lower_ not in _IRREGULAR_3SG:
         return False
-    return any(c.dep_ == "nsubj" and c.lower_ == "i" for c in token.children) or (
-        token.dep_ == "aux"
-        and any(c.dep_ == "nsubj" and c.lower_ == "i" for c in token.head.children)
+    if any(c.dep_ in _AUXILIARIES for c in token.children):
+        return False  # "I will go": the auxiliary carries the person, "go" stays
+    return any(c.dep_ in _SUBJECTS and c.lower_ == "i" for c in token.children) or (
+        token.dep_ in _AUXILIARIES
+        and any(c.dep_ in _SUBJECTS and c.lower_ == "i" for c in token.head.children)
     )
 
 

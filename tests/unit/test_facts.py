@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+import spacy
 
 from service.domain import Scope
-from service.nlp.facts import find_slot, is_filler, resolve_first_person, split_chinese
+from service.models import resolve_model_path
+from service.nlp.facts import (
+    find_slot,
+    is_filler,
+    resolve_first_person,
+    resolve_first_person_tokens,
+    split_chinese,
+)
 from service.nlp.normalize import display_name, entity_key, normalize_name
 
 
@@ -101,3 +111,31 @@ def test_entity_keys_are_per_scope_not_per_type() -> None:
     assert entity_key(a, "Boston") == entity_key(a, "boston's")
     assert entity_key(a, "Boston") != entity_key(b, "Boston")
     assert display_name("“Melanie’s”") == "Melanie"
+
+
+@pytest.fixture(scope="module")
+def english() -> Any:
+    return spacy.load(resolve_model_path("en_core_web_sm", "spacy"))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I'm swamped with the kids.", "Ann is swamped with the kids."),  # passive
+        ("I'll always remember our trip.", "Ann will always remember our trip."),
+        ("I'd love to go.", "Ann would love to go."),
+        ("I will go.", "Ann will go."),  # the auxiliary carries the person
+        ("I really love painting.", "Ann really loves painting."),
+        ("My name is Ann.", "Ann."),
+    ],
+)
+def test_first_person_on_the_parse(english: Any, sentence: str, expected: str) -> None:
+    assert resolve_first_person_tokens(english(sentence)[:], "Ann") == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("我叫张伟，在腾讯工作。", "张伟，在腾讯工作。"), ("我是张伟。", "张伟。")],
+)
+def test_a_self_introduction_does_not_double_the_name(sentence: str, expected: str) -> None:
+    assert resolve_first_person(sentence, "张伟", "zh") == expected
