@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import aclosing
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from service.importers import Conversation
     from service.reembed import ReembedReport
     from service.relink import RelinkReport
+    from service.store.database import Database
+
+# What a maintenance run reports as it goes: (done, total).
+ProgressFn = Callable[[int, int], None]
 
 app = typer.Typer(help="Engram: long-term memory for AI agents.", no_args_is_help=True)
 neo4j_app = typer.Typer(help="The local Neo4j server (used when ENGRAM_NEO4J_URI is unset).")
@@ -159,34 +163,53 @@ def reembed(
     Resumable: run it again after an interruption. When the vector size changes, the vector
     index is rebuilt at the end; vector search is unavailable until it is online.
     """
+    console.print(_reembed_summary(_maintain(lambda s: _reembed(s, batch_size, dry_run))))
+
+
+def _maintain(run: Callable[[Settings], Coroutine[Any, Any, T]]) -> T:
+    """A maintenance run (reembed, relink) against the configured Neo4j, started when local;
+    an Engram error ends the command with its message."""
     settings = get_settings()
     if settings.uses_local_server:
         _start_local(LocalNeo4j(settings))
     try:
-        report = asyncio.run(_reembed(settings, batch_size, dry_run))
+        return asyncio.run(run(settings))
     except EngramError as e:
         console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(1) from e
-    console.print(_reembed_summary(report))
+
+
+async def _with_progress(
+    settings: Settings,
+    label: str,
+    dry_run: bool,
+    run: Callable[[Database, ProgressFn], Awaitable[T]],
+) -> T:
+    """``run`` with a database and a progress bar (hidden on a dry run), closed after."""
+    from service.store.database import Database
+
+    db = Database(settings)
+    try:
+        with Progress(console=console, disable=dry_run) as progress:
+            task = progress.add_task(label, total=None)
+
+            def show(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            return await run(db, show)
+    finally:
+        await db.close()
 
 
 async def _reembed(settings: Settings, batch_size: int, dry_run: bool) -> ReembedReport:
     from service.embedding import Embedder
     from service.reembed import reembed as run_reembed
-    from service.store.database import Database
 
     embedder = Embedder(settings)
-    db = Database(settings)
-    try:
-        with Progress(console=console, disable=dry_run) as progress:
-            task = progress.add_task(f"re-embedding with {embedder.model_name}", total=None)
-
-            def show(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            return await run_reembed(db, embedder, batch_size, dry_run, show)
-    finally:
-        await db.close()
+    return await _with_progress(
+        settings, f"re-embedding with {embedder.model_name}", dry_run,
+        lambda db, show: run_reembed(db, embedder, batch_size, dry_run, show),
+    )  # fmt: skip
 
 
 def _reembed_summary(report: ReembedReport) -> str:
@@ -222,14 +245,7 @@ def relink(
     no memory mentions afterwards go. Resumable and idempotent: run it again after an
     interruption; a second run relinks nothing.
     """
-    settings = get_settings()
-    if settings.uses_local_server:
-        _start_local(LocalNeo4j(settings))
-    try:
-        report = asyncio.run(_relink(settings, batch_size, dry_run))
-    except EngramError as e:
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(1) from e
+    report = _maintain(lambda s: _relink(s, batch_size, dry_run))
     if report.dry_run:
         console.print(f"{report.stale} memories would be relinked")
         return
@@ -241,20 +257,12 @@ def relink(
 async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkReport:
     from service.nlp.pipeline import Extractor
     from service.relink import relink as run_relink
-    from service.store.database import Database
 
     extractor = Extractor(settings) if not dry_run else None
-    db = Database(settings)
-    try:
-        with Progress(console=console, disable=dry_run) as progress:
-            task = progress.add_task("relinking entities", total=None)
-
-            def show(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            return await run_relink(db, extractor, batch_size, dry_run, show)
-    finally:
-        await db.close()
+    return await _with_progress(
+        settings, "relinking entities", dry_run,
+        lambda db, show: run_relink(db, extractor, batch_size, dry_run, show),
+    )  # fmt: skip
 
 
 @neo4j_app.command("install")
