@@ -129,6 +129,9 @@ class Settings(BaseSettings):
     graph_entities: int = Field(default=8, ge=1, le=100)
     graph_hub_limit: int = Field(default=20, ge=1)
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)
+    # How many of a scope's entities (the most recently seen) an add links against: the
+    # linker's cost grows with them (bench/RESULTS.md, "Entity graph").
+    link_known_max: int = Field(default=5000, ge=1)
     time_window_cap: int = Field(default=5000, ge=1)
     # The vector index's top-k is global: a scope holding a small share of the store gets few of
     # it. The index is asked for enough candidates that such a scope expects 2 x limit of its

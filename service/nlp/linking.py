@@ -20,7 +20,7 @@ from datetime import datetime
 
 from service.domain import Scope
 from service.nlp.normalize import display_name, entity_key, normalize_name, short_forms
-from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities
+from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
 from service.nlp.relations import Endpoint, RelationMention, RelationType
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
@@ -36,6 +36,8 @@ _FIRST_PERSON_EN = re.compile(
 )
 _FIRST_PERSON_ZH = re.compile(r"我们?|咱们")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# A word of a name: letters and digits, with the marks names carry inside (Node.js, C++, A&M).
+_WORD = re.compile(r"\w(?:[\w.+#&'’-]*[\w+#])?")
 
 
 @dataclass(frozen=True)
@@ -411,35 +413,48 @@ def _unique(rows: list[MentionRow]) -> list[MentionRow]:
 
 
 class Gazetteer:
-    """Finds known names in text: English names as words (a one-word name only capitalised,
-    so "Mark" the person is not "mark" the verb), Chinese names as substrings. Longest first;
-    a name inside a mention already found is not found again."""
+    """Finds known names in text: English names as runs of words (a one-word name only
+    capitalised, so "Mark" the person is not "mark" the verb), Chinese names as substrings.
+    Longest first; a name inside a mention already found is not found again. Looked up word
+    run by word run in a dict, so its cost follows the text, not the number of names."""
 
     def __init__(self, forms: dict[str, EntityLabel]) -> None:
         self.forms = {normalize_name(f): label for f, label in forms.items() if normalize_name(f)}
-        by_length = sorted(self.forms, key=len, reverse=True)
-        self._latin = _alternation(
-            [f for f in by_length if not _HAN.search(f)], r"(?<!\w)", r"(?!\w)"
-        )
-        self._han = _alternation([f for f in by_length if _HAN.search(f) and len(f) >= 2], "", "")
+        latin = [f for f in self.forms if not _HAN.search(f)]
+        self._max_words = max((len(_WORD.findall(f)) for f in latin), default=0)
+        self._max_han = max((len(f) for f in self.forms if _HAN.search(f)), default=0)
 
     def find(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
         taken = [(m.start, m.end) for m in mentions]
         found: list[EntityMention] = []
-        for pattern in (self._latin, self._han):
-            for match in pattern.finditer(text) if pattern else ():
-                start, end = match.span()
-                surface = match.group(0)
-                latin_word = " " not in surface and not _HAN.search(surface)
-                if latin_word and not surface[0].isupper():
-                    continue
-                label = self.forms.get(normalize_name(surface))
-                if label is None or any(s < end and start < e for s, e in taken):
-                    continue
-                found.append(EntityMention(surface, label, start, end, "gazetteer",
-                                           GAZETTEER_CONFIDENCE))  # fmt: skip
-                taken.append((start, end))
-        return found
+        for span in sorted(self._candidates(text), key=lambda se: (se[0] - se[1], se[0])):
+            start, end = trim_span(text, *span)  # "ACME's" -> ACME
+            surface = text[start:end]
+            latin_word = " " not in surface and not _HAN.search(surface)
+            if latin_word and not surface[0].isupper():
+                continue
+            if any(s < end and start < e for s, e in taken):
+                continue
+            label = self.forms[normalize_name(surface)]
+            found.append(EntityMention(surface, label, start, end, "gazetteer",
+                                       GAZETTEER_CONFIDENCE))  # fmt: skip
+            taken.append((start, end))
+        return sorted(found, key=lambda m: m.start)
+
+    def _candidates(self, text: str) -> list[tuple[int, int]]:
+        """Spans of the text whose normalised form is a known name."""
+        spans = []
+        words = [w.span() for w in _WORD.finditer(text)]
+        for i, (start, _) in enumerate(words):
+            for j in range(i, min(i + self._max_words, len(words))):
+                end = words[j][1]
+                if normalize_name(text[start:end]) in self.forms:
+                    spans.append((start, end))
+        for start in (i for i, char in enumerate(text) if _HAN.match(char)):
+            for end in range(start + 2, min(start + self._max_han, len(text)) + 1):
+                if normalize_name(text[start:end]) in self.forms:
+                    spans.append((start, end))
+        return spans
 
 
 def batch_forms(
@@ -453,10 +468,3 @@ def batch_forms(
         for short in short_forms(m.text, m.label.value):
             forms.setdefault(short, m.label)
     return forms
-
-
-def _alternation(forms: list[str], before: str, after: str) -> re.Pattern[str] | None:
-    if not forms:
-        return None
-    body = "|".join(re.escape(f) for f in forms)
-    return re.compile(f"{before}(?:{body}){after}", re.IGNORECASE)

@@ -39,6 +39,7 @@ def _aliases(path: Path = ALIASES_PATH) -> dict[str, str]:
     return {k: v for k, v in raw.items() if not k.startswith("_")}
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_name(name: str) -> str:
     """Case-folded, NFKC, single-spaced, without possessive or article; a lower-case single
     word (a common noun: "potteries") also without its plural. Names keep their final s
@@ -103,7 +104,16 @@ def short_forms(name: str, entity_type: str) -> list[str]:
     common nicknames (Rebecca Stone -> rebecca, becca; 王小明 -> 小明), an organisation
     without its trailing word and by its initials (Finch Analytics -> finch; University of
     Washington -> uw; 腾讯科技 -> 腾讯; 浙江大学 -> 浙江, 浙大), a place without a generic
-    trailing phrase (Zion National Park -> zion)."""
+    trailing phrase (Zion National Park -> zion). Cached: the linker asks again on every add."""
+    return list(_cached_short_forms(name, entity_type))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cached_short_forms(name: str, entity_type: str) -> tuple[str, ...]:
+    return tuple(_derive_short_forms(name, entity_type))
+
+
+def _derive_short_forms(name: str, entity_type: str) -> list[str]:
     norm = normalize_name(name)
     if _HAN.search(norm):
         return _chinese_short_forms(norm, entity_type)

@@ -128,7 +128,8 @@ class GraphStore:
         """The scope's entities as the linker reads them (names, aliases, type)."""
         from service.nlp.linking import KnownEntity
 
-        rows = await self.db.read("list_link_entities", scope.params())
+        params = {**scope.params(), "limit": self.db.settings.link_known_max}
+        rows = await self.db.read("list_link_entities", params)
         return [
             KnownEntity(r["key"], r["name"], r["type"], float(r["type_confidence"]),
                         tuple(r["aliases"]))
