@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything Engram needs, from nothing: the virtualenv, the Python packages (models included),
-# and the Neo4j jars from Maven Central. Safe to re-run: each step is skipped when done.
-# Caches live outside the clone: pip's (~/.cache/pip), Maven's (~/.m2), the jars (~/.cache/engram).
+# the Neo4j jars from Maven Central and GraphiQL's files from the npm registry. Safe to re-run:
+# each step is skipped when done. Caches live outside the clone: pip's (~/.cache/pip), Maven's
+# (~/.m2), the jars (~/.cache/engram), npm's (~/.npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,7 @@ need() { command -v "$1" >/dev/null || { echo "setup: $1 is required ($2)" >&2; 
 need "$PYTHON" "Python 3.11"
 need java "Java 17 runs the local Neo4j"
 need mvn "Maven fetches the Neo4j jars"
+need npm "npm installs GraphiQL's files for /graphql from the npm registry (Node.js 18+)"
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
   || { echo "setup: Python 3.11 is required, $PYTHON is $("$PYTHON" -V)" >&2; exit 1; }
 
@@ -31,3 +33,13 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 
 "$VENV/bin/engram" neo4j install
+
+# GraphiQL, React and the explorer plugin as web/package-lock.json pins them; the API serves
+# them itself so that /graphql works offline (docs/graphiql.md). No install scripts are run.
+web_stamp=web/node_modules/.setup-stamp
+want=$(sha256sum web/package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$web_stamp" 2>/dev/null)" != "$want" ]; then
+  echo "setup: installing GraphiQL's files into web/node_modules (npm ci)"
+  (cd web && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  echo "$want" > "$web_stamp"
+fi

@@ -1,5 +1,7 @@
 """The FastAPI app: GraphQL at /graphql (GraphiQL in a browser), MCP at /mcp, health at /healthz.
 
+GraphiQL's own files are served under /graphiql-assets/, so it works offline (docs/graphiql.md).
+
 Also Engram's Neo4j Browser guide and style under /neo4j-browser/ (docs/browser.md).
 """
 
@@ -16,9 +18,9 @@ from starlette.applications import Starlette
 from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 from starlette.types import ASGIApp
-from strawberry.fastapi import GraphQLRouter
 
 from service.api.auth import Principal, principal_from
+from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.schema import build_schema
 from service.config import Settings
 from service.errors import DatabaseUnavailableError
@@ -69,8 +71,9 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         return {"memory": request.app.state.memory, "request": request, "principal": principal}
 
-    router = GraphQLRouter(build_schema(settings), context_getter=context)
+    router = OfflineGraphQLRouter(build_schema(settings), context_getter=context)
     app.include_router(router, prefix="/graphql")
+    app.mount(GRAPHIQL_ASSETS_ROUTE, graphiql_assets(), name="graphiql-assets")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
     mcp_sessions = mount_http(app, settings)  # the MCP tools at /mcp (docs/mcp.md)
 
