@@ -116,7 +116,10 @@ def judge_pid(process: ProcessInfo | None, config_dir: Path) -> PidVerdict:
     """Whether a pid file's process is the Neo4j of this config dir, or what it is instead."""
     if process is None:
         return PidVerdict.GONE
-    if process.state == "Z":
+    if process.state in ("Z", "X", "x"):
+        return PidVerdict.ZOMBIE
+    if process.cmdline == () and process.state != "?":
+        # Exiting: the kernel frees a dying process's command line before it shows as a zombie.
         return PidVerdict.ZOMBIE
     if process.cmdline is None:  # no /proc to tell: trust a live pid, as Neo4j's launcher does
         return PidVerdict.OURS

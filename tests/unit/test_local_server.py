@@ -109,6 +109,9 @@ def _running(*cmdline: str) -> ProcessInfo:
     [
         (None, PidVerdict.GONE),
         (ProcessInfo("Z", ()), PidVerdict.ZOMBIE),
+        # Dying: its command line is gone before it shows as a zombie (a race a SIGKILL hit).
+        (ProcessInfo("R", ()), PidVerdict.ZOMBIE),
+        (ProcessInfo("?", ()), PidVerdict.NOT_NEO4J),  # another user's process
         (_running("sleep", "60"), PidVerdict.NOT_NEO4J),
         (_running("java", ENTRY_POINT, "--config-dir=/other/conf"), PidVerdict.NOT_NEO4J),
         (_running("java", "-cp", "x", ENTRY_POINT, f"--config-dir={CONF}"), PidVerdict.OURS),
