@@ -19,11 +19,13 @@ from starlette.types import ASGIApp
 from strawberry.fastapi import GraphQLRouter
 
 from service.api.auth import Principal, principal_from
+from service.api.metrics import metrics_endpoint, observe
 from service.api.schema import build_schema
 from service.config import Settings
 from service.errors import DatabaseUnavailableError
 from service.mcp.transports import mount_http
 from service.memory import Memory
+from service.observability.metrics import Metrics
 from service.reembed import recheck_if_pending
 from service.store.local_server import (
     BROWSER_ASSETS,
@@ -48,6 +50,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 yield
                 return
             app.state.memory = await Memory.start(settings)
+            observe(app.state.memory, metrics)
             # What start loaded (the models: ~290k objects) lives as long as the process;
             # frozen, it is left out of every full collection, which otherwise walks it: 166 ms
             # instead of 0.2 ms after 50 searches (bench/gc_pause.py), a pause that falls on
@@ -59,25 +62,30 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 await app.state.memory.close()
                 gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
+    metrics = Metrics()  # this app's own registry (docs/operations-metrics.md)
     app = FastAPI(title="Engram", lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = metrics
     if memory is not None:
         app.state.memory = memory
+        observe(memory, metrics)
 
     async def context(
         request: Request, principal: Annotated[Principal, Depends(principal_from)]
     ) -> dict[str, Any]:
         return {"memory": request.app.state.memory, "request": request, "principal": principal}
 
-    router = GraphQLRouter(build_schema(settings), context_getter=context)
+    router = GraphQLRouter(build_schema(settings, metrics), context_getter=context)
     app.include_router(router, prefix="/graphql")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
-    mcp_sessions = mount_http(app, settings)  # the MCP tools at /mcp (docs/mcp.md)
+    mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
+    app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:
         db = request.app.state.memory.db
         up = await db.ping()
+        metrics.neo4j_up.set(1 if up else 0)
         body: dict[str, Any] = {"status": "ok" if up else "unavailable",
                                 "neo4j": "up" if up else "down", "uri": db.uri}  # fmt: skip
         if not up:
