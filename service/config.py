@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     # /metrics also answers this key as a bearer token, so a scraper needs no key that reads
     # memories (docs/operations-metrics.md).
     metrics_key: SecretStr | None = None
+    # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
+    log_format: Literal["text", "json"] = "text"
 
     # `engram mcp` (MCP over stdio, docs/mcp.md): the one scope its tools may touch, as an API
     # key's ids limit a principal. At least one is required there; a tool may name ids inside

@@ -25,6 +25,7 @@ from service.config import Settings
 from service.errors import DatabaseUnavailableError
 from service.mcp.transports import mount_http
 from service.memory import Memory
+from service.observability.logs import RequestIdMiddleware, configure_logging
 from service.observability.metrics import Metrics
 from service.reembed import recheck_if_pending
 from service.store.local_server import (
@@ -62,6 +63,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 await app.state.memory.close()
                 gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
+    configure_logging(settings.log_format)  # before the MCP server, whose SDK configures too
     metrics = Metrics()  # this app's own registry (docs/operations-metrics.md)
     app = FastAPI(title="Engram", lifespan=lifespan)
     app.state.settings = settings
@@ -80,6 +82,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
     mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
     app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
+    app.add_middleware(RequestIdMiddleware)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:

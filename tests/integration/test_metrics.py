@@ -1,8 +1,11 @@
-"""/metrics over HTTP: counters that move with real requests, and the key it needs."""
+"""/metrics over HTTP: counters that move with real requests, the key it needs, request ids."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import io
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import httpx2
@@ -135,6 +138,41 @@ async def test_metrics_are_open_in_local_mode(mem: Memory, neo4j_target: Neo4jTa
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         assert (await http.get("/metrics")).status_code == 200
+
+
+@pytest.fixture
+def json_log() -> Iterator[io.StringIO]:
+    """What Engram's log handler writes, once an app with ENGRAM_LOG_FORMAT=json installed it."""
+    buffer = io.StringIO()
+    yield buffer
+    for handler in logging.getLogger().handlers:
+        if handler.get_name() == "engram":
+            logging.getLogger().removeHandler(handler)
+
+
+async def test_request_id_in_header_and_json_log(
+    mem: Memory, neo4j_target: Neo4jTarget, json_log: io.StringIO
+) -> None:
+    app = create_app(neo4j_target.settings(auth_mode="local", log_format="json"), memory=mem)
+    [handler] = [h for h in logging.getLogger().handlers if h.get_name() == "engram"]
+    assert isinstance(handler, logging.StreamHandler)
+    handler.setStream(json_log)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        given = await http.post(
+            "/graphql",
+            json={"query": SEARCH, "variables": {"scope": SCOPE, "limit": 3}},
+            headers={"X-Request-ID": "trace-42.abc"},
+        )
+        fresh = await http.get("/healthz")
+        hostile = await http.get("/healthz", headers={"X-Request-ID": "a b\n{}"})
+    assert given.headers["X-Request-ID"] == "trace-42.abc"
+    assert len(fresh.headers["X-Request-ID"]) == 32
+    assert hostile.headers["X-Request-ID"] not in {"a b\n{}", fresh.headers["X-Request-ID"]}
+    lines = [json.loads(line) for line in json_log.getvalue().splitlines()]
+    [access] = [line for line in lines if line["request_id"] == "trace-42.abc"]
+    assert access["logger"] == "engram.access"
+    assert access["path"] == "/graphql" and access["status"] == 200
 
 
 async def test_mcp_tool_calls_are_counted_per_tool(mem: Memory, neo4j_target: Neo4jTarget) -> None:

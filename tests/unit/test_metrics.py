@@ -1,6 +1,9 @@
-"""Metrics without a database: labels, error kinds, registries."""
+"""Metrics and logs without a database: labels, error kinds, registries, JSON lines."""
 
 from __future__ import annotations
+
+import json
+import logging
 
 import pytest
 from graphql import parse
@@ -11,6 +14,7 @@ from service.api.metrics import operation_label
 from service.domain import AddResult
 from service.errors import DatabaseUnavailableError, NotFoundError, ValidationError
 from service.mcp.metrics import _is_unknown_tool, tool_error_kind
+from service.observability.logs import JsonFormatter, RequestIdFilter, request_id
 from service.observability.metrics import ErrorKind, Metrics, kind_of
 
 
@@ -86,3 +90,22 @@ def test_mcp_tool_errors_are_named_as_graphql_names_them() -> None:
     )
     assert _is_unknown_tool(tool_error("Unknown tool: drop_everything"))
     assert not _is_unknown_tool(tool_error("InvalidInput: no messages to add"))
+
+
+def test_json_log_line_carries_the_request_id() -> None:
+    record = logging.LogRecord("engram.access", logging.INFO, "x", 1, "GET %s", ("/m",), None)
+    record.fields = {"status": 200}
+    token = request_id.set("r-1")
+    try:
+        RequestIdFilter().filter(record)
+    finally:
+        request_id.reset(token)
+    line = json.loads(JsonFormatter().format(record))
+    assert line["request_id"] == "r-1"
+    assert line["message"] == "GET /m" and line["status"] == 200 and line["level"] == "INFO"
+
+
+def test_outside_a_request_the_id_is_none() -> None:
+    record = logging.LogRecord("engram", logging.WARNING, "x", 1, "late", None, None)
+    RequestIdFilter().filter(record)
+    assert json.loads(JsonFormatter().format(record))["request_id"] is None
