@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     max_query_tokens: int = Field(default=2000, ge=100)
     max_query_aliases: int = Field(default=20, ge=1)
     # /metrics also answers this key as a bearer token, so a scraper needs no key that reads
-    # memories (docs/operations-metrics.md).
+    # memories (docs/metrics.md).
     metrics_key: SecretStr | None = None
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"

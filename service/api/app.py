@@ -64,7 +64,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
     configure_logging(settings.log_format)  # before the MCP server, whose SDK configures too
-    metrics = Metrics()  # this app's own registry (docs/operations-metrics.md)
+    metrics = Metrics()  # this app's own registry (docs/metrics.md)
     app = FastAPI(title="Engram", lifespan=lifespan)
     app.state.settings = settings
     app.state.metrics = metrics

@@ -48,7 +48,7 @@ def kind_of(error: BaseException) -> ErrorKind:
 
 
 class Metrics:
-    """The instruments; docs/operations-metrics.md describes each name."""
+    """The instruments; docs/metrics.md describes each name."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
