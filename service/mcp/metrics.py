@@ -13,7 +13,7 @@ from mcp_types import CallToolRequestParams, CallToolResult, TextContent
 from service.observability.metrics import ErrorKind, Metrics
 
 _KINDS = {kind.value: kind for kind in ErrorKind}
-_NAMED_ERROR = re.compile(r"(?:Error executing tool [^:]*: )?(\w+): ")
+_SDK_PREFIX = re.compile(r"Error executing tool [^:]*(: )?")
 # A name the server does not have: the client chose it, so it is not a label value.
 UNKNOWN_TOOL = "unknown"
 
@@ -43,10 +43,16 @@ class ToolMetrics(Extension):
 
 
 def tool_error_kind(result: CallToolResult) -> ErrorKind:
-    """A tool error's kind from its text, which names it as GraphQL does (tools.tool_errors)
-    after the SDK's "Error executing tool <name>: "."""
-    named = _NAMED_ERROR.match(_text(result))
-    return _KINDS.get(named.group(1), ErrorKind.UNEXPECTED) if named else ErrorKind.UNEXPECTED
+    """A tool error's kind from its text. Engram's tools name it as GraphQL does
+    (tools.tool_errors) after the SDK's "Error executing tool <name>: "; the SDK reports a
+    crash as that prefix alone, and refuses unknown names and bad arguments in its own words.
+    """
+    text = _text(result)
+    prefixed = _SDK_PREFIX.match(text)
+    if prefixed and not prefixed.group(1):
+        return ErrorKind.UNEXPECTED
+    rest = text[prefixed.end() :] if prefixed else text
+    return _KINDS.get(rest.split(": ", 1)[0], ErrorKind.INVALID_REQUEST)
 
 
 def _is_unknown_tool(result: HandlerResult) -> bool:

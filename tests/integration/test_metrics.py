@@ -193,3 +193,4 @@ async def test_mcp_tool_calls_are_counted_per_tool(mem: Memory, neo4j_target: Ne
     assert value(samples, "engram_mcp_tool_calls_total", tool="unknown") == 1
     assert value(samples, "engram_mcp_tool_calls_total", tool="drop_everything") == 0
     assert value(samples, "engram_errors_total", surface="mcp", kind="NotFound") == 1
+    assert value(samples, "engram_errors_total", surface="mcp", kind="InvalidRequest") == 1

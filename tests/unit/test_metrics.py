@@ -85,9 +85,11 @@ def test_mcp_tool_errors_are_named_as_graphql_names_them() -> None:
     wrapped = tool_error("Error executing tool get_memory: NotFound: no memory 'm0'")
     assert tool_error_kind(wrapped) is ErrorKind.NOT_FOUND
     assert tool_error_kind(tool_error("Forbidden: this key may not")) is ErrorKind.FORBIDDEN
-    assert tool_error_kind(tool_error("Error executing tool search: boom")) is (
-        ErrorKind.UNEXPECTED
-    )
+    crash = tool_error("Error executing tool search")  # the SDK keeps a crash's text
+    assert tool_error_kind(crash) is ErrorKind.UNEXPECTED
+    bad_arguments = tool_error("Error executing tool search: 1 validation error for search")
+    assert tool_error_kind(bad_arguments) is ErrorKind.INVALID_REQUEST
+    assert tool_error_kind(tool_error("Unknown tool: x")) is ErrorKind.INVALID_REQUEST
     assert _is_unknown_tool(tool_error("Unknown tool: drop_everything"))
     assert not _is_unknown_tool(tool_error("InvalidInput: no messages to add"))
 
