@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     max_query_depth: int = Field(default=10, ge=2, le=50)
     max_query_tokens: int = Field(default=2000, ge=100)
     max_query_aliases: int = Field(default=20, ge=1)
+    # /metrics also answers this key as a bearer token, so a scraper needs no key that reads
+    # memories (docs/metrics.md).
+    metrics_key: SecretStr | None = None
+    # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
+    log_format: Literal["text", "json"] = "text"
 
     # `engram mcp` (MCP over stdio, docs/mcp.md): the one scope its tools may touch, as an API
     # key's ids limit a principal. At least one is required there; a tool may name ids inside
@@ -167,6 +172,8 @@ class Settings(BaseSettings):
         for key in self.api_keys:
             if len(key) < 16:
                 raise ValueError("API keys must be at least 16 characters long")
+        if self.metrics_key is not None and len(self.metrics_key.get_secret_value()) < 16:
+            raise ValueError("ENGRAM_METRICS_KEY must be at least 16 characters long")
         return self
 
     @property

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, Iterable, Sequence
+import weakref
+from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pydantic
 
@@ -56,6 +57,11 @@ DEFAULT_ACTOR = "engram"
 # Connections Memory.start opens: as many as a search's queries that run side by side (the
 # text query, the scope's and the window's counts).
 SEARCH_CONNECTIONS = 4
+T = TypeVar("T")
+
+
+class WriteObserver(Protocol):
+    def count_write(self, result: AddResult) -> None: ...
 
 
 @dataclass
@@ -72,6 +78,13 @@ class Memory:
     # Scope sizes and speaker counts for search routing and crowded near-duplicate checks
     # (store/scope_sizes.py).
     counts: ScopeCounts | None = field(init=False, repr=False)
+    # Milliseconds per model start() loaded ("spacy", "embedding"), for the metrics.
+    model_load_ms: dict[str, float] = field(default_factory=dict)
+    # Told what each add() wrote: the API's metrics count writes here, in one place. Held
+    # weakly: an app handed a longer-lived Memory (tests) stops counting when it goes.
+    write_observers: weakref.WeakSet[WriteObserver] = field(
+        default_factory=weakref.WeakSet, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
@@ -85,14 +98,15 @@ class Memory:
     ) -> Memory:
         """Connect to Neo4j, apply the schema, load the models; warn if memories need reembed."""
         db = Database(settings)
-        embedder = embedder or Embedder(settings)
-        extractor = extractor or Extractor(settings)
+        load_ms: dict[str, float] = {}
+        embedder = embedder or _timed(lambda: Embedder(settings), "embedding", load_ms)
+        extractor = extractor or _timed(lambda: Extractor(settings), "spacy", load_ms)
         temporal.warm_up()
         await apply_schema(db, embedder.dimensions)
         status = await check_embeddings(db, embedder)
         warn_if_stale(status)
         await warn_if_unlinked(db)
-        memory = cls(settings, db, GraphStore(db), embedder, extractor, status)
+        memory = cls(settings, db, GraphStore(db), embedder, extractor, status, load_ms)
         await HybridRetriever(settings, memory.store, embedder).prepare_plans()
         await db.open_connections(SEARCH_CONNECTIONS)
         return memory
@@ -193,7 +207,7 @@ class Memory:
         clock.lap("write")
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew
-        return AddResult(
+        result = AddResult(
             message_ids=[r.id for r in batch.message_rows],
             added=[c.id for c in plan.new],
             updated=[u["memory_id"] for u in plan.updates],
@@ -202,6 +216,9 @@ class Memory:
             below_confidence=batch.below_confidence,
             stage_ms=batch.stage_ms | clock.laps,
         )
+        for observer in list(self.write_observers):
+            observer.count_write(result)
+        return result
 
     async def _reconcile(
         self, scope: Scope, candidates: list[Candidate]
@@ -348,6 +365,14 @@ class StageClock:
         now = time.perf_counter()
         self.laps[stage] = (now - self._last) * 1000
         self._last = now
+
+
+def _timed(load: Callable[[], T], name: str, load_ms: dict[str, float]) -> T:
+    """load(), with the milliseconds it took recorded under name."""
+    start = time.perf_counter()
+    loaded = load()
+    load_ms[name] = (time.perf_counter() - start) * 1000
+    return loaded
 
 
 MAX_TOKEN_BUDGET = 32_000

@@ -21,11 +21,14 @@ from starlette.types import ASGIApp
 
 from service.api.auth import Principal, principal_from
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
+from service.api.metrics import metrics_endpoint, observe
 from service.api.schema import build_schema
 from service.config import Settings
 from service.errors import DatabaseUnavailableError
 from service.mcp.transports import mount_http
 from service.memory import Memory
+from service.observability.logs import RequestIdMiddleware, configure_logging
+from service.observability.metrics import Metrics
 from service.reembed import recheck_if_pending
 from service.store.local_server import (
     BROWSER_ASSETS,
@@ -50,6 +53,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 yield
                 return
             app.state.memory = await Memory.start(settings)
+            observe(app.state.memory, metrics)
             # What start loaded (the models: ~290k objects) lives as long as the process;
             # frozen, it is left out of every full collection, which otherwise walks it: 166 ms
             # instead of 0.2 ms after 50 searches (bench/gc_pause.py), a pause that falls on
@@ -61,26 +65,33 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 await app.state.memory.close()
                 gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
+    configure_logging(settings.log_format)  # before the MCP server, whose SDK configures too
+    metrics = Metrics()  # this app's own registry (docs/metrics.md)
     app = FastAPI(title="Engram", lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = metrics
     if memory is not None:
         app.state.memory = memory
+        observe(memory, metrics)
 
     async def context(
         request: Request, principal: Annotated[Principal, Depends(principal_from)]
     ) -> dict[str, Any]:
         return {"memory": request.app.state.memory, "request": request, "principal": principal}
 
-    router = OfflineGraphQLRouter(build_schema(settings), context_getter=context)
+    router = OfflineGraphQLRouter(build_schema(settings, metrics), context_getter=context)
     app.include_router(router, prefix="/graphql")
     app.mount(GRAPHIQL_ASSETS_ROUTE, graphiql_assets(), name="graphiql-assets")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
-    mcp_sessions = mount_http(app, settings)  # the MCP tools at /mcp (docs/mcp.md)
+    mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
+    app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
+    app.add_middleware(RequestIdMiddleware)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:
         db = request.app.state.memory.db
         up = await db.ping()
+        metrics.neo4j_up.set(1 if up else 0)
         body: dict[str, Any] = {"status": "ok" if up else "unavailable",
                                 "neo4j": "up" if up else "down", "uri": db.uri}  # fmt: skip
         if not up:

@@ -27,6 +27,7 @@ from service.api.auth import actor, scope_for
 from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
+from service.api.metrics import GraphQLMetrics
 from service.api.types import (
     AddMessagesSuccess,
     Context,
@@ -44,6 +45,7 @@ from service.api.types import (
 from service.config import Settings
 from service.errors import DatabaseUnavailableError, EngramError, ValidationError
 from service.memory import Memory as MemoryService
+from service.observability.metrics import Metrics
 
 AddMessagesResult = Annotated[
     AddMessagesSuccess | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
@@ -146,7 +148,7 @@ class Mutation:
 QUERY_TEXTS_CACHED = 256
 
 
-def build_schema(settings: Settings) -> strawberry.Schema:
+def build_schema(settings: Settings, metrics: Metrics | None = None) -> strawberry.Schema:
     """The schema with the depth, token and alias limits of Settings.
 
     A client sends the same few query texts with new variables, so each text is parsed and
@@ -168,6 +170,8 @@ def build_schema(settings: Settings) -> strawberry.Schema:
             partial(ValidationCache, maxsize=QUERY_TEXTS_CACHED),
             partial(MaskErrors, should_mask_error=is_unexpected),
             ReadAuditExtension,  # records reads when Settings.audit_reads is on
+            # After MaskErrors: it sees the errors before they are masked.
+            *([partial(GraphQLMetrics, metrics=metrics)] if metrics else []),
         ],
     )
 

@@ -11,13 +11,14 @@ the GraphQL type of the failure: ``InvalidInput: …``, ``NotFound: …``, ``For
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import pydantic
+from mcp.server.extension import Extension
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
@@ -149,12 +150,18 @@ def search_options(
         raise ValidationError(f"{where}: {first['msg']}") from e
 
 
-def build_server(binding: Binding, lifespan: Lifespan | None = None) -> MCPServer[Any]:
+def build_server(
+    binding: Binding, lifespan: Lifespan | None = None, extensions: Sequence[Extension] = ()
+) -> MCPServer[Any]:
     """An MCP server with Engram's tools; the transport decides how it is reached."""
     # The SDK calls logging.basicConfig with this level: WARNING leaves the root logger as
     # Python sets it (INFO would turn on every library's INFO lines in the API process).
     server: MCPServer[Any] = MCPServer(
-        "engram", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING"
+        "engram",
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        log_level="WARNING",
+        extensions=extensions,
     )
     register_memory_tools(server, binding)
     register_graph_tools(server, binding)

@@ -27,8 +27,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from service.api.auth import ANY, Principal, authenticate
 from service.config import Settings
 from service.errors import ConfigurationError
+from service.mcp.metrics import ToolMetrics
 from service.mcp.tools import Binding, build_server
 from service.memory import Memory
+from service.observability.metrics import Metrics
 
 MCP_PATH = "/mcp"
 # Where the API key gate leaves the principal for the tools (the request's ASGI scope state).
@@ -69,14 +71,17 @@ def stdio_server(settings: Settings) -> MCPServer[Any]:
     return build_server(Binding(memory_of, lambda _: principal), lifespan)
 
 
-def mount_http(app: FastAPI, settings: Settings) -> StreamableHTTPSessionManager:
+def mount_http(
+    app: FastAPI, settings: Settings, metrics: Metrics | None = None
+) -> StreamableHTTPSessionManager:
     """Serve the tools at /mcp on ``app``; run the returned manager in the app's lifespan."""
 
     def memory_of(_: Context) -> Memory:
         memory: Memory = app.state.memory
         return memory
 
-    server = build_server(Binding(memory_of, principal_of_request))
+    extensions = [ToolMetrics(metrics)] if metrics else []
+    server = build_server(Binding(memory_of, principal_of_request), extensions=extensions)
     # DNS-rebinding protection on a loopback host, as the SDK sets it for its own apps.
     mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,

@@ -1,0 +1,107 @@
+"""One app's Prometheus metrics, in a registry of its own (never the process-wide default), so
+that tests and several apps in one process each count only their own.
+
+Label values are bounded by the schema: GraphQL operations are labelled by their root field
+names (a client's operation name is free text), MCP calls by tool name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from service.domain import AddResult
+from service.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
+
+# Seconds; a search takes tens of milliseconds, an add of a long conversation seconds.
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class ErrorKind(StrEnum):
+    """What went wrong, named as the GraphQL error unions name it."""
+
+    INVALID_INPUT = "InvalidInput"
+    NOT_FOUND = "NotFound"
+    FORBIDDEN = "Forbidden"
+    DATABASE_UNAVAILABLE = "DatabaseUnavailable"
+    # Refused before running: syntax, unknown fields, depth / token / alias limits.
+    INVALID_REQUEST = "InvalidRequest"
+    # A bug or a foreign failure; the client saw it masked.
+    UNEXPECTED = "Unexpected"
+
+
+def kind_of(error: BaseException) -> ErrorKind:
+    """The kind of an exception raised (not returned) while answering."""
+    match error:
+        case DatabaseUnavailableError():
+            return ErrorKind.DATABASE_UNAVAILABLE
+        case NotFoundError():
+            return ErrorKind.NOT_FOUND
+        case ForbiddenError():
+            return ErrorKind.FORBIDDEN
+        case EngramError():
+            return ErrorKind.INVALID_INPUT
+        case _:
+            return ErrorKind.UNEXPECTED
+
+
+class Metrics:
+    """The instruments; docs/metrics.md describes each name."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.graphql_requests = Counter(
+            "engram_graphql_requests", "GraphQL operations answered, by root field(s).",
+            ["operation"], registry=r,
+        )  # fmt: skip
+        self.graphql_seconds = Histogram(
+            "engram_graphql_request_duration_seconds", "GraphQL operation latency.",
+            ["operation"], buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.mcp_calls = Counter("engram_mcp_tool_calls", "MCP tool calls.", ["tool"], registry=r)
+        self.mcp_seconds = Histogram(
+            "engram_mcp_tool_duration_seconds", "MCP tool call latency.",
+            ["tool"], buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.errors = Counter(
+            "engram_errors", "Failed answers by surface (graphql, mcp) and kind.",
+            ["surface", "kind"], registry=r,
+        )  # fmt: skip
+        self.messages = Counter("engram_messages_written", "Messages stored by add.", registry=r)
+        self.added = Counter("engram_memories_added", "New memories written.", registry=r)
+        self.updated = Counter(
+            "engram_memories_updated", "Near-duplicates that updated a memory.", registry=r
+        )
+        self.superseded = Counter(
+            "engram_memories_superseded", "Memories superseded by a newer one.", registry=r
+        )
+        self.neo4j_up = Gauge(
+            "engram_neo4j_up", "1 if Neo4j answered the last check, else 0.", registry=r
+        )
+        self.model_load = Gauge(
+            "engram_model_load_seconds", "Seconds spent loading each model at start-up.",
+            ["model"], registry=r,
+        )  # fmt: skip
+
+    def count_write(self, result: AddResult) -> None:
+        """What one add() call wrote."""
+        self.messages.inc(len(result.message_ids))
+        self.added.inc(len(result.added))
+        self.updated.inc(len(result.updated))
+        self.superseded.inc(len(result.superseded))
+
+    def count_error(self, surface: str, kind: ErrorKind) -> None:
+        self.errors.labels(surface, kind.value).inc()
+        if kind is ErrorKind.DATABASE_UNAVAILABLE:
+            self.neo4j_up.set(0)
+
+    def set_model_load(self, load_ms: Mapping[str, float]) -> None:
+        for model, ms in load_ms.items():
+            self.model_load.labels(model).set(ms / 1000)
+
+    def exposition(self) -> bytes:
+        """The registry in Prometheus' text format."""
+        return generate_latest(self.registry)
