@@ -6,8 +6,10 @@ import re
 from collections.abc import AsyncIterator
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 from typing import cast
 from urllib.parse import urlsplit
+from weakref import WeakSet
 
 import httpx
 import pytest
@@ -58,8 +60,10 @@ async def _client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def client() -> AsyncIterator[httpx.AsyncClient]:
     settings = Settings(_env_file=None, auth_mode="local")  # type: ignore[call-arg]
-    # The page and the schema's own fields need no database: a Memory is never touched.
-    async for http in _client(create_app(settings, memory=cast(Memory, object()))):
+    # The page and the schema's own fields need no database: a Memory is never queried (the
+    # app only registers its metrics with it).
+    stand_in = SimpleNamespace(write_observers=WeakSet(), model_load_ms={})
+    async for http in _client(create_app(settings, memory=cast(Memory, stand_in))):
         yield http
 
 
