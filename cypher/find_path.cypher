@@ -1,7 +1,8 @@
 // The shortest chain of entities between two entities, at most $max_hops entity-to-entity
-// hops. A hop is a typed relation (Entity -[:WORKS_AT …]- Entity, one relationship) or a
-// co-mention (Entity <- Memory -> Entity, two), so a typed hop is preferred wherever one
-// exists. Current memories and relations inside the scope only (or as of $as_of); a hub
+// hops. A hop is a typed relation (Entity -[:WORKS_AT …]- Entity, one relationship) or, unless
+// $typed_only, a co-mention (Entity <- Memory -> Entity, two), so a typed hop is preferred
+// wherever one exists (the caller asks typed_only first: a chain of typed relations beats a
+// shorter one through a memory that merely names both ends). Current memories and relations inside the scope only (or as of $as_of); a hub
 // entity (more than $hub_limit mentions) is never left through a co-mention. Each step comes
 // with its kind (the relation type, or MENTIONED_WITH) and up to $per_step supporting
 // memories, newest first. No row: no such path.
@@ -15,6 +16,7 @@ MATCH path = ANY SHORTEST (
   (source)((n)-[r:MENTIONS|{{relation_types}}]-(m)
     WHERE (NOT m:Memory OR {{memory_visible}}) AND {{in_scope}}
       AND (type(r) = 'MENTIONS' OR {{relation_visible}})
+      AND (NOT $typed_only OR type(r) <> 'MENTIONS')
       AND (type(r) <> 'MENTIONS' OR NOT n:Entity OR n = source
            OR COUNT { (n)<-[:MENTIONS]-() } <= $hub_limit)){1,8}(target)
   WHERE size([x IN n WHERE x:Entity]) <= $max_hops

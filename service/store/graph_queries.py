@@ -125,7 +125,11 @@ class TraversalStore:
         """The shortest path within ``max_hops``, or None when there is none."""
         params = {**visibility(scope, as_of), "from_key": from_key, "to_key": to_key,
                   "max_hops": max_hops, "hub_limit": hub_limit, "per_step": per_step}  # fmt: skip
-        rows = await self.db.read("find_path", params)
+        # Typed relations alone first: they say how two things are linked, where a memory that
+        # names both (its speaker's "my", a list of places) may only say they met in a sentence.
+        rows = await self.db.read("find_path", {**params, "typed_only": True})
+        if not rows:
+            rows = await self.db.read("find_path", {**params, "typed_only": False})
         if not rows:
             return None
         entities = [to_entity(e) for e in rows[0]["entities"]]

@@ -210,3 +210,14 @@ async def test_relink_rebuilds_a_store_written_the_old_way(
     assert not [r for r in rows if "\x1dORG\x1d" in str(r["k"])]  # the old node is gone
     again = await relink(mem.db, mem.extractor)
     assert (again.stale, again.relinked) == (0, 0)
+
+
+async def test_a_chain_of_typed_relations_beats_a_memory_naming_both_ends(mem: Memory) -> None:
+    # "My brother Rafael studied at Delft" names Ines (its speaker) and Delft in one memory;
+    # how they are linked is Ines -FAMILY_OF- Rafael -STUDIES_AT- Delft.
+    said = "My brother Rafael studied at Delft University of Technology."
+    await add(mem, "u7", ("Ines", "2026-05-02T09:30:00Z", said))
+    found = await path(mem, "u7", "Ines", "Delft University of Technology")
+    assert [e["name"] for e in found["entities"]] == [
+        "Ines", "Rafael", "Delft University of Technology"]  # fmt: skip
+    assert [s["kind"] for s in found["steps"]] == ["FAMILY_OF", "STUDIES_AT"]
