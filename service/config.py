@@ -131,6 +131,10 @@ class Settings(BaseSettings):
     weight_speaker: float = Field(default=1.5, ge=0.0)
     # Maximal marginal relevance on the fused list: 1.0 = off, lower = more diverse top k.
     diversity_weight: float = Field(default=1.0, ge=0.0, le=1.0)
+    # Among the first 3 x limit fused hits, those that state nothing (only questions and bare
+    # reactions) and repeats of a message already shown go after the rest
+    # (retrieval/informative.py). Off keeps the fused order.
+    informative_first: bool = True
     graph_entities: int = Field(default=8, ge=1, le=100)
     graph_hub_limit: int = Field(default=20, ge=1)
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)

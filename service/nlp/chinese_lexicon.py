@@ -26,6 +26,7 @@ from pydantic import ValidationError as PydanticValidationError
 from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 from service.nlp.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
+from service.nlp.tables import read_lines
 
 __all__ = [
     "ChineseLexicon",
@@ -38,15 +39,6 @@ __all__ = [
 ]
 
 MODELS_DIR = REPO_ROOT / "nlp_models"
-
-
-def read_lines(path: Path) -> list[str]:
-    """The lines of a table without blanks and ``#`` comments."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise ConfigurationError(f"cannot read {path}: {e}") from e
-    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
 class HeadKind(StrEnum):

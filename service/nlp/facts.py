@@ -20,6 +20,7 @@ from spacy.tokens import Span, Token
 
 from service.config import REPO_ROOT
 from service.errors import ConfigurationError
+from service.nlp.tables import read_lines
 
 SLOTS_PATH = REPO_ROOT / "nlp_models" / "slots.jsonl"
 ZH_REACTIONS_PATH = REPO_ROOT / "nlp_models" / "zh_reactions.txt"
@@ -131,8 +132,7 @@ class SlotValue:
 
 @lru_cache(maxsize=1)
 def _zh_reactions(path: Path = ZH_REACTIONS_PATH) -> re.Pattern[str]:
-    words = [w.strip() for w in path.read_text(encoding="utf-8").splitlines()
-             if w.strip() and not w.lstrip().startswith("#")]  # fmt: skip
+    words = read_lines(path)
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 

@@ -13,6 +13,15 @@ from service.errors import ConfigurationError
 R = TypeVar("R", bound=BaseModel)
 
 
+def read_lines(path: Path) -> list[str]:
+    """The lines of a word list without blanks and ``#`` comments."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ConfigurationError(f"cannot read {path}: {e}") from e
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
 def load_table(path: Path, model: type[R], what: str) -> list[R]:
     """The validated rows of a JSONL table (blank lines skipped); a bad row or a repeated id
     raises ConfigurationError naming the file and line."""

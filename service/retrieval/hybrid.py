@@ -12,6 +12,7 @@ from service.domain import Clock, RetrieverScore, Scope, SearchHit, SearchOption
 from service.embedding import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
+from service.retrieval.informative import informative_first, states_nothing
 from service.retrieval.lucene import memory_text_query
 from service.retrieval.query import (
     QueryPlan,
@@ -55,8 +56,29 @@ class HybridRetriever:
         results = rankings(found)
         fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
         fused = [f for f in fused if f.score >= options.min_score]
+        evidence = loaded_evidence(found)
+        if self.settings.informative_first:
+            fused, evidence = await self._informative_first(fused, options.limit, params, evidence)
         fused = await self._diversify(fused, options.limit, params)
-        return await self._explain(fused, params, loaded_evidence(found))
+        return await self._explain(fused, params, evidence)
+
+    async def _informative_first(
+        self, fused: list[Fused], limit: int, params: dict[str, Any], loaded: dict[str, Evidence]
+    ) -> tuple[list[Fused], dict[str, Evidence]]:
+        """The first 3 x limit hits in informative_first's order, with their evidence loaded
+        (it holds the texts the order reads)."""
+        pool, rest = fused[: limit * 3], fused[limit * 3 :]
+        missing = [f.id for f in pool if f.id not in loaded]
+        if missing:
+            loaded = {**loaded, **await self.store.fetch_hits(missing, params)}
+        says_nothing = {
+            f.id for f in pool
+            if f.id in loaded and states_nothing(loaded[f.id].memory.text, loaded[f.id].memory.lang)
+        }  # fmt: skip
+        sources = {f.id: loaded[f.id].memory.source_ids for f in pool if f.id in loaded}
+        by_id = {f.id: f for f in pool}
+        order = informative_first([f.id for f in pool], says_nothing, sources)
+        return [by_id[i] for i in order] + rest, loaded
 
     async def _diversify(
         self, fused: list[Fused], limit: int, params: dict[str, Any]

@@ -692,3 +692,27 @@ async def test_start_opens_the_connections_a_search_runs_on(
         assert len(await bolt_connections(neo4j_target) - opened) == 1
     finally:
         await service.close()
+
+
+async def test_hits_that_state_something_rank_before_questions_and_repeats(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bob = Scope(user_id="bob")
+    said = [
+        ("Ana", "Ichiran ramen? Have you tried the Ichiran ramen? Is Ichiran ramen good?"),
+        ("Bob", "We ate at Ichiran in Fukuoka, and the broth was rich."),
+    ]
+    await mem.add(
+        [{"content": text, "speaker": who, "timestamp": "2024-05-01T10:00:00Z"}
+         for who, text in said], bob,
+    )  # fmt: skip
+    options = SearchOptions(limit=5)
+
+    monkeypatch.setattr(mem.settings, "informative_first", False)
+    fused = [h.memory.text for h in await mem.search("Ichiran ramen", bob, options=options)]
+    assert fused[0].startswith("Ichiran ramen?"), fused  # the words alone favour the question
+
+    monkeypatch.setattr(mem.settings, "informative_first", True)
+    hits = [h.memory.text for h in await mem.search("Ichiran ramen", bob, options=options)]
+    assert hits[0].startswith("We ate at Ichiran"), hits
+    assert hits[1].startswith("Ichiran ramen?")  # ranked after, not dropped
