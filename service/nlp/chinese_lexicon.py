@@ -23,9 +23,9 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 from service.nlp.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
+from service.resources import NLP_MODELS_DIR
 
 __all__ = [
     "ChineseLexicon",
@@ -37,7 +37,7 @@ __all__ = [
     "load_suffixes",
 ]
 
-MODELS_DIR = REPO_ROOT / "nlp_models"
+MODELS_DIR = NLP_MODELS_DIR
 
 
 def read_lines(path: Path) -> list[str]:
