@@ -8,7 +8,8 @@ Run after `python -m bench.locomo …` (same settings, so the same bench Neo4j):
 - split_names: names (case, spacing, possessive folded) held by more than one entity node of
   one scope;
 - junk: entities named like an interjection, greeting or filler of the fixed list below. The
-  list is this script's own (a measuring stick), independent of nlp_models/stop_entities.txt.
+  list is this script's own (a measuring stick), independent of
+  service/nlp_models/stop_entities.txt.
 """
 
 from __future__ import annotations

@@ -26,83 +26,151 @@ class ApiKey(BaseModel):
 class Settings(BaseSettings):
     """Typed configuration; every field can be set as ENGRAM_<NAME>."""
 
-    model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="ENGRAM_",
+        env_file=".env",
+        extra="ignore",
+        use_attribute_docstrings=True,
+    )
 
     # Neo4j. No URI means: run the local server from the jars (see `engram neo4j`).
     neo4j_uri: str | None = None
+    """Unset: run the local server from the jars. Set: use that server (your own Neo4j, a cluster
+    with `neo4j://`, Aura with `neo4j+s://`).
+    """
     neo4j_user: str = "neo4j"
+    """Neo4j user name; with the password, required for a non-loopback URI."""
     neo4j_password: SecretStr = SecretStr("")
+    """Neo4j password; required for a non-loopback URI."""
     neo4j_database: str = "neo4j"
+    """The Neo4j database that holds the memory."""
 
     # The local server: jars in neo4j_home, data (and its conf, logs, pid) in data_dir.
     data_dir: Path = Path.home() / ".local" / "share" / "engram"
+    """The local server's data, logs, conf and pid files."""
     neo4j_home: Path = _CACHE / f"neo4j-{NEO4J_VERSION}"
+    """Where the local server's jars are laid out (`engram neo4j install`)."""
     neo4j_bolt_port: int = Field(default=7687, ge=1, le=65535)
+    """Bolt port of the local server."""
     neo4j_http_port: int = Field(default=7474, ge=1, le=65535)
+    """HTTP port of the local server (Neo4j Browser)."""
     neo4j_heap: str = "1g"
+    """JVM heap of the local server."""
     neo4j_pagecache: str = "512m"
+    """Page cache of the local server."""
     neo4j_start_timeout_s: float = Field(default=120.0, gt=0)
+    """How long `engram neo4j start` waits for Bolt to answer."""
 
     # HTTP API. Auth is on unless ENGRAM_AUTH_MODE=local says otherwise (see service/api/auth).
     api_host: str = "127.0.0.1"
+    """Interface the HTTP API listens on."""
     api_port: int = Field(default=8000, ge=1, le=65535)
+    """Port of the HTTP API."""
     auth_mode: Literal["api_key", "local"] = "api_key"
+    """`api_key`: every request needs an `X-API-Key`. `local`: no keys, allowed on a loopback host
+    only.
+    """
     api_keys: dict[str, ApiKey] = Field(default_factory=dict)
+    """API keys as JSON, each with its principal and the ids it may touch ("*" for any): `{"<key>":
+    {"principal": "app", "user_ids": ["alice"]}}`. Keys are at least 16 characters.
+    """
     max_query_depth: int = Field(default=10, ge=2, le=50)
+    """Deepest GraphQL query accepted."""
     max_query_tokens: int = Field(default=2000, ge=100)
+    """Most tokens in a GraphQL query."""
     max_query_aliases: int = Field(default=20, ge=1)
+    """Most aliases in a GraphQL query."""
     # /metrics also answers this key as a bearer token, so a scraper needs no key that reads
     # memories (docs/metrics.md).
     metrics_key: SecretStr | None = None
+    """Prometheus metrics at `/metrics` need an API key (`X-API-Key`) or this key as a bearer token
+    (at least 16 characters); open in `local` mode (docs/metrics.md).
+    """
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"
+    """`json`: one JSON object a log line; every line carries the request id (`X-Request-ID`)."""
 
     # `engram mcp` (MCP over stdio, docs/mcp.md): the one scope its tools may touch, as an API
     # key's ids limit a principal. At least one is required there; a tool may name ids inside
     # it (another agent_id of the same user when only the user is set) but never outside.
     # MCP over HTTP (/mcp) ignores these and uses the API keys.
     mcp_user_id: str | None = Field(default=None, min_length=1, max_length=200)
+    """User id of the scope `engram mcp` (stdio) serves; at least one of the three MCP ids is
+    required there. `/mcp` over HTTP uses the API keys instead (docs/mcp.md).
+    """
     mcp_agent_id: str | None = Field(default=None, min_length=1, max_length=200)
+    """Agent id of the scope `engram mcp` (stdio) serves."""
     mcp_run_id: str | None = Field(default=None, min_length=1, max_length=200)
+    """Run id of the scope `engram mcp` (stdio) serves."""
     # Recorded as the actor of what the stdio tools write (MemoryEvent.actor).
     mcp_principal: str = Field(default="mcp", min_length=1, max_length=200)
+    """The actor recorded on what the stdio MCP tools write."""
 
     # Models, resolved offline through nlp_models/manifest.json.
     spacy_model: str = "en_core_web_sm"
+    """A name from `manifest.json` in the package's NLP data, or a local folder."""
     embedding_model: str = "all-MiniLM-L6-v2"
+    """A name from `manifest.json` in the package's NLP data, or a local folder; a change needs
+    `engram reembed` (docs/operations.md).
+    """
     embedding_dimensions: int = Field(default=384, gt=0)
+    """Size of the embedding model's vectors (and of the vector indexes)."""
     # ONNX Runtime's threads do not spin between calls (service/onnx_encoder.py), so two help
     # batches (ingest 19.8 -> 27.8 msg/s) without slowing one query (bench/RESULTS.md).
     embedding_threads: int = Field(default=2, ge=1, le=64)
+    """Threads of the ONNX Runtime session."""
     # onnx: the same weights exported once to ONNX (model_cache_dir) and run by onnxruntime;
     # same vectors as torch, faster per call. torch: sentence-transformers as shipped.
     embedding_backend: Literal["onnx", "onnx-int8", "torch"] = "onnx"
+    """`onnx`: the model exported once to ONNX and run by onnxruntime; `onnx-int8`: the same,
+    quantised (a model change); `torch`: sentence-transformers as shipped.
+    """
     model_cache_dir: Path = _CACHE / "models"
+    """Where the exported ONNX models are kept."""
 
     # reset() deletes every scope of the database; off unless ENGRAM_ALLOW_RESET=true.
     allow_reset: bool = False
+    """`true` lets `Memory.reset` delete every scope of the database."""
     # Read audit: every read (search, context, get, lists, graph) leaves a (:ReadEvent) in the
     # scope it read: who, which operation, the sha256 of the query text, the result count, when.
     audit_reads: bool = False
+    """`true`: every read (search, context, get, lists, graph, stats) leaves a `(:ReadEvent)` in the
+    scope it read (principal, operation, sha256 of the query, result count, time); `forget` deletes
+    them.
+    """
 
     # Facts: sentences shorter than fact_min_words join their neighbour, up to fact_max_words.
     fact_min_words: int = Field(default=15, ge=1, le=100)
+    """Fact granularity: sentences shorter than this join their neighbour."""
     fact_max_words: int = Field(default=60, ge=1, le=500)
+    """Fact granularity: the most words a joined fact may have."""
 
     # Write path: a new fact this similar to a current memory updates it instead.
     duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
+    """Cosine from which a new fact updates a current memory of the scope instead of adding one."""
     reconcile_fetch_k: int = Field(default=10, ge=1, le=1000)
+    """How many vector-index neighbours the near-duplicate check asks for."""
     # Slot conflicts: newer wins, then higher agent priority ({"planner": 2, "chat": 1}), then
     # higher confidence. The loser is kept as superseded.
     agent_priority: dict[str, int] = Field(default_factory=dict)
+    """Slot conflicts: newer wins, then the higher agent priority (JSON, `{"planner": 2, "chat":
+    1}`), then the higher confidence.
+    """
     write_batch_size: int = Field(default=256, ge=1, le=10_000)
+    """Not read by the service yet; `engram import --batch-size` sets an import's batch."""
     # Extracted facts below this confidence are not stored as memories (their message still is);
     # 0.0 keeps every fact. Statements are extracted at 0.9, questions at 0.6.
     memory_min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Extracted facts below it are not stored as memories (their message still is); statements are
+    extracted at 0.9, questions at 0.6.
+    """
     # A memory's vector is unit(own + context_weight x mean of the vectors of the facts of the
     # message before it in the same add() call and session): a reply ("This has been great for
     # my mental health") is found by what it answers (running). 0 = each fact alone.
     context_weight: float = Field(default=0.5, ge=0.0, le=4.0)
+    """How much of the previous message's facts a memory's vector carries; 0 = each fact alone
+    (docs/write-path.md).
+    """
 
     # Retrieval: each retriever returns max(3 x limit, retriever_depth) candidates; fusion is
     # weighted reciprocal rank (score = sum of weight / (rrf_k + rank)). rrf_k is 30, not the
@@ -110,38 +178,56 @@ class Settings(BaseSettings):
     # 1.5 x rank 30, so a memory several retrievers put midway beat one that two put first
     # (LoCoMo dev R@10 74.1 -> 75.7 at 30, 75.5 at 15: bench/RESULTS.md).
     search_default_limit: int = Field(default=10, ge=1, le=200)
+    """Hits a search returns when the caller gives no limit."""
     # The vector index is asked for retriever_depth x vector_overfetch (90) when the scope is
     # most of what the index holds; a smaller share asks deeper (embedding_route) and a short
     # answer asks again (deeper_fetch), so the over-fetch only pays for filtered-out memories.
     # 3 rather than 10: 100k store, interleaved A/B, p50 / p95 26.0 / 34.2 -> 21.6 / 31.3 ms,
     # LoCoMo dev recall unchanged to the decimal (bench/RESULTS.md).
     vector_overfetch: int = Field(default=3, ge=1, le=1000)
+    """The vector index is asked for at least retriever_depth times this."""
     # The full-text index is asked for retriever_depth x fulltext_overfetch (300) at once: it
     # starts before the scope's share is known, so its margin stays wide (asking 75 instead of
     # 300 saved nothing measurable: bench/RESULTS.md, sixth session).
     fulltext_overfetch: int = Field(default=10, ge=1, le=1000)
+    """The full-text index is asked for retriever_depth times this."""
     retriever_depth: int = Field(default=30, ge=1, le=1000)
+    """Candidates each retriever returns at least (3 x limit when larger)."""
     rrf_k: int = Field(default=30, ge=1)
+    """The k of reciprocal-rank fusion: score = sum of weight / (k + rank)."""
     weight_vector: float = Field(default=1.0, ge=0.0)
+    """Fusion weight of the vector retriever."""
     weight_fulltext: float = Field(default=1.0, ge=0.0)
+    """Fusion weight of the full-text retriever."""
     weight_graph: float = Field(default=0.1, ge=0.0)
+    """Fusion weight of the graph retriever."""
     weight_time: float = Field(default=1.0, ge=0.0)
+    """Fusion weight of the time-window retriever."""
     # A speaker named in the question who speaks in the scope: their memories, ranked by the
     # question without the name (bench/RESULTS.md: 1.5 lifts multi-hop questions on LoCoMo).
     weight_speaker: float = Field(default=1.5, ge=0.0)
+    """Fusion weight of the speaker retriever (memories of a speaker the question names)."""
     # Maximal marginal relevance on the fused list: 1.0 = off, lower = more diverse top k.
     diversity_weight: float = Field(default=1.0, ge=0.0, le=1.0)
-    # Among the first 3 x limit fused hits, those that state nothing (only questions and bare
-    # reactions) and repeats of a message already shown go after the rest
-    # (retrieval/informative.py). Off keeps the fused order.
+    """Maximal marginal relevance on the fused list: 1.0 = off, lower = more diverse top k."""
     informative_first: bool = True
+    """Among the first 3 x limit fused hits, rank those that state nothing (only questions and
+    bare reactions) and repeats of a message already shown after the rest
+    (retrieval/informative.py). Off keeps the fused order."""
     graph_entities: int = Field(default=8, ge=1, le=100)
+    """Most entities named in the query the graph retriever starts from."""
     graph_hub_limit: int = Field(default=20, ge=1)
+    """Entities mentioned by more memories than this are hubs: the graph retriever does not walk
+    through them.
+    """
     graph_hop_decay: float = Field(default=0.3, ge=0.0, le=1.0)
+    """Score factor of memories reached through a second hop."""
     # How many of a scope's entities (the most recently seen) an add links against: the
     # linker's cost grows with them (bench/RESULTS.md, "Entity graph").
     link_known_max: int = Field(default=5000, ge=1)
+    """How many of a scope's entities (the most recently seen) an add links against."""
     time_window_cap: int = Field(default=5000, ge=1)
+    """Most memories of a time window the time retriever reads."""
     # The vector index's top-k is global: a scope holding a small share of the store gets few of
     # it. The index is asked for enough candidates that such a scope expects 2 x limit of its
     # own (at most vector_fetch_max); a scope of at most exact_scan_max memories that would
@@ -149,16 +235,25 @@ class Settings(BaseSettings):
     # Exact costs ~27 µs a memory (300: ~10 ms); a user's index partition answers k = 1,000 in
     # ~6 ms (bench/RESULTS.md; it was 2,000 while the 100k store had one global index).
     exact_scan_max: int = Field(default=300, ge=0)
+    """A scope (or time window) of at most this many memories is ranked by exact cosine when the
+    vector index would need a deep ask.
+    """
     vector_fetch_max: int = Field(default=10000, ge=1, le=100000)
+    """The deepest ask of the vector index."""
     # Neo4j 5.26's vector and full-text queries cannot filter, so users are also spread over
     # this many index partitions (service/store/index_shards.py): a user's search and
     # near-duplicate check ask the partition that holds the user, where its share is about this
     # many times larger. 0 turns them off (global indexes only); a change relabels at start-up.
     index_shards: int = Field(default=16, ge=0, le=256)
+    """Per-user partitions of the vector and full-text indexes (0 = global indexes only); a change
+    relabels every memory at the next start.
+    """
     # How long a scope's size (which picks the route above) is reused before it is counted
     # again; 0 counts on every search. A stale size can only pick another of those routes (too
     # few vector hits still fall back to the exact scan).
     scope_size_ttl_s: float = Field(default=30.0, ge=0.0)
+    """How long a scope's size (which picks the search route) is reused; 0 counts on every search.
+    """
 
     @field_validator("data_dir", "neo4j_home", "model_cache_dir")
     @classmethod

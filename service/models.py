@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from service.config import REPO_ROOT
 from service.errors import ModelNotInstalledError
+from service.resources import NLP_MODELS_DIR
 
-MANIFEST = REPO_ROOT / "nlp_models" / "manifest.json"
+MANIFEST = NLP_MODELS_DIR / "manifest.json"
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 from service.nlp.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
 from service.nlp.tables import read_lines
+from service.resources import NLP_MODELS_DIR
 
 __all__ = [
     "ChineseLexicon",
@@ -38,7 +38,7 @@ __all__ = [
     "load_suffixes",
 ]
 
-MODELS_DIR = REPO_ROOT / "nlp_models"
+MODELS_DIR = NLP_MODELS_DIR
 
 
 class HeadKind(StrEnum):

@@ -18,12 +18,12 @@ from pathlib import Path
 
 from spacy.tokens import Span, Token
 
-from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 from service.nlp.tables import read_lines
+from service.resources import NLP_MODELS_DIR
 
-SLOTS_PATH = REPO_ROOT / "nlp_models" / "slots.jsonl"
-ZH_REACTIONS_PATH = REPO_ROOT / "nlp_models" / "zh_reactions.txt"
+SLOTS_PATH = NLP_MODELS_DIR / "slots.jsonl"
+ZH_REACTIONS_PATH = NLP_MODELS_DIR / "zh_reactions.txt"
 
 _GREETING = re.compile(
     r"^(?:(?:(?:hi|hey|hello|yo|hiya|howdy|good (?:morning|afternoon|evening|night))"

@@ -9,10 +9,10 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
-from service.config import REPO_ROOT
 from service.errors import ConfigurationError
+from service.resources import NLP_MODELS_DIR
 
-STOP_ENTITIES_PATH = REPO_ROOT / "nlp_models" / "stop_entities.txt"
+STOP_ENTITIES_PATH = NLP_MODELS_DIR / "stop_entities.txt"
 
 
 class EntityLabel(StrEnum):

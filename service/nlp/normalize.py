@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from service.config import REPO_ROOT
 from service.domain import Scope
 from service.ids import scope_key
+from service.resources import NLP_MODELS_DIR
 
-ALIASES_PATH = REPO_ROOT / "nlp_models" / "aliases.json"
-SHORT_FORMS_PATH = REPO_ROOT / "nlp_models" / "short_forms.json"
+ALIASES_PATH = NLP_MODELS_DIR / "aliases.json"
+SHORT_FORMS_PATH = NLP_MODELS_DIR / "short_forms.json"
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 _EDGE_PUNCT = " \t\n.,;:!?\"'“”‘’()[]{}<>«»、，。！？；：（）"

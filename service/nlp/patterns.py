@@ -34,7 +34,6 @@ from spacy.schemas import validate_token_pattern
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
-from service.config import REPO_ROOT
 from service.errors import ConfigurationError
 from service.nlp.chinese import Lang, blank_chinese, detect_lang
 from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
@@ -47,6 +46,7 @@ from service.nlp.mentions import (
     normalise_name,
 )
 from service.nlp.tables import load_table
+from service.resources import NLP_MODELS_DIR
 
 __all__ = [
     "EntityExtractor",
@@ -62,7 +62,7 @@ __all__ = [
     "trim_span",
 ]
 
-PATTERNS_PATH = REPO_ROOT / "nlp_models" / "patterns.jsonl"
+PATTERNS_PATH = NLP_MODELS_DIR / "patterns.jsonl"
 PROPN_CONFIDENCE = 0.6
 RULER_FACTORY = "engram_pattern_ruler"
 RULER_NAME = "engram_patterns_v1"

@@ -30,10 +30,10 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from service.config import REPO_ROOT
 from service.nlp.temporal import Granularity, TimeRange, add_months, shift, span
+from service.resources import NLP_MODELS_DIR
 
-TIME_PHRASES_PATH = REPO_ROOT / "nlp_models" / "time_phrases.json"
+TIME_PHRASES_PATH = NLP_MODELS_DIR / "time_phrases.json"
 
 
 class Part(StrEnum):

@@ -21,12 +21,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from service.config import REPO_ROOT
 from service.nlp.chinese import Lang
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.tables import load_table
+from service.resources import NLP_MODELS_DIR
 
-RELATIONS_PATH = REPO_ROOT / "nlp_models" / "relations.jsonl"
+RELATIONS_PATH = NLP_MODELS_DIR / "relations.jsonl"
 RULE_CONFIDENCE = 0.8
 
 

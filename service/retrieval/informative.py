@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from service.config import REPO_ROOT
 from service.nlp.facts import is_filler
 from service.nlp.tables import read_lines
+from service.resources import NLP_MODELS_DIR
 
-EN_REACTIONS_PATH = REPO_ROOT / "nlp_models" / "en_reactions.txt"
+EN_REACTIONS_PATH = NLP_MODELS_DIR / "en_reactions.txt"
 
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")

@@ -9,11 +9,11 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
-from service.config import REPO_ROOT
 from service.domain import Clock, SearchOptions, clean_text, utcnow
 from service.errors import ValidationError
 from service.nlp.patterns import detect_lang
 from service.nlp.temporal import find_time_tags, resolve_phrase
+from service.resources import NLP_MODELS_DIR
 from service.retrieval.lucene import lucene_query
 
 _SAID = re.compile(
@@ -162,7 +162,7 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
     )  # fmt: skip
 
 
-RELATION_WORDS_PATH = REPO_ROOT / "nlp_models" / "relation_words.json"
+RELATION_WORDS_PATH = NLP_MODELS_DIR / "relation_words.json"
 
 
 @cache

@@ -8,10 +8,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from service.config import REPO_ROOT
 from service.errors import UnknownQueryError
+from service.resources import CYPHER_DIR
 
-CYPHER_DIR = REPO_ROOT / "cypher"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # {{name}} includes cypher/fragments/name.cypher: in parentheses where it stands in a line (a
 # predicate or an expression), as it is where it stands alone on its line (clauses).

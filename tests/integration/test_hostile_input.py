@@ -22,7 +22,6 @@ of a message that extraction reads (see `plain_speaker`).
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import logging
 import unicodedata
@@ -506,13 +505,14 @@ async def test_known_masked_errors(
         assert await graph_size(neo4j_target) == before
 
 
-@pytest.mark.parametrize(
-    "query",
-    [pytest.param(SURROGATE, id="surrogate"), pytest.param(CJK_RUN, id="cjk-run")],
-)  # fmt: skip
-async def test_python_search_raises_only_engram_errors(seeded: Memory, query: str) -> None:
-    with contextlib.suppress(EngramError):
-        await seeded.search(query, ALICE)
+async def test_python_search_refuses_a_lone_surrogate_by_name(seeded: Memory) -> None:
+    with pytest.raises(ValidationError, match="lone surrogate U\\+D800"):
+        await seeded.search(SURROGATE, ALICE)
+
+
+async def test_python_search_answers_a_long_cjk_run_from_the_scope(seeded: Memory) -> None:
+    hits = await seeded.search(CJK_RUN, ALICE)  # 1,030 characters the tokenizer cannot split
+    assert hits and all(h.memory.user_id == ALICE.user_id for h in hits)
 
 
 # 32 distinct CJK words of 12 characters: the most clauses a search can make, one per character

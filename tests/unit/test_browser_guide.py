@@ -10,7 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from service.config import REPO_ROOT, Settings
+from service.config import Settings
+from service.resources import CYPHER_DIR
 from service.store.index_shards import LABEL_PREFIX
 from service.store.local_server import (
     BROWSER_ASSETS,
@@ -151,11 +152,9 @@ def test_guide_has_slides_and_runnable_blocks() -> None:
 
 def _known_labels_and_types() -> tuple[set[str], set[str]]:
     """The labels Engram's schema indexes and the relationship types its Cypher writes."""
-    schema = (REPO_ROOT / "cypher" / "schema.cypher").read_text(encoding="utf-8")
+    schema = (CYPHER_DIR / "schema.cypher").read_text(encoding="utf-8")
     labels = set(re.findall(r"FOR \(\w+:(\w+)\)", schema))
-    cypher = "\n".join(
-        p.read_text(encoding="utf-8") for p in (REPO_ROOT / "cypher").glob("*.cypher")
-    )
+    cypher = "\n".join(p.read_text(encoding="utf-8") for p in CYPHER_DIR.glob("*.cypher"))
     types = set(re.findall(r"\[\w*:(\w+)", cypher))
     return labels, types
 
