@@ -254,13 +254,20 @@ def test_naive_reference_is_refused() -> None:
 
 
 def test_message_without_time_words_is_cheap() -> None:
-    text = (
+    """Without a time word the parser is skipped: measured against the same message with one,
+    in the same run (a ratio, as these machines are shared)."""
+    plain = (
         "I really like working with Python and Neo4j because the graph model makes "
         "relationships easy to query and to explain to my colleagues"
     )
+    dated = plain.replace("because", "since last Tuesday because")
     reference = said_on("2024-05-03")
-    runs = 500
-    began = time.perf_counter()
-    for _ in range(runs):
-        assert find_time_tags(text, reference) == []
-    assert (time.perf_counter() - began) / runs < 0.0002  # well under a millisecond
+    assert find_time_tags(plain, reference) == [] and find_time_tags(dated, reference)
+
+    def cost(text: str) -> float:
+        began = time.perf_counter()
+        for _ in range(200):
+            find_time_tags(text, reference)
+        return time.perf_counter() - began
+
+    assert cost(plain) < cost(dated) / 4
