@@ -43,6 +43,7 @@ from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
 from service.store.scope_sizes import ScopeCounts, scope_counts, scope_size
+from service.store.writes import Reconciled
 from service.write_plan import (
     Arbiter,
     Candidate,
@@ -198,11 +199,13 @@ class Memory:
         )
         clock.lap("link")
         reconcile = await self._reconcile(batch.scope, candidates)
-        plan = plan_writes(candidates, reconcile, Arbiter(self.settings.agent_priority))
+        plan = plan_writes(
+            candidates, reconcile, self.embedder.model_name, Arbiter(self.settings.agent_priority)
+        )
         clock.lap("reconcile")
         await self.store.write_plan(
-            batch.scope, batch.message_rows, plan, linked.of({c.id for c in plan.new}),
-            self.embedder.model_name, actor, batch.now,
+            batch.scope, batch.message_rows, plan, linked.of({m.id for m in plan.new}),
+            actor, batch.now,
         )  # fmt: skip
         clock.lap("write")
         if self.counts is not None and plan.new:
@@ -210,8 +213,8 @@ class Memory:
         result = AddResult(
             message_ids=[r.id for r in batch.message_rows],
             added=[c.id for c in plan.new],
-            updated=[u["memory_id"] for u in plan.updates],
-            superseded=[s["old_id"] for s in plan.supersessions],
+            updated=[u.memory_id for u in plan.updates],
+            superseded=[s.old_id for s in plan.supersessions],
             unchanged=plan.unchanged,
             below_confidence=batch.below_confidence,
             stage_ms=batch.stage_ms | clock.laps,
@@ -220,18 +223,14 @@ class Memory:
             observer.count_write(result)
         return result
 
-    async def _reconcile(
-        self, scope: Scope, candidates: list[Candidate]
-    ) -> dict[str, dict[str, Any]]:
+    async def _reconcile(self, scope: Scope, candidates: list[Candidate]) -> dict[str, Reconciled]:
         """Same hash, nearest near-duplicate and slot holders per candidate, from the vector
         index's top reconcile_fetch_k; a candidate whose top-k was all other scopes' near
         copies ("crowded") is looked up again, deeper (near_duplicate_depth)."""
         s = self.settings
-        found = await self.store.reconcile(
-            scope, candidates, s.duplicate_threshold, s.reconcile_fetch_k
-        )
-        crowded = [c for c in candidates
-                   if found[c.key].get("crowded") and not found[c.key].get("near_id")]  # fmt: skip
+        asks = [c.reconcile_ask() for c in candidates]
+        found = await self.store.reconcile(scope, asks, s.duplicate_threshold, s.reconcile_fetch_k)
+        crowded = [a for a in asks if found[a.key].crowded and not found[a.key].near_id]
         if crowded:
             total, scoped = await scope_size(self.store, self.counts, scope.params())
             depth = near_duplicate_depth(s, total, scoped)

@@ -7,6 +7,7 @@ transaction. Order matters: within a batch, later messages win a slot over earli
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +18,15 @@ from service.ids import scoped_id, text_hash
 from service.nlp.linking import LINKER_VERSION, LinkInput
 from service.nlp.normalize import normalize_name
 from service.nlp.pipeline import Fact
+from service.store.writes import (
+    NewMemory,
+    ReconcileAsk,
+    Reconciled,
+    SourceLink,
+    Supersession,
+    Update,
+    WritePlan,
+)
 
 
 @dataclass
@@ -52,6 +62,17 @@ class Candidate:
         return {"context_texts": self.context_texts, "context_text": self.context_text,
                 "content_embedding": self.content_embedding}  # fmt: skip
 
+    def reconcile_ask(self) -> ReconcileAsk:
+        """What the store looks up for it: same hash, near-duplicates (by its own vector),
+        the holders of its slot."""
+        return ReconcileAsk(
+            self.key, self.hash, self.content_embedding or self.embedding,
+            self.fact.slot.slot if self.fact.slot else None, self.subject,
+        )  # fmt: skip
+
+    def new_memory(self, embedding_model: str) -> NewMemory:
+        return NewMemory(self.id, self.props(embedding_model), self.source_ids)
+
     def props(self, embedding_model: str) -> dict[str, Any]:
         fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
         return {
@@ -70,15 +91,6 @@ class Candidate:
             "slot": fact.slot.slot if fact.slot else None,
             "slot_value": fact.slot.value if fact.slot else None,
         }  # fmt: skip
-
-
-@dataclass
-class WritePlan:
-    new: list[Candidate] = field(default_factory=list)
-    updates: list[dict[str, Any]] = field(default_factory=list)
-    supersessions: list[dict[str, Any]] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    source_links: list[dict[str, Any]] = field(default_factory=list)
 
 
 def near_duplicate_depth(settings: Settings, total: int, scoped: int) -> int:
@@ -132,42 +144,42 @@ def attach_contexts(candidates: list[Candidate], sessions: list[str | None]) -> 
 
 def plan_writes(
     candidates: list[Candidate],
-    reconcile: dict[str, dict[str, Any]],
+    reconcile: Mapping[str, Reconciled],
+    embedding_model: str,
     arbiter: Arbiter | None = None,
 ) -> WritePlan:
     """Decide per candidate: unchanged (same hash), UPDATE (near-duplicate), or new."""
-    plan = WritePlan()
+    plan, new = WritePlan(), []
     for cand in candidates:
-        row = reconcile.get(cand.key, {})
-        existing = row.get("same_id") or row.get("near_id")
-        if existing:
-            if row.get("same_id"):
-                plan.unchanged.append(existing)
-                plan.source_links.append({"memory_id": existing, "source_ids": cand.source_ids})
-            else:
-                plan.updates.append(_update(existing, row.get("near_text") or "", cand))
-            continue
-        plan.new.append(cand)
-    plan.supersessions = _supersessions(plan.new, reconcile, arbiter or Arbiter())
+        known = reconcile.get(cand.key, Reconciled())
+        if known.same_id:
+            plan.unchanged.append(known.same_id)
+            plan.source_links.append(SourceLink(known.same_id, cand.source_ids))
+        elif known.near_id:
+            plan.updates.append(_update(known.near_id, known.near_text or "", cand))
+        else:
+            new.append(cand)
+    plan.new = [cand.new_memory(embedding_model) for cand in new]
+    plan.supersessions = _supersessions(new, reconcile, arbiter or Arbiter())
     return plan
 
 
-def _update(memory_id: str, old_text: str, cand: Candidate) -> dict[str, Any]:
+def _update(memory_id: str, old_text: str, cand: Candidate) -> Update:
     # The longer wording usually carries more detail; keep it as the memory's text.
-    replace = len(cand.fact.text) > len(old_text)
-    return {
-        "memory_id": memory_id, "source_ids": cand.source_ids, "text": cand.fact.text,
-        "source_text": cand.fact.source_text, "hash": cand.hash, "embedding": cand.embedding,
-        **cand.context_props(),
-        "replace_text": replace,
-    }  # fmt: skip
+    return Update(
+        memory_id=memory_id, source_ids=cand.source_ids, text=cand.fact.text,
+        source_text=cand.fact.source_text, hash=cand.hash, embedding=cand.embedding,
+        context_texts=cand.context_texts, context_text=cand.context_text,
+        content_embedding=cand.content_embedding,
+        replace_text=len(cand.fact.text) > len(old_text),
+    )  # fmt: skip
 
 
 def _supersessions(
-    new: list[Candidate], reconcile: dict[str, dict[str, Any]], priority: Arbiter
-) -> list[dict[str, Any]]:
+    new: list[Candidate], reconcile: Mapping[str, Reconciled], priority: Arbiter
+) -> list[Supersession]:
     """Conflicting values for one subject + slot: the loser is superseded (kept, invalidated)."""
-    result: list[dict[str, Any]] = []
+    result: list[Supersession] = []
     latest: dict[tuple[str, str], Candidate] = {}
     for cand in sorted(new, key=lambda c: priority.rank(c.said_at, c.agent_id, c.fact.confidence)):
         slot = cand.fact.slot
@@ -175,16 +187,14 @@ def _supersessions(
             continue
         value = normalize_name(slot.value)
         mine = priority.rank(cand.said_at, cand.agent_id, cand.fact.confidence)
-        for old in reconcile.get(cand.key, {}).get("holders") or []:
-            if normalize_name(old.get("slot_value") or "") == value:
+        for old in reconcile.get(cand.key, Reconciled()).holders:
+            if normalize_name(old.slot_value or "") == value:
                 continue
-            old_said: datetime | None = old.get("said_at")
-            theirs = priority.rank(old_said, old.get("agent_id"), old.get("confidence"))
+            theirs = priority.rank(old.said_at, old.agent_id, old.confidence)
             if mine >= theirs:
-                result.append(_supersede(cand.id, old["id"], slot.slot, slot.value, cand.said_at))
+                result.append(_supersede(cand.id, old.id, slot.slot, slot.value, cand.said_at))
             else:  # an older fact arrived late: the stored, newer one keeps the slot
-                result.append(_supersede(old["id"], cand.id, slot.slot, old.get("slot_value"),
-                                         old_said))  # fmt: skip
+                result.append(_supersede(old.id, cand.id, slot.slot, old.slot_value, old.said_at))
         previous = latest.get((cand.subject, slot.slot))
         previous_value = previous.fact.slot.value if previous and previous.fact.slot else None
         if previous and previous_value and normalize_name(previous_value) != value:
@@ -195,8 +205,8 @@ def _supersessions(
 
 def _supersede(
     new_id: str, old_id: str, slot: str, value: str | None, at: datetime | None
-) -> dict[str, Any]:
-    return {"new_id": new_id, "old_id": old_id, "reason": f"{slot}: {value}", "at": at}
+) -> Supersession:
+    return Supersession(new_id, old_id, f"{slot}: {value}", at)
 
 
 @dataclass(frozen=True)

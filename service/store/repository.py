@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
 from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
+from service.store import writes
 from service.store.database import Database, Record
 from service.store.index_shards import IndexShards
+from service.store.writes import ReconcileAsk, Reconciled, WritePlan
 
 if TYPE_CHECKING:
     from service.nlp.linking import KnownEntity, LinkedBatch
-    from service.write_plan import Candidate, WritePlan
 
 
 log = logging.getLogger(__name__)
@@ -69,18 +70,13 @@ class GraphStore:
         self.shards = shards or IndexShards(db.settings.index_shards)
 
     async def reconcile(
-        self, scope: Scope, candidates: list[Candidate], threshold: float, fetch_k: int
-    ) -> dict[str, dict[str, Any]]:
+        self, scope: Scope, asks: list[ReconcileAsk], threshold: float, fetch_k: int
+    ) -> dict[str, Reconciled]:
         """Per candidate key: same-hash memory, nearest near-duplicate, current slot holders."""
-        if not candidates:
+        if not asks:
             return {}
-        rows = [
-            {"key": c.key, "hash": c.hash, "embedding": c.content_embedding or c.embedding,
-             "slot": c.fact.slot.slot if c.fact.slot else None, "subject": c.subject}
-            for c in candidates
-        ]  # fmt: skip
-        params = {**scope.params(), "candidates": rows, "threshold": threshold,
-                  "fetch_k": fetch_k, "near_duplicates": True,
+        params = {**scope.params(), "candidates": [asdict(a) for a in asks],
+                  "threshold": threshold, "fetch_k": fetch_k, "near_duplicates": True,
                   "vector_index": self.shards.vector_index(scope.user_id)}  # fmt: skip
         try:
             found = await self.db.read("find_reconcile_candidates", params)
@@ -91,7 +87,7 @@ class GraphStore:
             found = await self.db.read(
                 "find_reconcile_candidates", {**params, "near_duplicates": False}
             )
-        return {r["key"]: r for r in found}
+        return {r["key"]: Reconciled.from_record(r) for r in found}
 
     async def write_plan(
         self,
@@ -99,7 +95,6 @@ class GraphStore:
         messages: list[MessageRow],
         plan: WritePlan,
         linked: LinkedBatch,
-        embedding_model: str,
         actor: str,
         now: datetime,
     ) -> None:
@@ -108,19 +103,18 @@ class GraphStore:
         entity_scope = {k: v for k, v in scoped.items() if v is not None}
         common = {"scope": entity_scope, "actor": actor, "now": now}
         memories = [
-            {"id": c.id, "props": {**c.props(embedding_model), **scoped},
-             "source_ids": c.source_ids, "shard": self.shards.label(scope.user_id)}
-            for c in plan.new
+            {"id": m.id, "props": {**m.props, **scoped}, "source_ids": m.source_ids,
+             "shard": self.shards.label(scope.user_id)}
+            for m in plan.new
         ]  # fmt: skip
-        links = [{**u, "replace_text": False, "text": None} for u in plan.source_links]
         steps: list[tuple[str, Mapping[str, Any]]] = [
             ("merge_messages", {"messages": [
                 {"id": m.id, "props": {**m.props, **scoped}} for m in messages]}),
             ("merge_memories", {**common, "memories": memories}),
             *link_steps(entity_scope, linked),
-            ("apply_updates", {**common, "updates": plan.updates}),
-            ("link_sources", {"links": links}),
-            ("apply_supersessions", {**common, "supersessions": plan.supersessions}),
+            ("apply_updates", {**common, "updates": writes.params(plan.updates)}),
+            ("link_sources", {"links": writes.params(plan.source_links)}),
+            ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
         ]  # fmt: skip
         await self.db.write_many(steps)
 

@@ -1,0 +1,114 @@
+"""What the write path and the store hand each other: typed rows, made into Cypher parameters
+only at the store's edge (``params``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ReconcileAsk:
+    """A candidate fact as the store looks it up (cypher/find_reconcile_candidates.cypher)."""
+
+    key: str
+    hash: str
+    embedding: list[float]
+    slot: str | None
+    subject: str | None
+
+
+@dataclass(frozen=True)
+class SlotHolder:
+    """A stored, current memory that sets the candidate's subject + slot."""
+
+    id: str
+    slot_value: str | None = None
+    said_at: datetime | None = None
+    agent_id: str | None = None
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """What the scope already holds of a candidate: a memory with the same text, the nearest
+    near-duplicate, the current holders of its slot, and whether the vector index's answer was
+    crowded with other scopes' near copies (then it is asked again, deeper)."""
+
+    same_id: str | None = None
+    near_id: str | None = None
+    near_text: str | None = None
+    holders: tuple[SlotHolder, ...] = ()
+    crowded: bool = False
+
+    @classmethod
+    def from_record(cls, row: Mapping[str, Any]) -> Reconciled:
+        return cls(
+            same_id=row.get("same_id"),
+            near_id=row.get("near_id"),
+            near_text=row.get("near_text"),
+            holders=tuple(SlotHolder(**holder) for holder in row.get("holders") or ()),
+            crowded=bool(row.get("crowded")),
+        )
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """A memory to create: its node properties and the messages it came from."""
+
+    id: str
+    props: Mapping[str, Any]
+    source_ids: list[str]
+
+
+@dataclass(frozen=True)
+class Update:
+    """A near-duplicate of a stored memory: the memory gains the new sources, and takes the new
+    wording (text, hash, vectors, context) when ``replace_text``."""
+
+    memory_id: str
+    source_ids: list[str]
+    text: str
+    source_text: str | None
+    hash: str
+    embedding: list[float]
+    context_texts: list[str]
+    context_text: str | None
+    content_embedding: list[float] | None
+    replace_text: bool
+
+
+@dataclass(frozen=True)
+class Supersession:
+    """``new_id`` takes the slot from ``old_id``, which is kept but invalidated ``at``."""
+
+    new_id: str
+    old_id: str
+    reason: str
+    at: datetime | None
+
+
+@dataclass(frozen=True)
+class SourceLink:
+    """A memory said again word for word: it gains the messages that said it."""
+
+    memory_id: str
+    source_ids: list[str]
+
+
+@dataclass
+class WritePlan:
+    """What one add writes in one transaction (write_plan.plan_writes decides it)."""
+
+    new: list[NewMemory] = field(default_factory=list)
+    updates: list[Update] = field(default_factory=list)
+    supersessions: list[Supersession] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    source_links: list[SourceLink] = field(default_factory=list)
+
+
+def params(rows: list[Update] | list[Supersession] | list[SourceLink]) -> list[dict[str, Any]]:
+    """Rows as the Cypher statements read them."""
+    return [asdict(row) for row in rows]
