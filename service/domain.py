@@ -177,6 +177,16 @@ class SearchOptions(BaseModel):
     min_score: float = Field(default=0.0, ge=0.0)
 
 
+class Retriever(StrEnum):
+    """A ranking that search fuses (and names in each hit's explanation)."""
+
+    VECTOR = "vector"
+    FULLTEXT = "fulltext"
+    GRAPH = "graph"
+    TIME = "time"
+    SPEAKER = "speaker"
+
+
 class RetrieverScore(BaseModel):
     retriever: str
     rank: int

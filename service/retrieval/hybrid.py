@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import math
 from datetime import UTC, datetime
 from typing import Any
 
 from service.config import Settings
-from service.domain import Clock, RetrieverScore, Scope, SearchHit, SearchOptions
+from service.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
-from service.retrieval.informative import informative_first, states_nothing
+from service.retrieval.informative import POOL, informative_first, states_nothing
 from service.retrieval.lucene import memory_text_query
 from service.retrieval.query import (
     QueryPlan,
@@ -21,8 +20,9 @@ from service.retrieval.query import (
     window_params,
     without_names,
 )
+from service.retrieval.route import RankerCall, RouteCounts, deeper_fetch, route_search
 from service.store.database import Record
-from service.store.repository import NO_COVER, Evidence, GraphStore, Ranking, WindowCount
+from service.store.repository import NO_COVER, Evidence, GraphStore, Ranker, Ranking, WindowCount
 from service.store.scope_sizes import ScopeCounts, known_speakers, scope_size, scope_speakers
 
 
@@ -52,7 +52,9 @@ class HybridRetriever:
         plan = plan_query(query, options)
         fetch = max(options.limit * 3, self.settings.retriever_depth)
         params = {**scope.params(), **plan.filter_params(), "limit": fetch}
-        found = await self._run_retrievers(plan, params, options.limit)
+        # The hits the ordering below can keep come loaded with the retrievers' answers.
+        loads = options.limit * (POOL if self.settings.informative_first else 1)
+        found = await self._run_retrievers(plan, params, options.limit, loads)
         results = rankings(found)
         fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
         fused = [f for f in fused if f.score >= options.min_score]
@@ -65,9 +67,9 @@ class HybridRetriever:
     async def _informative_first(
         self, fused: list[Fused], limit: int, params: dict[str, Any], loaded: dict[str, Evidence]
     ) -> tuple[list[Fused], dict[str, Evidence]]:
-        """The first 3 x limit hits in informative_first's order, with their evidence loaded
-        (it holds the texts the order reads)."""
-        pool, rest = fused[: limit * 3], fused[limit * 3 :]
+        """The first POOL x limit hits in informative_first's order, with their evidence (it
+        holds the texts the order reads; the retrievers loaded most of it)."""
+        pool, rest = fused[: limit * POOL], fused[limit * POOL :]
         missing = [f.id for f in pool if f.id not in loaded]
         if missing:
             loaded = {**loaded, **await self.store.fetch_hits(missing, params)}
@@ -94,17 +96,53 @@ class HybridRetriever:
         return [by_id[i] for i in order]
 
     async def _run_retrievers(
-        self, plan: QueryPlan, params: dict[str, Any], wanted: int
+        self, plan: QueryPlan, params: dict[str, Any], wanted: int, loads: int
     ) -> dict[str, list[Record]]:
-        """Each retriever's rows by name. The text retrievers start at once (one query); the
-        embedding ones when the query is embedded."""
-        s = self.settings
-        text_rows = asyncio.ensure_future(self._text_rows(plan, params, wanted))
+        """Each retriever's rows by name, each ranking's first ``loads`` hits loaded. The text
+        retrievers start at once (one query); the embedding ones when the query is embedded
+        and the scope counted (route_search)."""
+        text_rows = asyncio.ensure_future(self._text_rows(plan, params, loads))
+        try:
+            embedding, speakers, counts, window = await self._route_inputs(plan, params)
+        except BaseException:
+            text_rows.cancel()
+            raise
+        route = route_search(self.settings, plan, counts, wanted, window, bool(speakers))
+        exact = {**params, "embedding": embedding, "window_cap": self.settings.time_window_cap}
+        voices = list(speakers) if route.voiced else []
+        ranking = {**exact, "cover": cover(loads, text_rows, voices)}
+        calls = {name: _call_params(call, exact, ranking, speakers) for name, call
+                 in route.calls.items()}  # fmt: skip
+        answers = await asyncio.gather(
+            *(self.store.retrieve(route.calls[name].ranker, p) for name, p in calls.items())
+        )
+        found = dict(zip(calls, answers, strict=True))
+        main = next(iter(route.calls.values()))
+        if main.ranker is Ranker.VECTOR:
+            found[Retriever.VECTOR] = await self._enough_of_scope(
+                plan, found, calls[Retriever.VECTOR], ranking, wanted, counts.scoped
+            )
+        rows: dict[str, list[Record]] = {name: answer.hits for name, answer in found.items()}
+        if route.voiced:
+            voiced = next(iter(found.values())).voiced
+            rows[Retriever.SPEAKER] = voiced
+            if route.index_voiced and len(voiced) < min(wanted, counts.spoken):
+                # The index's answer held too few of theirs.
+                named = {**exact, "speakers": list(speakers)}
+                rows[Retriever.SPEAKER] = (await self.store.retrieve(Ranker.SPEAKER, named)).hits
+        if plan.window is not None:  # one ranking of the window stands for both
+            rows[Retriever.VECTOR] = rows.get(Retriever.VECTOR) or rows[Retriever.TIME]
+            rows.setdefault(Retriever.TIME, rows[Retriever.VECTOR])
+        return rows | await text_rows
+
+    async def _route_inputs(
+        self, plan: QueryPlan, params: dict[str, Any]
+    ) -> tuple[list[float], dict[str, int], RouteCounts, WindowCount | None]:
+        """What route_search reads, asked concurrently: the question's embedding and the named
+        speakers, the scope's size, and the user's window (the question's, else the one it
+        prefers) counted from its index (2-15 ms, behind the embedding)."""
         size = asyncio.ensure_future(scope_size(self.store, self.counts, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
-        # A user's window (or the one the query prefers) is counted from its index meanwhile
-        # (2-15 ms, behind the embedding): what ranking it exactly would read, and how many of
-        # those can be in it.
         counted = plan.window or plan.recent
         user_window = counted is not None and params.get("user_id") is not None
         window = {**params, **window_params(counted)} if user_window else None
@@ -114,74 +152,32 @@ class HybridRetriever:
             total, scoped = await size
             window_reads = await reads
         except BaseException:
-            for task in (text_rows, size, question, reads):
+            for task in (size, question, reads):
                 task.cancel()
             raise
-        bounded = None if plan.window is None else window_reads
-        retriever, fetch_k = window_route(s, total, scoped, wanted, bounded)
-        exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
-        # A time window is ranked once, and that ranking stands for both the vector and the time
-        # retriever: exactly (a cosine per memory of the window, ~25 µs each) where that reads
-        # at most exact_scan_max memories or the scope is ranked exactly anyway, else by the
-        # index with the window as filter, and exactly after all if the index's answer held too
-        # few of the window (below).
-        # The named speakers' ranking comes with that ranking when it holds enough of theirs:
-        # an exact one holds them all, the index's answer when speaker_route says so. Else
-        # their memories are ranked exactly on their own (the speaker query).
         spoken = min(scoped, sum(speakers.values()))
-        speaker_k = None
-        if retriever == "vector" and plan.window is None and speakers:
-            speaker_k = speaker_route(s, total, spoken, wanted, fetch_k)
-            if speaker_k is None and scoped <= fetch_k + spoken:
-                # The index's answer and their own ranking would read at least as many memories
-                # as ranking the scope exactly, which ranks theirs too and is never short of the
-                # scope (LoCoMo conv-30: 422 memories, an ask 534 deep and Jon's 208; the ask
-                # held too few of the scope in 13 of its 110 questions, ranked exactly after).
-                retriever = "scope_scan"
-        voiced = bool(speakers) and (retriever != "vector" or speaker_k is not None)
-        ranking = {**exact, "cover": cover(wanted, text_rows, list(speakers) if voiced else [])}
-        vector = {**ranking, "fetch_k": speaker_k or fetch_k}  # speaker_k is at least fetch_k
-        if retriever == "vector":
-            calls = {"vector": ("vector", vector)}
-        elif plan.window is None:
-            calls = {"vector": ("scope_scan", ranking)}
-        else:
-            calls = {"time": ("time", ranking)}
-        if speakers and not voiced:
-            calls["speaker"] = ("speaker", {**exact, "speakers": list(speakers)})
-        if plan.recent is not None:
-            # The preferred window is ranked as a bounding one would be, on its own.
-            recent, k = window_route(s, total, scoped, wanted, window_reads)
-            recent_params = {**exact, **window_params(plan.recent)}
-            calls["time"] = (
-                ("vector", {**recent_params, "fetch_k": k})
-                if recent == "vector"
-                else ("time", recent_params)
-            )
-        answers = await asyncio.gather(*(self.store.retrieve(*c) for c in calls.values()))
-        found = dict(zip(calls, answers, strict=True))
-        if retriever == "vector" and len(found["vector"].hits) < wanted:
-            found["vector"] = await self._ask_again(vector, found["vector"], wanted, scoped)
-        if retriever == "vector" and len(found["vector"].hits) < wanted:
-            # Still too few (the window holds few memories, or the index is down): rank the
-            # visible scope (in the window) exactly.
-            found["vector"] = (
-                found["time"]
-                if plan.window is not None and "time" in found
-                else await self.store.retrieve("scope_scan", ranking)
-            )
-        rows = {name: answer.hits for name, answer in found.items()}
-        if voiced:
-            [main, *_] = found.values()
-            rows["speaker"] = main.voiced
-            if speaker_k is not None and len(main.voiced) < min(wanted, spoken):
-                # The index's answer held too few of theirs.
-                named = {**exact, "speakers": list(speakers)}
-                rows["speaker"] = (await self.store.retrieve("speaker", named)).hits
-        if plan.window is not None:  # one ranking of the window stands for both
-            rows["vector"] = rows.get("vector") or rows["time"]
-            rows.setdefault("time", rows["vector"])
-        return rows | await text_rows
+        return embedding, speakers, RouteCounts(total, scoped, spoken), window_reads
+
+    async def _enough_of_scope(
+        self,
+        plan: QueryPlan,
+        found: dict[Retriever, Ranking],
+        vector: dict[str, Any],
+        ranking: dict[str, Any],
+        wanted: int,
+        scoped: int,
+    ) -> Ranking:
+        """The index's answer, asked again deeper when it held fewer than ``wanted`` of what
+        the caller may see; still too few (a window holding few memories, or the index down),
+        the visible scope (in the window) ranked exactly."""
+        answer = found[Retriever.VECTOR]
+        if len(answer.hits) < wanted:
+            answer = await self._ask_again(vector, answer, wanted, scoped)
+        if len(answer.hits) >= wanted:
+            return answer
+        if plan.window is not None and Retriever.TIME in found:
+            return found[Retriever.TIME]
+        return await self.store.retrieve(Ranker.SCOPE_SCAN, ranking)
 
     async def _ask_again(
         self, vector: dict[str, Any], answer: Ranking, wanted: int, scoped: int
@@ -191,7 +187,7 @@ class HybridRetriever:
         deeper = deeper_fetch(self.settings, vector["fetch_k"], len(answer.hits), wanted, scoped)
         if not deeper:
             return answer
-        return await self.store.retrieve("vector", {**vector, "fetch_k": deeper})
+        return await self.store.retrieve(Ranker.VECTOR, {**vector, "fetch_k": deeper})
 
     async def _text_rows(
         self, plan: QueryPlan, params: dict[str, Any], wanted: int
@@ -309,6 +305,20 @@ def text_params(
     }  # fmt: skip
 
 
+def _call_params(
+    call: RankerCall,
+    exact: dict[str, Any],
+    ranking: dict[str, Any],
+    speakers: dict[str, int],
+) -> dict[str, Any]:
+    """A route's query parameters: the speakers' own ranking, a preferred window ranked on its
+    own (nothing loaded with it), or the main ranking with its cover; the index's depth."""
+    if call.ranker is Ranker.SPEAKER:
+        return {**exact, "speakers": list(speakers)}
+    params = ranking if call.window is None else {**exact, **window_params(call.window)}
+    return {**params, "fetch_k": call.fetch_k} if call.ranker is Ranker.VECTOR else params
+
+
 def rankings(found: dict[str, list[Record]]) -> dict[str, list[Ranked]]:
     """The retrievers' rows as fusion reads them."""
     return {
@@ -345,84 +355,3 @@ def cover(
     held = [r for ranked in rows.values() for r in ranked]
     return {"first": wanted, "known": list({r["id"] for r in held}),
             "loaded": [r["id"] for r in held if r.get("hit")], "speakers": speakers}  # fmt: skip
-
-
-def window_route(
-    settings: Settings, total: int, scoped: int, wanted: int, window: WindowCount | None
-) -> tuple[str, int]:
-    """embedding_route for a scope, or for a user's time window counted from its index.
-
-    A window whose exact ranking reads at most exact_scan_max memories is ranked exactly.
-    Otherwise the share the index's answer is filtered to is the window's own count (an upper
-    bound of it), so the index is asked once, deep enough; a window that holds few is ranked
-    exactly through its seek. Measured on the 100k store ("in March": 1,976 read, the first
-    ask at 159 held 3 of the window and a second at 1,060 was needed) in bench/RESULTS.md.
-    """
-    if window is None:
-        return embedding_route(settings, total, scoped, wanted)
-    if window.reads <= settings.exact_scan_max:
-        return "scope_scan", 0
-    return embedding_route(settings, total, min(scoped, window.within), wanted)
-
-
-def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) -> tuple[str, int]:
-    """Which retriever ranks the scope by embedding, and how deep the index is asked.
-
-    The index's top-k is global, so a scope holding scoped/total of what the index holds (the
-    store, or the user's partition: store/index_shards.py) expects that share of it. The
-    usual over-fetch serves a scope that expects 2 x ``wanted`` hits from it; a smaller
-    scope asks for more, up to vector_fetch_max, or, when it holds at most
-    exact_scan_max memories, is ranked by exact cosine (a few hundred vectors read through the
-    scope index cost less than a deep index search, and miss nothing).
-    """
-    s = settings
-    usual = max(wanted * 3, s.retriever_depth) * s.vector_overfetch
-    needed = math.ceil(2 * wanted * total / max(scoped, 1))
-    if needed <= usual:
-        return "vector", usual
-    if scoped <= s.exact_scan_max:
-        return "scope_scan", 0
-    return "vector", min(needed, s.vector_fetch_max)
-
-
-def speaker_route(
-    settings: Settings, total: int, spoken: int, wanted: int, fetch_k: int
-) -> int | None:
-    """How deep to ask the vector index for its answer to hold the named speakers' best
-    memories too, or None to rank those exactly (the speaker retriever's own query).
-
-    Speakers holding spoken/total of what the index holds expect that share of its top k; the
-    answer serves them when it is expected to hold 2 x ``wanted`` of theirs, as embedding_route
-    asks of a scope. The vector retriever's own ``fetch_k`` serves when it is that deep.
-    Deeper, both ways read about one node per candidate, so the index is asked deeper only
-    when that reads fewer than the ``spoken`` memories the exact ranking reads.
-    """
-    needed = math.ceil(2 * wanted * total / max(spoken, 1))
-    if needed <= fetch_k:
-        return fetch_k
-    if needed >= spoken or needed > settings.vector_fetch_max:
-        return None
-    return needed
-
-
-def deeper_fetch(
-    settings: Settings, fetch_k: int, found: int, wanted: int, scoped: int
-) -> int | None:
-    """How deep to ask the index again when its top ``fetch_k`` held only ``found`` of the
-    memories the caller may see (fewer than ``wanted``), or None to rank exactly instead.
-
-    The share it showed (found / fetch_k) sizes a second ask that expects 2 x ``wanted`` of
-    them. Both ways read about one node per candidate: the second ask reads ``deeper`` of them,
-    the exact ranking at most every memory of the scope (``scoped``; a user's window only
-    those its index seeks), so the index is asked again only when that is fewer. Nothing
-    found says the share is below 1 / fetch_k: exact is cheaper. Measured on a 5k-memory user
-    of the 100k store, a window three months back: the index at k = 900 ~11 ms, at k = 6,000
-    ~27 ms; exact ranking through the user's whole index ~24 ms (before the window seek),
-    through the window seek (634 of 5,211 read) ~13 ms.
-    """
-    if found == 0:
-        return None
-    deeper = math.ceil(fetch_k * 2 * wanted / found)
-    if deeper >= min(scoped, settings.vector_fetch_max):
-        return None
-    return deeper

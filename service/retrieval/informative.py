@@ -22,6 +22,7 @@ EN_REACTIONS_PATH = NLP_MODELS_DIR / "en_reactions.txt"
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _QUESTION_ENDS = ("?", "？")
+POOL = 3  # the first POOL x limit fused hits are ordered
 
 
 @lru_cache(maxsize=1)

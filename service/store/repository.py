@@ -6,6 +6,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
@@ -173,13 +174,13 @@ class GraphStore:
             await self.db.explain(*self._retriever(retriever, params))
 
     def _retriever(self, retriever: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        if retriever not in _RETRIEVERS:
+        if retriever not in _RANKER_STATEMENTS:
             raise ValueError(f"unknown retriever {retriever!r}")
         if retriever != "speaker":
             params = {"cover": NO_COVER, **params}
         if retriever == "vector":
             params = {**params, "vector_index": self.shards.vector_index(params.get("user_id"))}
-        return _RETRIEVERS[retriever], params
+        return _RANKER_STATEMENTS[Ranker(retriever)], params
 
     def _text(self, params: dict[str, Any]) -> dict[str, Any]:
         return {**params, "text_index": self.shards.text_index(params.get("user_id"))}
@@ -236,11 +237,20 @@ def link_steps(
     ]  # fmt: skip
 
 
-_RETRIEVERS = {
-    "vector": "search_vector",
-    "time": "search_time_window",
-    "scope_scan": "search_time_window",  # the same exact ranking, without a window
-    "speaker": "search_speaker",
+class Ranker(StrEnum):
+    """A query that ranks memories by the question's embedding (``retrieve``)."""
+
+    VECTOR = "vector"  # the vector index, fetch_k deep, filtered to the caller
+    TIME = "time"  # exact cosine over a time window, read through its index
+    SCOPE_SCAN = "scope_scan"  # the same exact ranking, without a window
+    SPEAKER = "speaker"  # exact cosine over the named speakers' memories
+
+
+_RANKER_STATEMENTS = {
+    Ranker.VECTOR: "search_vector",
+    Ranker.TIME: "search_time_window",
+    Ranker.SCOPE_SCAN: "search_time_window",
+    Ranker.SPEAKER: "search_speaker",
 }
 
 
