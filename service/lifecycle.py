@@ -32,10 +32,13 @@ from service.store.lifecycle_queries import (
     LifecycleStore,
     MemoryEvent,
 )
+from service.store.repository import GraphStore
 from service.write_plan import Candidate, link_input
 
 if TYPE_CHECKING:
-    from service.memory import Memory
+    from service.embedding import Embedder
+    from service.nlp.pipeline import Extractor
+    from service.store.database import Database
 
 RESET_PHRASE = "delete everything"
 EVICTION_ACTOR = "eviction"
@@ -111,9 +114,11 @@ class ForgetReport(BaseModel):
 class Lifecycle:
     """Lifecycle use cases over the Memory service's database and models."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
-        self.store = LifecycleStore(memory.db)
+    def __init__(self, db: Database, embedder: Embedder, extractor: Extractor) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.extractor = extractor
+        self.store = LifecycleStore(db)
 
     async def get(self, memory_id: str, scope: Scope) -> StoredMemory:
         """One memory by id; the read counts towards its access_count."""
@@ -130,7 +135,7 @@ class Lifecycle:
         after: str | None = None,
     ) -> Page[StoredMemory]:
         """Memories of the scope (current and superseded), newest said first, cursor-paged."""
-        return await DashboardStore(self.memory.db).memories(scope, where, (), first, after)
+        return await DashboardStore(self.db).memories(scope, where, (), first, after)
 
     async def history(self, memory_id: str, scope: Scope) -> list[MemoryEvent]:
         """The memory's events, oldest first; answers for deleted and forgotten memories too."""
@@ -159,10 +164,10 @@ class Lifecycle:
         if duplicate is not None:
             raise ValidationError(f"memory {duplicate} already says this")
         candidate = await self._revise(old, message, found.context_texts)
-        props = {k: v for k, v in candidate.props(self.memory.embedder.model_name).items()
+        props = {k: v for k, v in candidate.props(self.embedder.model_name).items()
                  if k in _REVISED}  # fmt: skip
         own = _own_scope(old)
-        known = await self.memory.store.link_entities(own)
+        known = await GraphStore(self.db).link_entities(own)
         linked = await asyncio.to_thread(link, own, [link_input(candidate)], known)
         await self.store.update(found, scope, props, linked, actor, utcnow())
         revised = await self.store.find(old.id, scope)
@@ -264,7 +269,7 @@ class Lifecycle:
         """The new text as a write-path candidate: mentions, time tags, slot, and an embedding
         in the memory's own conversational context (it still answers what it answered)."""
         said_at = old.said_at or old.created_at or utcnow()
-        facts = (await asyncio.to_thread(self.memory.extractor.extract, [message], [said_at]))[0]
+        facts = (await asyncio.to_thread(self.extractor.extract, [message], [said_at]))[0]
         fact = whole_text_fact(message.content, facts, old.confidence)
         scope = _own_scope(old)
         candidate = Candidate(
@@ -272,7 +277,7 @@ class Lifecycle:
             speaker=old.speaker, subject=old.speaker or scope.user_id or scope.agent_id,
             source_ids=old.source_ids, context_texts=context_texts,
         )  # fmt: skip
-        [vectors] = await self.memory.embedder.aembed_memories([fact.text], [context_texts])
+        [vectors] = await self.embedder.aembed_memories([fact.text], [context_texts])
         candidate.embedding, candidate.content_embedding = vectors.search, vectors.content
         return candidate
 

@@ -87,8 +87,12 @@ class Memory:
         default_factory=weakref.WeakSet, repr=False
     )
 
+    # get, update, delete, history, forget (service/lifecycle.py).
+    lifecycle: Lifecycle = field(init=False, repr=False)
+
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
+        self.lifecycle = Lifecycle(self.db, self.embedder, self.extractor)
 
     @classmethod
     async def start(
@@ -269,7 +273,7 @@ class Memory:
     # -- lifecycle (service/lifecycle.py): the Mem0-style get/update/delete/history/forget --
     async def get(self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR) -> StoredMemory:
         async with self.audit.reading(ReadOp.GET, actor, scope, memory_id) as read:
-            found = await Lifecycle(self).get(memory_id, scope)
+            found = await self.lifecycle.get(memory_id, scope)
             read.count = 1
         return found
 
@@ -283,38 +287,38 @@ class Memory:
     ) -> Page[StoredMemory]:
         filter_json = where.model_dump_json(exclude_none=True) if where else None
         async with self.audit.reading(ReadOp.GET_ALL, actor, scope, filter_json) as read:
-            page = await Lifecycle(self).get_all(scope, where, first, after)
+            page = await self.lifecycle.get_all(scope, where, first, after)
             read.count = len(page.edges)
         return page
 
     async def update(
         self, memory_id: str, text: str, scope: Scope, actor: str = DEFAULT_ACTOR
     ) -> StoredMemory:
-        return await Lifecycle(self).update(memory_id, text, scope, actor)
+        return await self.lifecycle.update(memory_id, text, scope, actor)
 
     async def delete(
         self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR
     ) -> DeleteReport:
-        return await Lifecycle(self).delete(memory_id, scope, actor)
+        return await self.lifecycle.delete(memory_id, scope, actor)
 
     async def delete_all(self, scope: Scope, actor: str = DEFAULT_ACTOR) -> DeleteReport:
-        return await Lifecycle(self).delete_all(scope, actor)
+        return await self.lifecycle.delete_all(scope, actor)
 
     async def history(
         self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR
     ) -> list[MemoryEvent]:
         async with self.audit.reading(ReadOp.HISTORY, actor, scope, memory_id) as read:
-            events = await Lifecycle(self).history(memory_id, scope)
+            events = await self.lifecycle.history(memory_id, scope)
             read.count = len(events)
         return events
 
     async def forget(
         self, scope: Scope, dry_run: bool = True, actor: str = DEFAULT_ACTOR
     ) -> ForgetReport:
-        return await Lifecycle(self).forget(scope, dry_run, actor)
+        return await self.lifecycle.forget(scope, dry_run, actor)
 
     async def reset(self, confirm: str) -> int:
-        return await Lifecycle(self).reset(confirm, self.settings.allow_reset)
+        return await self.lifecycle.reset(confirm, self.settings.allow_reset)
 
     async def context(
         self,

@@ -303,7 +303,8 @@ class LifecycleMutation:
 
 
 def _lifecycle(info: Info[Any, None]) -> lifecycle.Lifecycle:
-    return lifecycle.Lifecycle(info.context["memory"])
+    memory: MemoryService = info.context["memory"]
+    return memory.lifecycle
 
 
 def _ids(values: list[str]) -> list[strawberry.ID]:

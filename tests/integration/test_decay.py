@@ -16,7 +16,6 @@ from service.api.auth import Principal
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.domain import Scope
 from service.errors import ValidationError
-from service.lifecycle import Lifecycle
 from service.memory import Memory
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -119,7 +118,7 @@ async def test_a_dry_run_changes_nothing_and_counts_what_the_real_run_changes(
     await mem.add(conversation((PIANO, 2000), (MONET, 400), (MARATHON, 1)), ANNA)
     await mem.add(conversation((PIANO, 2000)), BORIS)
     before, boris = await confidences(neo4j_target, ANNA), await confidences(neo4j_target, BORIS)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
 
     dry = await life.decay(ANNA, half_life_days=30, dry_run=True)
 
@@ -150,7 +149,7 @@ async def test_an_old_untouched_memory_decays_more_than_a_recently_read_one(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 10), (MONET, 10)), ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     await life.get(await memory_id(neo4j_target, ANNA, "Monet"), ANNA)  # read now: clock restarts
 
     report = await life.decay(ANNA, half_life_days=10, dry_run=False)
@@ -167,7 +166,7 @@ async def test_decay_never_goes_below_the_floor_nor_raises_what_is_under_it(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 2000), (MONET, 2000), (SHOES, 2000)), ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
 
     report = await life.decay(ANNA, half_life_days=1, floor=0.7, dry_run=False)
 
@@ -182,7 +181,7 @@ async def test_evicting_by_confidence_after_decay_removes_the_faded_memories_onl
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 900), (MONET, 700), (MARATHON, 2)), ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     piano, monet = [await memory_id(neo4j_target, ANNA, w) for w in ("piano", "Monet")]
     marathon = await memory_id(neo4j_target, ANNA, "marathon")
     assert (await life.evict(ANNA, min_confidence=0.5, dry_run=True)).memory_ids == []
@@ -206,7 +205,7 @@ async def test_bad_decay_arguments_are_refused_before_anything_changes(
 ) -> None:
     await mem.add(conversation((PIANO, 100)), ANNA)
     with pytest.raises(ValidationError, match=complaint):
-        await Lifecycle(mem).decay(ANNA, half_life_days=half_life, floor=floor, dry_run=False)
+        await mem.lifecycle.decay(ANNA, half_life_days=half_life, floor=floor, dry_run=False)
     assert await confidences(neo4j_target, ANNA) == {"piano": STATEMENT_CONFIDENCE}
 
 

@@ -17,7 +17,6 @@ from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.schema import Mutation, Query
 from service.domain import Scope
 from service.errors import ForbiddenError, NotFoundError, ValidationError
-from service.lifecycle import Lifecycle
 from service.memory import Memory
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -49,7 +48,7 @@ async def gql(mem: Memory, query: str, principal: Principal | None = None, **var
 
 
 async def memory_id(mem: Memory, scope: Scope, fragment: str) -> str:
-    page = await Lifecycle(mem).get_all(scope, first=100)
+    page = await mem.lifecycle.get_all(scope, first=100)
     return next(e.node.id for e in page.edges if fragment in e.node.text)
 
 
@@ -88,7 +87,7 @@ async def entity_names(target: Neo4jTarget, user_id: str) -> set[str]:
 
 async def test_get_counts_reads_and_get_all_pages(mem: Memory, neo4j_target: Neo4jTarget) -> None:
     await mem.add(CONVERSATION, ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     first = await life.get_all(ANNA, first=2)
     assert first.total_count == 3 and len(first.edges) == 2 and first.has_next_page
     rest = await life.get_all(ANNA, first=2, after=first.end_cursor)
@@ -104,7 +103,7 @@ async def test_get_counts_reads_and_get_all_pages(mem: Memory, neo4j_target: Neo
 
 async def test_an_id_from_another_scope_is_not_found(mem: Memory) -> None:
     await mem.add(CONVERSATION, ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     google = await memory_id(mem, ANNA, "Google")
     calls = [
         life.get(google, BORIS), life.history(google, BORIS), life.delete(google, BORIS),
@@ -135,7 +134,7 @@ async def test_update_reembeds_relinks_and_records_both_texts(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     google = await memory_id(mem, ANNA, "Google")
     assert "Google" in await mentioned(neo4j_target, google)
     before = await run_cypher(neo4j_target, "MATCH (m:Memory {id: $id}) RETURN m.embedding AS e",
@@ -175,7 +174,7 @@ async def test_update_keeps_the_conversation_the_memory_came_from(
     )
     assert before["c"]  # it followed another message of the same call
     new_text = "Anna works at Microsoft in Lisbon."
-    await Lifecycle(mem).update(google, new_text, ANNA)
+    await mem.lifecycle.update(google, new_text, ANNA)
     [after] = await run_cypher(
         neo4j_target,
         "MATCH (m:Memory {id: $id}) RETURN m.context_texts AS c, m.embedding AS e, "
@@ -191,7 +190,7 @@ async def test_update_refuses_bad_or_duplicate_text_and_ignores_the_same_text(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     google = await memory_id(mem, ANNA, "Google")
     before = await scope_snapshot(neo4j_target, "tenant-a")
     with pytest.raises(ValidationError, match="text"):
@@ -211,7 +210,7 @@ async def test_delete_keeps_the_event_and_removes_only_orphaned_entities(
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     await mem.add([{"content": "Clara works at Google in London.", "speaker": "Anna"}], ANNA)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     boston = await memory_id(mem, ANNA, "Boston")
     names = await entity_names(neo4j_target, "tenant-a")
     assert {"Boston", "Clara"} <= names
@@ -238,7 +237,7 @@ async def test_delete_keeps_the_event_and_removes_only_orphaned_entities(
 async def test_history_lists_every_change_oldest_first(mem: Memory) -> None:
     added = await mem.add([{"content": "Anna plays the violin every evening.",
                             "speaker": "Anna"}], ANNA)  # fmt: skip
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     violin = added.added[0]
     await life.update(violin, "Anna plays the cello every evening.", ANNA)
     await life.update(violin, "Anna plays the cello on weekends.", ANNA)
@@ -261,7 +260,7 @@ async def test_delete_all_removes_the_scopes_memories_only(
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
     boris = await scope_snapshot(neo4j_target, "tenant-b")
-    report = await Lifecycle(mem).delete_all(ANNA, actor="ops")
+    report = await mem.lifecycle.delete_all(ANNA, actor="ops")
     assert len(report.memory_ids) == 3
     anna = await scope_snapshot(neo4j_target, "tenant-a")
     assert "Memory" not in anna and "Entity" not in anna
@@ -277,14 +276,14 @@ async def forgettable_scope(mem: Memory) -> None:
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
     google = await memory_id(mem, ANNA, "Google")
-    await Lifecycle(mem).update(google, "Anna works at Microsoft in Lisbon.", ANNA)
+    await mem.lifecycle.update(google, "Anna works at Microsoft in Lisbon.", ANNA)
 
 
 async def test_forget_dry_run_lists_exactly_what_the_real_run_removes(
     mem: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     await forgettable_scope(mem)
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     before = await scope_snapshot(neo4j_target, "tenant-a")
     dry = await life.forget(ANNA, dry_run=True)
     assert await scope_snapshot(neo4j_target, "tenant-a") == before  # a dry run writes nothing
@@ -320,7 +319,7 @@ async def test_after_forget_nothing_of_the_scope_can_be_found(
     forgotten |= {str(m["content"]) for m in CONVERSATION} | names
     forgotten |= {"Anna works at Google as a data engineer."}  # the text before the update
 
-    report = await Lifecycle(mem).forget(ANNA, dry_run=False)
+    report = await mem.lifecycle.forget(ANNA, dry_run=False)
 
     assert report.verified is True
     left = await run_cypher(
@@ -358,7 +357,7 @@ async def test_after_forget_nothing_of_the_scope_can_be_found(
         assert "tenant-a" not in {h["user"] for h in hits}
     assert await mem.search("Where does Anna live and work?", ANNA) == []
     assert await scope_snapshot(neo4j_target, "tenant-b") == boris_before
-    history = await Lifecycle(mem).history(str(content[0]["id"]), ANNA)
+    history = await mem.lifecycle.history(str(content[0]["id"]), ANNA)
     assert history[-1].op == "FORGET" and all(e.old_text is None for e in history)
 
 
@@ -409,7 +408,7 @@ async def test_evict_by_age_access_or_confidence_with_a_faithful_dry_run(
     await mem.add(OLD_AND_NEW, ANNA)
     await mem.add(OLD_AND_NEW, BORIS)
     boris = await scope_snapshot(neo4j_target, "tenant-b")
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     piano, monet = await memory_id(mem, ANNA, "piano"), await memory_id(mem, ANNA, "Monet")
     marathon, shoes = await memory_id(mem, ANNA, "marathon"), await memory_id(mem, ANNA, "shoes")
     await life.get(marathon, ANNA)
@@ -442,7 +441,7 @@ async def test_evict_by_age_access_or_confidence_with_a_faithful_dry_run(
 
 
 async def test_evict_needs_a_valid_criterion(mem: Memory) -> None:
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     with pytest.raises(ValidationError, match="criterion"):
         await life.evict(ANNA, dry_run=True)
     with pytest.raises(ValidationError, match="minConfidence"):
@@ -464,7 +463,7 @@ async def test_reset_is_refused_without_the_phrase_or_the_setting(
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
     before = await run_cypher(neo4j_target, "MATCH (n) RETURN count(n) AS n")
-    life = Lifecycle(mem)
+    life = mem.lifecycle
     with pytest.raises(ValidationError, match="delete everything"):
         await life.reset("yes", allow_reset=True)
     with pytest.raises(ForbiddenError, match="disabled"):

@@ -23,7 +23,6 @@ from service.api.app import create_app
 from service.api.schema import schema
 from service.domain import Scope
 from service.errors import NotFoundError
-from service.lifecycle import Lifecycle
 from service.memory import Memory
 from service.retrieval.traversal import GraphTraversal
 from service.store.filters import MemoryWhere
@@ -779,7 +778,7 @@ async def test_python_api_with_bobs_scope_reaches_nothing_of_alice(tenants: Tena
                 await call
     audit = await mem.read_audit(BOB, first=100)
     assert {e.node.user_id for e in audit.edges} == {BOB.user_id}
-    evicted = await Lifecycle(mem).evict(BOB, max_access_count=1000, dry_run=False)
+    evicted = await mem.lifecycle.evict(BOB, max_access_count=1000, dry_run=False)
     assert set(evicted.memory_ids) <= bob_ids
     await mem.add(BOB_MESSAGES, BOB)
     deleted = await mem.delete_all(BOB)
