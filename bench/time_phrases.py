@@ -2,7 +2,7 @@
 
 Run: ``PYTHONPATH=$PWD python -m bench.time_phrases`` (``--misses`` lists the failures).
 Every phrase is said on Wednesday 2025-03-12 at 15:00 UTC; the expected ranges follow the
-rules documented in ``service/nlp/temporal.py`` and ``service/nlp/temporal_zh.py``.
+rules documented in ``service/nlp/time/``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import argparse
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 
-from service.nlp.temporal import Granularity, TimeRange, resolve_phrase
+from service.nlp.time.calendar import Granularity, TimeRange
+from service.nlp.time.tags import resolve_phrase
 
 REFERENCE = datetime(2025, 3, 12, 15, 0, tzinfo=UTC)
 D, W, M = Granularity.DAY, Granularity.WEEK, Granularity.MONTH

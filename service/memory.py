@@ -29,10 +29,10 @@ from service.embedding import Embedder
 from service.errors import ValidationError
 from service.ids import scoped_id, text_hash
 from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
-from service.nlp import temporal
 from service.nlp.chinese import detect_lang
 from service.nlp.linking import link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
+from service.nlp.time import tags as time_tags
 from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.relink import warn_if_unlinked
 from service.retrieval.context import build_context
@@ -106,7 +106,7 @@ class Memory:
         load_ms: dict[str, float] = {}
         embedder = embedder or _timed(lambda: Embedder(settings), "embedding", load_ms)
         extractor = extractor or _timed(lambda: Extractor(settings), "spacy", load_ms)
-        temporal.warm_up()
+        time_tags.warm_up()
         await apply_schema(db, embedder.dimensions)
         status = await check_embeddings(db, embedder)
         warn_if_stale(status)

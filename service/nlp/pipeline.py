@@ -22,7 +22,8 @@ from service.nlp.facts import (
 from service.nlp.linking import Gazetteer, batch_forms
 from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
 from service.nlp.relations import Endpoint, RelationExtractor, RelationMention, RelationType
-from service.nlp.temporal import TimeTag, find_time_tags
+from service.nlp.time.calendar import TimeTag
+from service.nlp.time.tags import find_time_tags
 
 STATEMENT_CONFIDENCE = 0.9
 QUESTION_CONFIDENCE = 0.6

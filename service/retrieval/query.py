@@ -12,7 +12,7 @@ from pathlib import Path
 from service.domain import Clock, SearchOptions, clean_text, utcnow
 from service.errors import ValidationError
 from service.nlp.patterns import detect_lang
-from service.nlp.temporal import find_time_tags, resolve_phrase
+from service.nlp.time.tags import find_time_tags, resolve_phrase
 from service.resources import NLP_MODELS_DIR
 from service.retrieval.lucene import lucene_query
 
@@ -26,7 +26,7 @@ _SAID = re.compile(
 MAX_QUERY_CHARS = 2_000
 
 # Words that say "not long ago" without saying how long: found in a query they rank the last
-# 30 days first (temporal.recent_range) and bound nothing. As a bound they emptied the answer
+# 30 days first (time.calendar.recent_range) and bound nothing. As a bound they emptied the answer
 # whenever the last matching memory was older: "What did Melanie paint recently?" asked of a
 # conversation whose paintings were two months back got no hits at all. A window given as
 # when.phrase ("recently" included) still bounds: the caller asked for exactly that.

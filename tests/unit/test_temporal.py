@@ -1,4 +1,4 @@
-"""Time expressions resolved against a message's own timestamp (service/nlp/temporal.py)."""
+"""Time expressions resolved against a message's own timestamp (service/nlp/time/)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from service.nlp.temporal import Granularity, TimeRange, find_time_tags, resolve_phrase
+from service.nlp.time.calendar import Granularity, TimeRange
+from service.nlp.time.tags import find_time_tags, resolve_phrase
 
 DAY, WEEK, MONTH = Granularity.DAY, Granularity.WEEK, Granularity.MONTH
 SEASON, YEAR, DECADE = Granularity.SEASON, Granularity.YEAR, Granularity.DECADE

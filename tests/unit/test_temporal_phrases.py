@@ -6,8 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from service.nlp.holidays import holiday_range, holidays
-from service.nlp.temporal import Granularity, TimeRange, find_time_tags, resolve_phrase
+from service.nlp.time.calendar import Granularity, TimeRange
+from service.nlp.time.holidays import holiday_range, holidays
+from service.nlp.time.tags import find_time_tags, resolve_phrase
 
 DAY, WEEK, MONTH = Granularity.DAY, Granularity.WEEK, Granularity.MONTH
 YEAR, DECADE = Granularity.YEAR, Granularity.DECADE

@@ -29,8 +29,36 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from service.nlp.holidays import Holiday, holiday_range, holidays_by_name
-from service.nlp.periods import (
+from service.nlp.time.calendar import (
+    MONTHS,
+    SEASON_MONTH,
+    SEASONS,
+    WEEKDAYS,
+    Granularity,
+    Resolver,
+    Rule,
+    RuleSet,
+    TimeRange,
+    cycle_range,
+    decade_range,
+    period,
+    relative_period,
+    season_of_year,
+    shift,
+    weekend_range,
+)
+from service.nlp.time.english import (
+    EN_RULES,
+    MONTH_NUMBERS,
+    NUM,
+    RELATION_WORDS,
+    UNIT_WORDS,
+    WEEKDAY_NUMBERS,
+    alternation,
+    count,
+)
+from service.nlp.time.holidays import Holiday, holiday_range, holidays_by_name
+from service.nlp.time.periods import (
     latest_quarter,
     part_of,
     part_words,
@@ -40,32 +68,6 @@ from service.nlp.periods import (
     span_back,
     time_phrase_words,
     units_back,
-)
-from service.nlp.temporal import (
-    EN_RULES,
-    MONTH_NUMBERS,
-    MONTHS,
-    NUM,
-    RELATION_WORDS,
-    SEASON_MONTH,
-    SEASONS,
-    UNIT_WORDS,
-    WEEKDAY_NUMBERS,
-    WEEKDAYS,
-    Granularity,
-    Resolver,
-    Rule,
-    RuleSet,
-    TimeRange,
-    alternation,
-    count,
-    cycle_range,
-    decade_range,
-    period,
-    relative_period,
-    season_of_year,
-    shift,
-    weekend_range,
 )
 
 _G = Granularity

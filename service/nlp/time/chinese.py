@@ -28,18 +28,7 @@ import re
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
-from service.nlp.holidays import holiday_range, holidays_by_name
-from service.nlp.periods import (
-    latest_quarter,
-    part_of,
-    part_words,
-    period_of_days,
-    quarter_range,
-    relative_quarter,
-    span_back,
-    units_back,
-)
-from service.nlp.temporal import (
+from service.nlp.time.calendar import (
     ISO_DATE_RULE,
     MONTHS,
     WEEKDAYS,
@@ -55,6 +44,17 @@ from service.nlp.temporal import (
     season_of_year,
     shift,
     weekend_range,
+)
+from service.nlp.time.holidays import holiday_range, holidays_by_name
+from service.nlp.time.periods import (
+    latest_quarter,
+    part_of,
+    part_words,
+    period_of_days,
+    quarter_range,
+    relative_quarter,
+    span_back,
+    units_back,
 )
 
 _DAY, _WEEK, _MONTH, _YEAR = Granularity.DAY, Granularity.WEEK, Granularity.MONTH, Granularity.YEAR

@@ -32,8 +32,8 @@ from typing import Any
 from dateutil.easter import easter  # type: ignore[import-untyped]
 from lunar_python import Lunar  # type: ignore[import-untyped]
 
-from service.nlp.periods import time_phrase_words
-from service.nlp.temporal import Granularity, TimeRange, span
+from service.nlp.time.calendar import Granularity, TimeRange, span
+from service.nlp.time.periods import time_phrase_words
 
 
 class DateRule(StrEnum):
