@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from service.config import Settings
+from service.core.config import Settings
 from service.store.local_server import LocalNeo4j
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -25,8 +25,8 @@ from rich.table import Table
 
 from bench.common import bench_settings, ensure_neo4j, percentile, write_result
 from bench.synthetic import natural_questions, synthetic_messages
-from service.domain import Scope
-from service.memory import Memory
+from service.core.domain import Scope
+from service.memory import MemoryService
 
 SCOPE = Scope(user_id="bench-gc")
 BLOCK = 50
@@ -64,7 +64,7 @@ def summary(values: list[float]) -> dict[str, float]:
 async def main(args: argparse.Namespace) -> None:
     settings = bench_settings()
     ensure_neo4j(settings)
-    memory = await Memory.start(settings)
+    memory = await MemoryService.start(settings)
     console = Console() if Console().is_terminal else Console(width=150)
     try:
         await memory.store.delete_scope(SCOPE)

@@ -27,13 +27,13 @@ from rich.table import Table
 
 from bench.common import bench_settings, ensure_neo4j, write_result
 from bench.synthetic import synthetic_messages
-from service.domain import MessageIn, Scope
-from service.importers import read_locomo
-from service.memory import Memory
+from service.core.domain import MessageIn, Scope
+from service.ingest.importers import read_locomo
+from service.memory import MemoryService
 
 
 async def run(
-    memory: Memory,
+    memory: MemoryService,
     name: str,
     messages: list[MessageIn],
     batch: int,
@@ -69,7 +69,7 @@ async def main(args: argparse.Namespace) -> None:
     settings = bench_settings()
     ensure_neo4j(settings)
     conversation = read_locomo(args.data)[0]
-    memory = await Memory.start(settings)
+    memory = await MemoryService.start(settings)
     try:
         await run(memory, "warmup", conversation.messages[:64], args.batch)
         runs = {

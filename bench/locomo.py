@@ -26,12 +26,12 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.common import bench_settings, ensure_neo4j
-from service.config import Settings
-from service.domain import Scope, SearchHit, SearchOptions, TimeFilter
-from service.embedding import Embedder
-from service.ids import scoped_id
-from service.importers import Conversation, Question, locomo_questions, read_locomo
-from service.memory import Memory
+from service.core.config import Settings
+from service.core.domain import Scope, SearchHit, SearchOptions, TimeFilter
+from service.core.ids import scoped_id
+from service.embedding.embedder import Embedder
+from service.ingest.importers import Conversation, Question, locomo_questions, read_locomo
+from service.memory import MemoryService
 
 KS = (5, 10, 20)
 DEPTH = max(KS)
@@ -204,7 +204,7 @@ async def run_engram(
 ) -> EngramRun:
     """Ingest each conversation into its own scope, then ask it every scored question."""
     run = EngramRun()
-    mem = await Memory.start(settings, embedder=embedder)
+    mem = await MemoryService.start(settings, embedder=embedder)
     try:
         for conversation in conversations:
             await _ask_engram(mem, conversation, questions[conversation.id], run, reuse, min_score)
@@ -214,7 +214,7 @@ async def run_engram(
 
 
 async def _ask_engram(
-    mem: Memory,
+    mem: MemoryService,
     conversation: Conversation,
     questions: list[Question],
     run: EngramRun,

@@ -29,7 +29,7 @@ from typing import Any
 
 from spacy.tokens import Span
 
-from service.config import Settings
+from service.core.config import Settings
 from service.nlp.facts import is_filler, split_chinese
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.pipeline import Extractor, fact_spans

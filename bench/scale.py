@@ -39,9 +39,9 @@ from bench.common import RESULTS, bench_settings, ensure_neo4j, percentile, writ
 from bench.synthetic import natural_questions, varied_messages
 from service.api.app import create_app
 from service.client import EngramClient
-from service.config import Settings
-from service.domain import MessageIn, Scope, SearchOptions
-from service.memory import Memory
+from service.core.config import Settings
+from service.core.domain import MessageIn, Scope, SearchOptions
+from service.memory import MemoryService
 from service.retrieval.query import QueryPlan, plan_query
 from service.store.dashboard_queries import DashboardStore
 
@@ -117,7 +117,7 @@ def tenant(index: int) -> Scope:
     return Scope(user_id=f"bench-scale-{index}")
 
 
-async def clear_tenants(memory: Memory, tenants: int) -> None:
+async def clear_tenants(memory: MemoryService, tenants: int) -> None:
     """Delete bench-scale-0, 1, … including those a run with more --tenants left behind."""
     index = 0
     while await memory.store.delete_scope(tenant(index)) or index < tenants:
@@ -146,7 +146,11 @@ class MessageSource:
 
 
 async def fill(
-    memory: Memory, scope: Scope, target: int, source: MessageSource, stages_ms: dict[str, float]
+    memory: MemoryService,
+    scope: Scope,
+    target: int,
+    source: MessageSource,
+    stages_ms: dict[str, float],
 ) -> tuple[int, int]:
     """Add batches until ``target`` new memories exist (near-duplicates become updates)."""
     added = sent = 0
@@ -162,7 +166,9 @@ async def fill(
     return added, sent
 
 
-async def grow(memory: Memory, scopes: list[Scope], step: Step, source: MessageSource) -> None:
+async def grow(
+    memory: MemoryService, scopes: list[Scope], step: Step, source: MessageSource
+) -> None:
     """Load the memories that take the store from the previous size to ``step.size``."""
     began = time.perf_counter()
     targets = shares(step.size - step.memories, len(scopes))
@@ -177,7 +183,7 @@ async def grow(memory: Memory, scopes: list[Scope], step: Step, source: MessageS
 # Search methods: each returns the hit ids of one probe.
 
 
-async def engram(memory: Memory, probe: Probe) -> list[str]:
+async def engram(memory: MemoryService, probe: Probe) -> list[str]:
     hits = await memory.search(probe.query, probe.scope, limit=LIMIT)
     return [h.memory.id for h in hits]
 
@@ -187,7 +193,7 @@ async def over_http(client: EngramClient, probe: Probe) -> list[str]:
     return [h.memory.id for h in hits]
 
 
-async def vector_only(memory: Memory, probe: Probe) -> list[str]:
+async def vector_only(memory: MemoryService, probe: Probe) -> list[str]:
     """The vector retriever alone, over-fetched exactly as the hybrid search does it."""
     s = memory.settings
     [embedding] = await memory.embedder.aembed([probe.query])
@@ -197,7 +203,7 @@ async def vector_only(memory: Memory, probe: Probe) -> list[str]:
     return [r["id"] for r in (await memory.store.retrieve("vector", params)).hits]
 
 
-async def bruteforce(memory: Memory, probe: Probe) -> list[str]:
+async def bruteforce(memory: MemoryService, probe: Probe) -> list[str]:
     """Fetch every embedding of the tenant and rank by cosine in numpy (Graphiti's way)."""
     [embedding] = await memory.embedder.aembed([probe.query])
     rows = await memory.db.read("fetch_scope_embeddings", probe.scope.params())
@@ -262,7 +268,7 @@ class ApiThread:
     loop), sharing the models of the benchmark's Memory.
     """
 
-    def __init__(self, settings: Settings, memory: Memory) -> None:
+    def __init__(self, settings: Settings, memory: MemoryService) -> None:
         self.settings = settings.model_copy(update={"auth_mode": "local"})
         self.shared = memory
         self.port = free_port()
@@ -286,7 +292,9 @@ class ApiThread:
         self.thread.join(timeout=10)
 
     async def _serve(self) -> None:
-        memory = await Memory.start(self.settings, self.shared.embedder, self.shared.extractor)
+        memory = await MemoryService.start(
+            self.settings, self.shared.embedder, self.shared.extractor
+        )
         try:
             app = create_app(self.settings, memory=memory)
             config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
@@ -300,7 +308,7 @@ class ApiThread:
 
 
 async def run_sizes(
-    memory: Memory, client: EngramClient, args: argparse.Namespace, console: Console
+    memory: MemoryService, client: EngramClient, args: argparse.Namespace, console: Console
 ) -> list[Step]:
     scopes = [tenant(i) for i in range(args.tenants)]
     stored = small_stored = 0
@@ -345,7 +353,7 @@ async def main(args: argparse.Namespace) -> None:
         console = Console(width=170)
     settings = bench_settings()
     ensure_neo4j(settings)
-    memory = await Memory.start(settings)
+    memory = await MemoryService.start(settings)
     api = ApiThread(settings, memory)
     api.start()
     try:

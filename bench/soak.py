@@ -28,10 +28,10 @@ from bench.common import bench_settings, ensure_neo4j, summary_ms, write_result
 from bench.scale import free_port
 from bench.synthetic import synthetic_messages
 from service.client import EngramClient
-from service.config import Settings
-from service.domain import Scope
-from service.errors import EngramError
-from service.memory import Memory
+from service.core.config import Settings
+from service.core.domain import Scope
+from service.core.errors import EngramError
+from service.memory import MemoryService
 
 QUESTIONS = ["What hobby did they start?", "Where did they travel?", "Who adopted a dog?",
              "What did they say last week?", "Where does the sister live?"]  # fmt: skip
@@ -91,7 +91,7 @@ async def timed(
 
 
 async def count_messages(settings: Settings, clients: int) -> list[int]:
-    memory = await Memory.start(settings)
+    memory = await MemoryService.start(settings)
     try:
         return [
             (await memory.store.counts(Scope(user_id=f"soak-{i}"))).get("Message", 0)
@@ -102,7 +102,7 @@ async def count_messages(settings: Settings, clients: int) -> list[int]:
 
 
 async def wipe(settings: Settings, clients: int) -> None:
-    memory = await Memory.start(settings)
+    memory = await MemoryService.start(settings)
     try:
         for i in range(clients):
             await memory.store.delete_scope(Scope(user_id=f"soak-{i}"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from service.domain import MessageIn
+from service.core.domain import MessageIn
 
 NAMES = ["Alice", "Bruno", "Chen", "Dana", "Elif", "Farid", "Greta", "Hugo", "Ines", "Jonas"]
 PLACES = ["Lisbon", "Boston", "Kyoto", "Nairobi", "Toronto", "Berlin", "Lima", "Oslo", "Austin"]

@@ -21,7 +21,7 @@ from typing import Any
 
 import spacy
 
-from service.config import REPO_ROOT
+from service.core.config import REPO_ROOT
 from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
 from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention
 

@@ -13,14 +13,14 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
-from service.config import Settings, get_settings
-from service.errors import DatabaseUnavailableError, EngramError
+from service.core.config import Settings, get_settings
+from service.core.errors import DatabaseUnavailableError, EngramError
 from service.store.local_server import LocalNeo4j, describe_stale
 
 if TYPE_CHECKING:
-    from service.importers import Conversation
-    from service.reembed import ReembedReport
-    from service.relink import RelinkReport
+    from service.ingest.importers import Conversation
+    from service.lifecycle.reembed import ReembedReport
+    from service.lifecycle.relink import RelinkReport
     from service.store.database import Database
 
 # What a maintenance run reports as it goes: (done, total).
@@ -68,7 +68,7 @@ def import_file(
     batch_size: Annotated[int, typer.Option(min=1, max=1000, help="messages per transaction")] = 64,
 ) -> None:
     """Import conversations with a progress bar; re-running writes nothing twice."""
-    from service.importers import read_conversations
+    from service.ingest.importers import read_conversations
 
     settings = get_settings()
     if settings.uses_local_server:
@@ -100,12 +100,12 @@ def import_file(
 async def _import(
     settings: Settings, conversations: list[Conversation], user_id: str | None, batch_size: int
 ) -> dict[str, float]:
-    from service.domain import Scope
-    from service.memory import Memory
+    from service.core.domain import Scope
+    from service.memory import MemoryService
 
     summary = dict.fromkeys(("messages", "added", "updated", "superseded", "unchanged"), 0.0)
     began = time.monotonic()
-    memory = await Memory.start(settings)
+    memory = await MemoryService.start(settings)
     total = sum(len(c.messages) for c in conversations)
     try:
         batches = [
@@ -202,8 +202,8 @@ async def _with_progress(
 
 
 async def _reembed(settings: Settings, batch_size: int, dry_run: bool) -> ReembedReport:
-    from service.embedding import Embedder
-    from service.reembed import reembed as run_reembed
+    from service.embedding.embedder import Embedder
+    from service.lifecycle.reembed import reembed as run_reembed
 
     embedder = Embedder(settings)
     return await _with_progress(
@@ -255,8 +255,8 @@ def relink(
 
 
 async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkReport:
+    from service.lifecycle.relink import relink as run_relink
     from service.nlp.pipeline import Extractor
-    from service.relink import relink as run_relink
 
     extractor = Extractor(settings) if not dry_run else None
     return await _with_progress(

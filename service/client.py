@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 
-from service.domain import AddResult, ContextBlock, SearchHit
-from service.errors import (
+from service.core.domain import AddResult, ContextBlock, SearchHit
+from service.core.errors import (
     DatabaseUnavailableError,
     EngramError,
     ForbiddenError,

@@ -11,16 +11,16 @@ from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from service.config import Settings
+from service.core.config import Settings
 
 DEFAULT_PATH = Path("docs") / "configuration.md"
 
 HEADER = """\
 # Configuration
 
-<!-- Generated from service/config.py by `python -m service.config_doc`; do not edit. -->
+<!-- Generated from service/core/config.py by `python -m service.config_doc`; do not edit. -->
 
-One `Settings` object (`service/config.py`), read once from `ENGRAM_*` environment variables or
+One `Settings` object (`service/core/config.py`), read once from `ENGRAM_*` environment variables or
 a `.env` file in the working directory. Lists and maps (`ENGRAM_API_KEYS`,
 `ENGRAM_AGENT_PRIORITY`) are JSON. A path starting with `~` is the user's home. The search
 defaults (depths, fusion weights) were tuned on the LoCoMo dev set: bench/RESULTS.md.
@@ -29,7 +29,7 @@ defaults (depths, fusion weights) were tuned on the LoCoMo dev set: bench/RESULT
 |---|---|---|---|
 """
 
-# Module prefixes in a type's repr: "typing.Literal", "service.config.ApiKey".
+# Module prefixes in a type's repr: "typing.Literal", "service.core.config.ApiKey".
 _QUALIFIED = re.compile(r"\b(?:[a-z_][\w]*\.)+(?=[A-Za-z_])")
 _BOUNDS = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<", "min_length": "length ≥"}
 

@@ -12,9 +12,8 @@ from typing import Any, Protocol, TypeVar
 
 import pydantic
 
-from service.audit import ReadAudit, ReadEvent, ReadOp
-from service.config import Settings
-from service.domain import (
+from service.core.config import Settings
+from service.core.domain import (
     MAX_BATCH,
     AddResult,
     ContextBlock,
@@ -25,16 +24,26 @@ from service.domain import (
     StoredMemory,
     utcnow,
 )
-from service.embedding import Embedder
-from service.errors import ValidationError
-from service.ids import scoped_id, text_hash
-from service.lifecycle import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
+from service.core.errors import ValidationError
+from service.core.ids import scoped_id, text_hash
+from service.embedding.embedder import Embedder
+from service.ingest.write_plan import (
+    Arbiter,
+    Candidate,
+    attach_contexts,
+    link_input,
+    make_candidates,
+    near_duplicate_depth,
+    plan_writes,
+)
+from service.lifecycle.audit import ReadAudit, ReadEvent, ReadOp
+from service.lifecycle.operations import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
+from service.lifecycle.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
+from service.lifecycle.relink import warn_if_unlinked
 from service.nlp.chinese import detect_lang
 from service.nlp.linking import link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.nlp.time import tags as time_tags
-from service.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
-from service.relink import warn_if_unlinked
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.store.dashboard_queries import Page
@@ -44,15 +53,6 @@ from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
 from service.store.scope_sizes import ScopeCounts, scope_counts, scope_size
 from service.store.writes import Reconciled
-from service.write_plan import (
-    Arbiter,
-    Candidate,
-    attach_contexts,
-    link_input,
-    make_candidates,
-    near_duplicate_depth,
-    plan_writes,
-)
 
 DEFAULT_ACTOR = "engram"
 # Connections Memory.start opens: as many as a search's queries that run side by side (the
@@ -66,7 +66,7 @@ class WriteObserver(Protocol):
 
 
 @dataclass
-class Memory:
+class MemoryService:
     """Engram's in-process API; the GraphQL API and the CLI call these same methods."""
 
     settings: Settings
@@ -74,7 +74,7 @@ class Memory:
     store: GraphStore
     embedder: Embedder
     extractor: Extractor
-    # Stored vectors vs the current model, checked at start-up (service/reembed.py).
+    # Stored vectors vs the current model, checked at start-up (service/lifecycle/reembed.py).
     embedding_status: EmbeddingStatus | None = None
     # Scope sizes and speaker counts for search routing and crowded near-duplicate checks
     # (store/scope_sizes.py).
@@ -87,7 +87,7 @@ class Memory:
         default_factory=weakref.WeakSet, repr=False
     )
 
-    # get, update, delete, history, forget (service/lifecycle.py).
+    # get, update, delete, history, forget (service/lifecycle/operations.py).
     lifecycle: Lifecycle = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -100,7 +100,7 @@ class Memory:
         settings: Settings,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
-    ) -> Memory:
+    ) -> MemoryService:
         """Connect to Neo4j, apply the schema, load the models; warn if memories need reembed."""
         db = Database(settings)
         load_ms: dict[str, float] = {}
@@ -261,7 +261,7 @@ class Memory:
 
     @property
     def audit(self) -> ReadAudit:
-        """The read audit (service/audit.py); it records only when Settings.audit_reads is on."""
+        """The read audit (lifecycle/audit.py); it records only when Settings.audit_reads is on."""
         return ReadAudit(self.db, self.settings.audit_reads)
 
     async def read_audit(
@@ -270,7 +270,7 @@ class Memory:
         """The scope's audited reads, newest first, cursor-paged."""
         return await self.audit.events(scope, first, after)
 
-    # -- lifecycle (service/lifecycle.py): the Mem0-style get/update/delete/history/forget --
+    # -- lifecycle (lifecycle/operations.py): the Mem0-style get/update/delete/history/forget --
     async def get(self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR) -> StoredMemory:
         async with self.audit.reading(ReadOp.GET, actor, scope, memory_id) as read:
             found = await self.lifecycle.get(memory_id, scope)
@@ -337,7 +337,7 @@ class Memory:
 
 
 async def build_prompt_context(
-    memory: Memory, query: str, scope: Scope, token_budget: int, options: SearchOptions
+    memory: MemoryService, query: str, scope: Scope, token_budget: int, options: SearchOptions
 ) -> ContextBlock:
     """The best hits of ``query`` as a dated prompt block within ``token_budget`` tokens."""
     _check_budget(token_budget)

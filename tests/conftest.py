@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from neo4j import AsyncGraphDatabase
-from service.config import Settings
-from service.embedding import Embedder
-from service.memory import Memory
+from service.core.config import Settings
+from service.embedding.embedder import Embedder
+from service.memory import MemoryService
 from service.store.local_server import LocalNeo4j
 
 TEST_BOLT_PORT = 7697
@@ -91,8 +91,8 @@ def embedder(neo4j_target: Neo4jTarget) -> Embedder:
 
 
 @pytest.fixture(scope="session")
-async def memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> AsyncIterator[Memory]:
-    service = await Memory.start(neo4j_target.settings(), embedder=embedder)
+async def memory(neo4j_target: Neo4jTarget, embedder: Embedder) -> AsyncIterator[MemoryService]:
+    service = await MemoryService.start(neo4j_target.settings(), embedder=embedder)
     yield service
     await service.close()
 
@@ -116,6 +116,6 @@ async def clean_db(neo4j_target: Neo4jTarget) -> AsyncIterator[None]:
 
 
 @pytest.fixture
-async def mem(memory: Memory, clean_db: None) -> Memory:
+async def mem(memory: MemoryService, clean_db: None) -> MemoryService:
     """The shared Memory service over an empty database."""
     return memory

@@ -23,13 +23,13 @@ from service.api.auth import Principal, principal_from
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.metrics import metrics_endpoint, observe
 from service.api.schema import build_schema
-from service.config import Settings
-from service.errors import DatabaseUnavailableError
+from service.core.config import Settings
+from service.core.errors import DatabaseUnavailableError
+from service.lifecycle.reembed import recheck_if_pending
 from service.mcp.transports import mount_http
-from service.memory import Memory
+from service.memory import MemoryService
 from service.observability.logs import RequestIdMiddleware, configure_logging
 from service.observability.metrics import Metrics
-from service.reembed import recheck_if_pending
 from service.store.local_server import (
     BROWSER_ASSETS,
     BROWSER_ASSETS_ROUTE,
@@ -43,7 +43,7 @@ _BROWSER_MEDIA_TYPES = {
 }
 
 
-def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
+def create_app(settings: Settings, memory: MemoryService | None = None) -> FastAPI:
     """Build the app; it starts (and closes) its own Memory unless one is handed in."""
 
     @asynccontextmanager
@@ -52,7 +52,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             if memory is not None:  # the caller owns it (tests, embedding in another app)
                 yield
                 return
-            app.state.memory = await Memory.start(settings)
+            app.state.memory = await MemoryService.start(settings)
             observe(app.state.memory, metrics)
             # What start loaded (the models: ~290k objects) lives as long as the process;
             # frozen, it is left out of every full collection, which otherwise walks it: 166 ms
@@ -123,7 +123,7 @@ def _browser_assets() -> ASGIApp:
     )
 
 
-async def _embeddings_health(memory: Memory) -> dict[str, Any] | None:
+async def _embeddings_health(memory: MemoryService) -> dict[str, Any] | None:
     """The embedding model and how many memories still need `engram reembed`."""
     if memory.embedding_status is None:  # a Memory built without start(): never checked
         return None

@@ -23,7 +23,6 @@ from strawberry.extensions import SchemaExtension
 from strawberry.types import Info
 from strawberry.utils.await_maybe import AwaitableOrValue, await_maybe
 
-from service import domain
 from service.api.auth import Principal, authorize, scope_for
 from service.api.dashboard import EntityConnection, MemoryConnection
 from service.api.graph import Entity, EntityPath, RelationConnection
@@ -39,8 +38,9 @@ from service.api.types import (
     SearchHits,
     problem,
 )
-from service.errors import EngramError
-from service.memory import Memory as MemoryService
+from service.core import domain
+from service.core.errors import EngramError
+from service.memory import MemoryService
 from service.store.audit_queries import ReadEvent as StoredReadEvent
 from service.store.audit_queries import ReadOp
 

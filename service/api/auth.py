@@ -19,10 +19,10 @@ import pydantic
 from fastapi import HTTPException, Request
 from strawberry.types import Info
 
-from service import domain
 from service.api.types import ScopeInput
-from service.config import ApiKey, Settings
-from service.errors import ForbiddenError, ValidationError
+from service.core import domain
+from service.core.config import ApiKey, Settings
+from service.core.errors import ForbiddenError, ValidationError
 
 ANY = "*"
 LOCAL = "local"

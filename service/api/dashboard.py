@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from service import domain
 from service.api.auth import scope_for
 from service.api.graph import Entity
 from service.api.types import (
@@ -46,12 +45,13 @@ from service.api.types import (
     ScopeInput,
     problem,
 )
-from service.errors import EngramError, ValidationError
+from service.core import domain
+from service.core.errors import EngramError, ValidationError
 from service.store import dashboard_queries as store
 from service.store import filters
 
 if TYPE_CHECKING:
-    from service.memory import Memory as MemoryService
+    from service.memory import MemoryService
 
 
 @strawberry.enum

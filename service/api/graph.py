@@ -14,7 +14,6 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from service import domain
 from service.api import loaders
 from service.api.auth import scope_for
 from service.api.types import (
@@ -27,8 +26,9 @@ from service.api.types import (
     ScopeInput,
     problem,
 )
-from service.errors import EngramError
-from service.memory import Memory as MemoryService
+from service.core import domain
+from service.core.errors import EngramError
+from service.memory import MemoryService
 from service.retrieval import traversal
 from service.retrieval.traversal import GraphTraversal
 

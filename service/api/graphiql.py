@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from strawberry.fastapi import GraphQLRouter
 
-from service.config import REPO_ROOT
+from service.core.config import REPO_ROOT
 
 GRAPHIQL_ASSETS_ROUTE = "/graphiql-assets"
 NODE_MODULES = REPO_ROOT / "web" / "node_modules"

@@ -17,7 +17,6 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from service import lifecycle
 from service.api.auth import actor, scope_for
 from service.api.types import (
     AddMessagesSuccess,
@@ -29,8 +28,9 @@ from service.api.types import (
     ScopeInput,
     problem,
 )
-from service.errors import EngramError
-from service.memory import Memory as MemoryService
+from service.core.errors import EngramError
+from service.lifecycle import operations as lifecycle
+from service.memory import MemoryService
 from service.store.lifecycle_queries import EdgeRef
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from strawberry.dataloader import DataLoader
 from strawberry.types import Info
 
-from service import domain
+from service.core import domain
 from service.retrieval.traversal import GraphTraversal
 
 EntityMemories = DataLoader[str, list[domain.StoredMemory]]

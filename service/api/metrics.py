@@ -23,8 +23,8 @@ from strawberry.utils.await_maybe import AwaitableOrValue
 
 from service.api.auth import authenticate
 from service.api.types import DatabaseUnavailable, Forbidden, InvalidInput, NotFound
-from service.config import Settings
-from service.memory import Memory
+from service.core.config import Settings
+from service.memory import MemoryService
 from service.observability.metrics import ErrorKind, Metrics, kind_of
 
 PROBLEMS: dict[type, ErrorKind] = {
@@ -135,7 +135,7 @@ def _bearer_matches(settings: Settings, authorization: str | None) -> bool:
     )
 
 
-def observe(memory: Memory, metrics: Metrics) -> None:
+def observe(memory: MemoryService, metrics: Metrics) -> None:
     """Count the memory's writes and show how long its models took to load."""
     memory.write_observers.add(metrics)
     metrics.set_model_load(memory.model_load_ms)

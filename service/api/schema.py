@@ -21,7 +21,6 @@ from strawberry.extensions import (
 from strawberry.tools import merge_types
 from strawberry.types import Info
 
-from service import domain
 from service.api.audit import AuditQuery, ReadAuditExtension
 from service.api.auth import actor, scope_for
 from service.api.dashboard import DashboardQuery
@@ -42,9 +41,10 @@ from service.api.types import (
     TimeFilterInput,
     problem,
 )
-from service.config import Settings
-from service.errors import DatabaseUnavailableError, EngramError, ValidationError
-from service.memory import Memory as MemoryService
+from service.core import domain
+from service.core.config import Settings
+from service.core.errors import DatabaseUnavailableError, EngramError, ValidationError
+from service.memory import MemoryService
 from service.observability.metrics import Metrics
 
 AddMessagesResult = Annotated[

@@ -7,8 +7,8 @@ from enum import Enum
 
 import strawberry
 
-from service import domain
-from service.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
+from service.core import domain
+from service.core.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
 
 
 @strawberry.enum

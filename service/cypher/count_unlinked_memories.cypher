@@ -1,4 +1,4 @@
-// Memories linked by another linker version than $version (service/relink.py), every scope:
+// Memories linked by another linker version than $version (service/lifecycle/relink.py), every scope:
 // written before entities were linked as they are now. All memories (the count store) less
 // those of this version (the memory_linker_version index), so start-up reads no memory.
 CALL () {

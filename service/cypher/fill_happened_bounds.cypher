@@ -1,5 +1,5 @@
 // Give memories written before happened_start/happened_end existed their bounds, as the write
-// path sets them (service/write_plan.py). Auto-commit, in batches.
+// path sets them (service/ingest/write_plan.py). Auto-commit, in batches.
 MATCH (m:Memory)
 WHERE m.happened_end IS NULL AND m.said_at IS NOT NULL
 CALL (m) {

@@ -10,7 +10,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from service import domain, lifecycle
+from service.core import domain
+from service.lifecycle import operations as lifecycle
 from service.retrieval import traversal
 from service.retrieval.context import memory_line
 from service.store.dashboard_queries import Page

@@ -24,9 +24,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from service import domain
 from service.api.auth import Principal, authorize
-from service.errors import (
+from service.core import domain
+from service.core.errors import (
     DatabaseUnavailableError,
     EngramError,
     ForbiddenError,
@@ -34,7 +34,7 @@ from service.errors import (
     ValidationError,
 )
 from service.mcp import results
-from service.memory import Memory
+from service.memory import MemoryService
 from service.retrieval.traversal import GraphTraversal
 
 INSTRUCTIONS = """Engram is long-term memory. Store what the user says with add_messages (facts,
@@ -59,7 +59,7 @@ Lifespan = Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]]
 class Binding:
     """How the tools find the Memory service and the caller's principal on one transport."""
 
-    memory: Callable[[Context], Memory]
+    memory: Callable[[Context], MemoryService]
     principal: Callable[[Context], Principal]
 
     def caller(

@@ -25,11 +25,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.api.auth import ANY, Principal, authenticate
-from service.config import Settings
-from service.errors import ConfigurationError
+from service.core.config import Settings
+from service.core.errors import ConfigurationError
 from service.mcp.metrics import ToolMetrics
 from service.mcp.tools import Binding, build_server
-from service.memory import Memory
+from service.memory import MemoryService
 from service.observability.metrics import Metrics
 
 MCP_PATH = "/mcp"
@@ -58,15 +58,15 @@ def stdio_server(settings: Settings) -> MCPServer[Any]:
     principal = stdio_principal(settings)
 
     @asynccontextmanager
-    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[Memory]:
-        memory = await Memory.start(settings)
+    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[MemoryService]:
+        memory = await MemoryService.start(settings)
         try:
             yield memory
         finally:
             await memory.close()
 
-    def memory_of(ctx: Context) -> Memory:
-        return cast(Memory, ctx.request_context.lifespan_context)  # what lifespan yielded
+    def memory_of(ctx: Context) -> MemoryService:
+        return cast(MemoryService, ctx.request_context.lifespan_context)  # what lifespan yielded
 
     return build_server(Binding(memory_of, lambda _: principal), lifespan)
 
@@ -76,8 +76,8 @@ def mount_http(
 ) -> StreamableHTTPSessionManager:
     """Serve the tools at /mcp on ``app``; run the returned manager in the app's lifespan."""
 
-    def memory_of(_: Context) -> Memory:
-        memory: Memory = app.state.memory
+    def memory_of(_: Context) -> MemoryService:
+        memory: MemoryService = app.state.memory
         return memory
 
     extensions = [ToolMetrics(metrics)] if metrics else []

@@ -23,10 +23,10 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from service.errors import ConfigurationError
+from service.core.errors import ConfigurationError
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
 from service.nlp.tables import read_lines
-from service.resources import NLP_MODELS_DIR
 
 __all__ = [
     "ChineseLexicon",

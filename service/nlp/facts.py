@@ -18,9 +18,9 @@ from pathlib import Path
 
 from spacy.tokens import Span, Token
 
-from service.errors import ConfigurationError
+from service.core.errors import ConfigurationError
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.tables import read_lines
-from service.resources import NLP_MODELS_DIR
 
 SLOTS_PATH = NLP_MODELS_DIR / "slots.jsonl"
 ZH_REACTIONS_PATH = NLP_MODELS_DIR / "zh_reactions.txt"

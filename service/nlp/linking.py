@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from service.domain import Scope
+from service.core.domain import Scope
 from service.nlp.normalize import display_name, entity_key, normalize_name, short_forms
 from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
 from service.nlp.relations import Endpoint, RelationMention, RelationType

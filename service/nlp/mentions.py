@@ -9,8 +9,8 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
-from service.errors import ConfigurationError
-from service.resources import NLP_MODELS_DIR
+from service.core.errors import ConfigurationError
+from service.core.resources import NLP_MODELS_DIR
 
 STOP_ENTITIES_PATH = NLP_MODELS_DIR / "stop_entities.txt"
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from service.domain import Scope
-from service.ids import scope_key
-from service.resources import NLP_MODELS_DIR
+from service.core.domain import Scope
+from service.core.ids import scope_key
+from service.core.resources import NLP_MODELS_DIR
 
 ALIASES_PATH = NLP_MODELS_DIR / "aliases.json"
 SHORT_FORMS_PATH = NLP_MODELS_DIR / "short_forms.json"

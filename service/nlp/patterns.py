@@ -34,7 +34,8 @@ from spacy.schemas import validate_token_pattern
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
-from service.errors import ConfigurationError
+from service.core.errors import ConfigurationError
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.chinese import Lang, blank_chinese, detect_lang
 from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
 from service.nlp.junk import JunkFilter
@@ -46,7 +47,6 @@ from service.nlp.mentions import (
     normalise_name,
 )
 from service.nlp.tables import load_table
-from service.resources import NLP_MODELS_DIR
 
 __all__ = [
     "EntityExtractor",

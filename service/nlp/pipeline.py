@@ -8,9 +8,9 @@ from datetime import datetime
 import spacy
 from spacy.tokens import Doc, Span
 
-from service.config import Settings
-from service.domain import MessageIn
-from service.models import resolve_model_path
+from service.core.config import Settings
+from service.core.domain import MessageIn
+from service.embedding.manifest import resolve_model_path
 from service.nlp.facts import (
     SlotValue,
     find_slot,

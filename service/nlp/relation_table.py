@@ -21,10 +21,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.chinese import Lang
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.tables import load_table
-from service.resources import NLP_MODELS_DIR
 
 RELATIONS_PATH = NLP_MODELS_DIR / "relations.jsonl"
 RULE_CONFIDENCE = 0.8

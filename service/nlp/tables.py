@@ -8,7 +8,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from service.errors import ConfigurationError
+from service.core.errors import ConfigurationError
 
 R = TypeVar("R", bound=BaseModel)
 

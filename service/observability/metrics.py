@@ -12,8 +12,8 @@ from enum import StrEnum
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from service.domain import AddResult
-from service.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
+from service.core.domain import AddResult
+from service.core.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
 
 # Seconds; a search takes tens of milliseconds, an add of a long conversation seconds.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

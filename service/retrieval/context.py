@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from service.domain import ContextBlock, SearchHit
+from service.core.domain import ContextBlock, SearchHit
 
 HEADER = "Relevant memories (most relevant first; dates are when it was said):"
 

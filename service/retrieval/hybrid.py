@@ -6,9 +6,9 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from service.config import Settings
-from service.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
-from service.embedding import Embedder
+from service.core.config import Settings
+from service.core.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
+from service.embedding.embedder import Embedder
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.informative import POOL, informative_first, states_nothing

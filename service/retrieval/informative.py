@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.facts import is_filler
 from service.nlp.tables import read_lines
-from service.resources import NLP_MODELS_DIR
 
 EN_REACTIONS_PATH = NLP_MODELS_DIR / "en_reactions.txt"
 

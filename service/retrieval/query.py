@@ -9,11 +9,11 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
-from service.domain import Clock, SearchOptions, clean_text, utcnow
-from service.errors import ValidationError
+from service.core.domain import Clock, SearchOptions, clean_text, utcnow
+from service.core.errors import ValidationError
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.patterns import detect_lang
 from service.nlp.time.tags import find_time_tags, resolve_phrase
-from service.resources import NLP_MODELS_DIR
 from service.retrieval.lucene import lucene_query
 
 _SAID = re.compile(

@@ -19,8 +19,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from service.config import Settings
-from service.domain import Retriever
+from service.core.config import Settings
+from service.core.domain import Retriever
 from service.retrieval.query import QueryPlan, TimeWindow
 from service.store.repository import Ranker, WindowCount
 

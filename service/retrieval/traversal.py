@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from service.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text, instant_or_error
-from service.errors import NotFoundError, ValidationError
+from service.core.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text, instant_or_error
+from service.core.errors import NotFoundError, ValidationError
 from service.nlp.normalize import entity_key, normalize_name
 from service.nlp.patterns import EntityLabel
 from service.nlp.relations import RelationType

@@ -14,8 +14,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from service.domain import Scope
-from service.errors import ValidationError
+from service.core.domain import Scope
+from service.core.errors import ValidationError
 from service.store.dashboard_queries import MAX_PAGE, Edge, Page
 from service.store.database import Database
 

@@ -8,8 +8,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from service.errors import UnknownQueryError
-from service.resources import CYPHER_DIR
+from service.core.errors import UnknownQueryError
+from service.core.resources import CYPHER_DIR
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # {{name}} includes cypher/fragments/name.cypher: in parentheses where it stands in a line (a

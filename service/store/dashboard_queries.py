@@ -16,8 +16,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from service.domain import Clock, Scope, StoredMemory, instant_or_error
-from service.errors import ValidationError
+from service.core.domain import Clock, Scope, StoredMemory, instant_or_error
+from service.core.errors import ValidationError
 from service.store.catalog import and_
 from service.store.database import Database, Record
 from service.store.filters import (

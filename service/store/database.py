@@ -11,8 +11,8 @@ from neo4j.graph import Node
 
 import neo4j
 from neo4j import AsyncGraphDatabase
-from service.config import Settings
-from service.errors import DatabaseUnavailableError
+from service.core.config import Settings
+from service.core.errors import DatabaseUnavailableError
 from service.store.catalog import bind_optional, fill_markers, query
 
 Record = dict[str, Any]

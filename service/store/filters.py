@@ -27,7 +27,7 @@ from typing import Annotated, Any, TypeVar
 import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from service.errors import ValidationError
+from service.core.errors import ValidationError
 
 MAX_DEPTH = 5
 MAX_CONDITIONS = 50

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.domain import Scope, StoredMemory
+from service.core.domain import Scope, StoredMemory
 from service.store.database import Database, Record
 from service.store.repository import to_memory
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.domain import Scope, StoredMemory
+from service.core.domain import Scope, StoredMemory
 from service.store.database import Database
 from service.store.repository import link_steps, to_memory
 
@@ -57,7 +57,7 @@ class MemoryEvent(BaseModel):
 
 class FoundMemory(BaseModel):
     """A memory looked up by id, with the keys of the entities it mentions and the texts its
-    vector is mixed with (service/write_plan.py: attach_contexts)."""
+    vector is mixed with (service/ingest/write_plan.py: attach_contexts)."""
 
     memory: StoredMemory
     entity_keys: list[str]

@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from service.config import NEO4J_VERSION, REPO_ROOT, Settings
-from service.errors import LocalServerError
+from service.core.config import NEO4J_VERSION, REPO_ROOT, Settings
+from service.core.errors import LocalServerError
 
 POM = REPO_ROOT / "neo4j" / "pom.xml"
 CONF_TEMPLATE = REPO_ROOT / "neo4j" / "neo4j.conf"

@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
-from service.domain import EntityRef, Scope, SourceMessage, StoredMemory
+from service.core.domain import EntityRef, Scope, SourceMessage, StoredMemory
 from service.store import writes
 from service.store.database import Database, Record
 from service.store.index_shards import IndexShards

@@ -17,7 +17,7 @@ from typing import Any
 
 from cachetools import TTLCache
 
-from service.config import Settings
+from service.core.config import Settings
 from service.store.repository import GraphStore
 
 ScopeKey = tuple[str | None, str | None, str | None]  # (user_id, agent_id, run_id)

@@ -9,8 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from service.api.app import create_app
-from service.domain import Scope
-from service.memory import Memory
+from service.core.domain import Scope
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
 KEY_ALICE = "alice-key-0123456789"
@@ -20,7 +20,7 @@ SEARCH = """query($scope: ScopeInput!) { search(query: "secret project", scope: 
 
 
 @pytest.fixture
-async def client(mem: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
+async def client(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
     await mem.add([{"content": "Alice leads the secret project Bluebird."}], Scope(user_id="alice"))
     await mem.add([{"content": "Bob leads the secret project Redwood."}],
                   Scope(user_id="bob", agent_id="helper"))  # fmt: skip
@@ -73,7 +73,7 @@ async def test_unrestricted_key_sees_any_user(client: httpx.AsyncClient) -> None
 
 
 async def test_local_mode_needs_no_key_but_only_on_loopback(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     settings = neo4j_target.settings(auth_mode="local")
     transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
@@ -93,7 +93,7 @@ async def test_over_deep_and_over_aliased_queries_are_refused(client: httpx.Asyn
     assert response.json()["errors"][0]["message"].startswith("3")  # "30 aliases found …"
 
 
-async def test_over_deep_queries_are_refused(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_over_deep_queries_are_refused(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
     # Query texts are parsed and validated once (service/api/schema.py): a repeated text is
     # refused every time, and the cached verdict does not carry over to a schema whose limit
     # lets the same text through.

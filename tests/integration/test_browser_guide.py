@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from service.api.app import create_app
-from service.domain import Scope
-from service.memory import Memory
+from service.core.domain import Scope
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 from tests.unit.test_browser_guide import guide_blocks, guide_params
 
@@ -20,7 +20,7 @@ PREFLIGHT = {"Origin": BROWSER_ORIGIN, "Access-Control-Request-Method": "GET"}
 
 
 @pytest.fixture
-async def client(mem: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
+async def client(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=create_app(neo4j_target.settings(), memory=mem))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         yield http
@@ -53,7 +53,7 @@ async def test_only_the_guide_and_style_are_served(client: httpx.AsyncClient) ->
 
 
 async def test_every_guide_query_runs_on_engrams_graph(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     # Alice's facts as the guide's example parameters expect them: her memories of May 2023,
     # Emma's neighbourhood, a path from Max to Cambridge, Boston superseded by Seattle.

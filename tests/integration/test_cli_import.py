@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from service.cli import app
-from service.config import get_settings
-from service.memory import Memory
+from service.core.config import get_settings
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 
 
@@ -24,7 +24,7 @@ def await_rows(target: Neo4jTarget) -> list[int]:
 
 
 def test_import_twice_writes_once(
-    tmp_path: Path, neo4j_target: Neo4jTarget, mem: Memory, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, neo4j_target: Neo4jTarget, mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = [
         {"conversation_id": "c1", "speaker": "Ana", "content": "I moved to Lisbon last year.",

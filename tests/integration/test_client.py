@@ -7,15 +7,15 @@ import pytest
 
 from service.api.app import create_app
 from service.client import EngramClient
-from service.errors import ForbiddenError, ValidationError
-from service.memory import Memory
+from service.core.errors import ForbiddenError, ValidationError
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
 KEY = "client-test-key-0123456789"
 
 
 async def test_client_adds_searches_and_builds_context(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     settings = neo4j_target.settings(api_keys={KEY: {"principal": "py", "user_ids": ["ana"]}})
     transport = httpx.ASGITransport(app=create_app(settings, memory=mem))

@@ -11,8 +11,8 @@ from strawberry.tools import merge_types
 
 from service.api.auth import Principal
 from service.api.dashboard import DashboardQuery
-from service.domain import Scope
-from service.memory import Memory
+from service.core.domain import Scope
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 
 SCHEMA = strawberry.Schema(query=DashboardQuery)
@@ -87,7 +87,7 @@ query Counts($scope: ScopeInput!) {
 }"""
 
 
-async def gql(mem: Memory, query: str, **variables: Any) -> dict[str, Any]:
+async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
     result = await SCHEMA.execute(
         query,
         variable_values=variables,
@@ -98,7 +98,7 @@ async def gql(mem: Memory, query: str, **variables: Any) -> dict[str, Any]:
     return result.data
 
 
-async def memories(mem: Memory, **variables: Any) -> dict[str, Any]:
+async def memories(mem: MemoryService, **variables: Any) -> dict[str, Any]:
     variables.setdefault("scope", ALICE)
     data: dict[str, Any] = (await gql(mem, MEMORIES, **variables))["memories"]
     return data
@@ -114,7 +114,7 @@ def labels(page: dict[str, Any]) -> list[str]:
 
 
 @pytest.fixture
-async def seeded(mem: Memory) -> dict[str, list[str]]:
+async def seeded(mem: MemoryService) -> dict[str, list[str]]:
     """The conversation in alice's scope and one message of another tenant; ids by tenant."""
     alice = await mem.add(CONVERSATION, Scope(user_id="alice"))
     mallory = await mem.add(OTHER_TENANT, Scope(user_id="mallory"))
@@ -150,20 +150,22 @@ FILTERS: list[tuple[dict[str, Any], set[str]]] = [
 
 @pytest.mark.parametrize("where, expected", FILTERS)
 async def test_where_filters_select_the_right_memories(
-    mem: Memory, seeded: dict[str, list[str]], where: dict[str, Any], expected: set[str]
+    mem: MemoryService, seeded: dict[str, list[str]], where: dict[str, Any], expected: set[str]
 ) -> None:
     page = await memories(mem, where=where, first=100)
     assert set(labels(page)) == expected
     assert page["totalCount"] == len(expected) == len(page["edges"])
 
 
-async def test_as_of_shows_the_graph_as_it_stood(mem: Memory, seeded: dict[str, list[str]]) -> None:
+async def test_as_of_shows_the_graph_as_it_stood(
+    mem: MemoryService, seeded: dict[str, list[str]]
+) -> None:
     then = await memories(mem, asOf=MAR, where={"current": True}, first=100)
     # Said by March and still current then: Boston was superseded only later.
     assert set(labels(then)) == {"Google", "Boston", "Rust", "Paris", "Max", "Denver"}
 
 
-async def test_sort_orders(mem: Memory, seeded: dict[str, list[str]]) -> None:
+async def test_sort_orders(mem: MemoryService, seeded: dict[str, list[str]]) -> None:
     newest = await memories(mem, first=100)
     said = [e["node"]["saidAt"] for e in newest["edges"]]
     assert said == sorted(said, reverse=True) and labels(newest)[0] == "阿里巴巴"
@@ -196,7 +198,7 @@ def _rank(value: Any) -> float:
     ],
 )
 async def test_pages_walk_every_memory_once_in_order(
-    mem: Memory,
+    mem: MemoryService,
     seeded: dict[str, list[str]],
     sort: list[dict[str, str]] | None,
     where: dict[str, Any] | None,
@@ -234,14 +236,14 @@ async def test_pages_walk_every_memory_once_in_order(
     ],
 )
 async def test_bad_input_comes_back_typed(
-    mem: Memory, seeded: dict[str, list[str]], variables: dict[str, Any], message: str
+    mem: MemoryService, seeded: dict[str, list[str]], variables: dict[str, Any], message: str
 ) -> None:
     page = await memories(mem, **variables)
     assert page["__typename"] == "InvalidInput" and message in page["message"]
 
 
 async def test_a_cursor_of_another_sort_is_refused(
-    mem: Memory, seeded: dict[str, list[str]]
+    mem: MemoryService, seeded: dict[str, list[str]]
 ) -> None:
     page = await memories(mem, first=2)
     other = await memories(mem, sort=[{"saidAt": "ASC"}], after=page["pageInfo"]["endCursor"])
@@ -264,7 +266,7 @@ async def test_a_cursor_of_another_sort_is_refused(
     ],
 )  # fmt: skip
 async def test_timeline_buckets(
-    mem: Memory,
+    mem: MemoryService,
     seeded: dict[str, list[str]],
     bucket: str,
     clock: str,
@@ -278,7 +280,7 @@ async def test_timeline_buckets(
 
 
 async def test_entity_type_counts_and_stats(
-    mem: Memory, seeded: dict[str, list[str]], neo4j_target: Neo4jTarget
+    mem: MemoryService, seeded: dict[str, list[str]], neo4j_target: Neo4jTarget
 ) -> None:
     data = await gql(mem, COUNTS, scope=ALICE)
     assert data["entityTypeCounts"] == [
@@ -298,7 +300,9 @@ async def test_entity_type_counts_and_stats(
     assert events[0]["n"] == data["stats"]["events"]
 
 
-async def test_entities_filter_sort_and_page(mem: Memory, seeded: dict[str, list[str]]) -> None:
+async def test_entities_filter_sort_and_page(
+    mem: MemoryService, seeded: dict[str, list[str]]
+) -> None:
     async def entities(**variables: Any) -> dict[str, Any]:
         data: dict[str, Any] = (await gql(mem, ENTITIES, scope=ALICE, **variables))["entities"]
         assert data["__typename"] == "EntityConnection", data
@@ -332,7 +336,9 @@ async def test_entities_filter_sort_and_page(mem: Memory, seeded: dict[str, list
     assert walked == names(everything)
 
 
-async def test_another_tenant_never_shows_up(mem: Memory, seeded: dict[str, list[str]]) -> None:
+async def test_another_tenant_never_shows_up(
+    mem: MemoryService, seeded: dict[str, list[str]]
+) -> None:
     theirs = set(seeded["mallory"])
     for where in [{}, {"speaker": {"eq": "Alice"}}, {"entityName": {"eq": "Boston"}},
                   {"text": {"contains": "work at Google"}}]:  # fmt: skip
@@ -361,7 +367,7 @@ async def graph_size(target: Neo4jTarget) -> tuple[int, int]:
 
 @pytest.mark.parametrize("attack", INJECTIONS)
 async def test_injection_attempts_in_values_are_harmless(
-    mem: Memory, seeded: dict[str, list[str]], neo4j_target: Neo4jTarget, attack: str
+    mem: MemoryService, seeded: dict[str, list[str]], neo4j_target: Neo4jTarget, attack: str
 ) -> None:
     before = await graph_size(neo4j_target)
     wheres = [

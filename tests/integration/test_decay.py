@@ -14,9 +14,9 @@ import strawberry
 
 from service.api.auth import Principal
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
-from service.domain import Scope
-from service.errors import ValidationError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import ValidationError
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 
 ANNA = Scope(user_id="decay-a")
@@ -75,7 +75,7 @@ async def decay_events(target: Neo4jTarget, scope: Scope) -> list[dict[str, Any]
     )
 
 
-async def gql(mem: Memory, query: str, **variables: Any) -> Any:
+async def gql(mem: MemoryService, query: str, **variables: Any) -> Any:
     context = {"memory": mem, "principal": Principal.unrestricted("ops")}
     result = await schema.execute(query, variable_values=variables, context_value=context)
     assert result.errors is None, result.errors
@@ -87,7 +87,7 @@ async def gql(mem: Memory, query: str, **variables: Any) -> Any:
 
 
 async def test_facts_below_the_minimum_confidence_are_not_stored_but_their_message_is(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     strict = replace(mem, settings=mem.settings.model_copy(update={"memory_min_confidence": 0.7}))
     messages = conversation((PIANO, 3), (SHOES, 2))
@@ -113,7 +113,7 @@ async def test_facts_below_the_minimum_confidence_are_not_stored_but_their_messa
 
 
 async def test_a_dry_run_changes_nothing_and_counts_what_the_real_run_changes(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 2000), (MONET, 400), (MARATHON, 1)), ANNA)
     await mem.add(conversation((PIANO, 2000)), BORIS)
@@ -146,7 +146,7 @@ async def test_a_dry_run_changes_nothing_and_counts_what_the_real_run_changes(
 
 
 async def test_an_old_untouched_memory_decays_more_than_a_recently_read_one(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 10), (MONET, 10)), ANNA)
     life = mem.lifecycle
@@ -163,7 +163,7 @@ async def test_an_old_untouched_memory_decays_more_than_a_recently_read_one(
 
 
 async def test_decay_never_goes_below_the_floor_nor_raises_what_is_under_it(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 2000), (MONET, 2000), (SHOES, 2000)), ANNA)
     life = mem.lifecycle
@@ -178,7 +178,7 @@ async def test_decay_never_goes_below_the_floor_nor_raises_what_is_under_it(
 
 
 async def test_evicting_by_confidence_after_decay_removes_the_faded_memories_only(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(conversation((PIANO, 900), (MONET, 700), (MARATHON, 2)), ANNA)
     life = mem.lifecycle
@@ -201,7 +201,7 @@ async def test_evicting_by_confidence_after_decay_removes_the_faded_memories_onl
      (30, 1.5, "floor"), (30, -0.1, "floor"), (30, math.nan, "floor")],
 )  # fmt: skip
 async def test_bad_decay_arguments_are_refused_before_anything_changes(
-    mem: Memory, neo4j_target: Neo4jTarget, half_life: float, floor: float, complaint: str
+    mem: MemoryService, neo4j_target: Neo4jTarget, half_life: float, floor: float, complaint: str
 ) -> None:
     await mem.add(conversation((PIANO, 100)), ANNA)
     with pytest.raises(ValidationError, match=complaint):
@@ -225,7 +225,9 @@ query($id: ID!, $s: ScopeInput!) {
 }"""
 
 
-async def test_decay_over_graphql_with_typed_errors(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_decay_over_graphql_with_typed_errors(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     await mem.add(conversation((PIANO, 60)), ANNA)
     anna = {"userId": ANNA.user_id}
 

@@ -10,8 +10,8 @@ import pytest
 
 from service.api.auth import Principal
 from service.api.schema import schema
-from service.memory import Memory
-from service.relink import count_unlinked, relink
+from service.lifecycle.relink import count_unlinked, relink
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 
 pytestmark = pytest.mark.integration
@@ -35,7 +35,7 @@ MEMORIES = """query($s: ScopeInput!) { memories(scope: $s, first: 100) {
   ... on MemoryConnection { edges { node { text } } } } }"""
 
 
-async def gql(mem: Memory, query: str, **variables: Any) -> dict[str, Any]:
+async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
     result = await schema.execute(
         query, variable_values=variables,
         context_value={"memory": mem, "principal": Principal.unrestricted("test")},
@@ -45,30 +45,30 @@ async def gql(mem: Memory, query: str, **variables: Any) -> dict[str, Any]:
     return result.data
 
 
-async def add(mem: Memory, user: str, *turns: tuple[str, str, str]) -> dict[str, Any]:
+async def add(mem: MemoryService, user: str, *turns: tuple[str, str, str]) -> dict[str, Any]:
     messages = [{"speaker": who, "timestamp": at, "content": text} for who, at, text in turns]
     data = await gql(mem, ADD, m=messages, s={"userId": user})
     assert data["addMessages"]["__typename"] == "AddMessagesSuccess", data
     return dict(data["addMessages"])
 
 
-async def entities(mem: Memory, user: str) -> dict[str, dict[str, Any]]:
+async def entities(mem: MemoryService, user: str) -> dict[str, dict[str, Any]]:
     data = await gql(mem, ENTITIES, s={"userId": user})
     return {e["node"]["name"]: e["node"] for e in data["entities"]["edges"]}
 
 
-async def relations(mem: Memory, user: str, **kwargs: Any) -> set[tuple[str, str, str]]:
+async def relations(mem: MemoryService, user: str, **kwargs: Any) -> set[tuple[str, str, str]]:
     data = (await gql(mem, RELATIONS, s={"userId": user}, **kwargs))["relations"]
     assert data["__typename"] == "RelationConnection", data
     return {(r["node"]["source"]["name"], r["node"]["type"], r["node"]["target"]["name"])
             for r in data["edges"]}  # fmt: skip
 
 
-async def path(mem: Memory, user: str, source: str, target: str, **kwargs: Any) -> Any:
+async def path(mem: MemoryService, user: str, source: str, target: str, **kwargs: Any) -> Any:
     return (await gql(mem, PATH, f=source, t=target, s={"userId": user}, **kwargs))["path"]
 
 
-async def test_a_speaker_reaches_a_city_through_their_employer(mem: Memory) -> None:
+async def test_a_speaker_reaches_a_city_through_their_employer(mem: MemoryService) -> None:
     # Two messages, two add calls: the company at a sentence start is the node of the first.
     await add(mem, "u1", ("Alice", "2026-03-02T09:00:00Z",
                           "I work at Acme Robotics as a firmware engineer."))  # fmt: skip
@@ -94,7 +94,7 @@ async def test_a_speaker_reaches_a_city_through_their_employer(mem: Memory) -> N
 
 
 async def test_a_short_form_later_links_to_the_known_node(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await add(mem, "u2", ("Priya", "2026-03-02T09:00:00Z", "I started at Halcyon Robotics."))
     later = "I looked them up, and Halcyon's headquarters are in Pittsburgh."
@@ -110,7 +110,7 @@ async def test_a_short_form_later_links_to_the_known_node(
     assert {r["link"] for r in rows} >= {"short_form"}
 
 
-async def test_chinese_speaker_company_and_city(mem: Memory) -> None:
+async def test_chinese_speaker_company_and_city(mem: MemoryService) -> None:
     await add(
         mem,
         "zh1",
@@ -128,7 +128,7 @@ async def test_chinese_speaker_company_and_city(mem: Memory) -> None:
     assert [e["name"] for e in found_path["entities"]] == ["张伟", "腾讯科技", "深圳"]
 
 
-async def test_coordinations_split_and_junk_never_becomes_an_entity(mem: Memory) -> None:
+async def test_coordinations_split_and_junk_never_becomes_an_entity(mem: MemoryService) -> None:
     await add(
         mem, "u3",
         ("Dana", "2026-04-01T09:00:00Z", "Alice and Bob went hiking in the Alps with Carol."),
@@ -144,7 +144,7 @@ async def test_coordinations_split_and_junk_never_becomes_an_entity(mem: Memory)
     assert not junk & {n.capitalize() for n in found} and not junk & set(found)
 
 
-async def test_bare_chinese_reactions_are_not_memories(mem: Memory) -> None:
+async def test_bare_chinese_reactions_are_not_memories(mem: MemoryService) -> None:
     result = await add(
         mem, "zh2",
         ("韩雪", "2026-04-01T09:00:00Z", "哈哈，那挺好。"),
@@ -156,7 +156,7 @@ async def test_bare_chinese_reactions_are_not_memories(mem: Memory) -> None:
     assert set(await entities(mem, "zh2")) >= {"彭磊", "墨尔本"}
 
 
-async def test_kin_become_people_related_to_the_speaker(mem: Memory) -> None:
+async def test_kin_become_people_related_to_the_speaker(mem: MemoryService) -> None:
     await add(mem, "u4", ("Marcus", "2026-03-09T12:00:00Z",
                           "My sister Emma did her master's at Carnegie Mellon."))  # fmt: skip
     await add(mem, "zh3", ("李娜", "2026-03-09T12:00:00Z", "我妹妹小红下个月也要开始实习了。"))
@@ -166,7 +166,7 @@ async def test_kin_become_people_related_to_the_speaker(mem: Memory) -> None:
     assert ("李娜", "FAMILY_OF", "小红") in await relations(mem, "zh3")
 
 
-async def test_a_superseded_relation_is_closed_and_read_as_of_before(mem: Memory) -> None:
+async def test_a_superseded_relation_is_closed_and_read_as_of_before(mem: MemoryService) -> None:
     await add(mem, "u5", ("Ana", "2024-01-10T09:00:00Z", "I live in Lisbon."))
     moved = await add(mem, "u5", ("Ana", "2024-06-10T09:00:00Z", "I moved to Berlin last week."))
     assert len(moved["superseded"]) == 1
@@ -182,7 +182,7 @@ async def test_a_superseded_relation_is_closed_and_read_as_of_before(mem: Memory
 
 
 async def test_relink_rebuilds_a_store_written_the_old_way(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await add(
         mem, "u6", ("Alice", "2026-03-02T09:00:00Z", "I work at Acme Robotics."),
@@ -212,7 +212,9 @@ async def test_relink_rebuilds_a_store_written_the_old_way(
     assert (again.stale, again.relinked) == (0, 0)
 
 
-async def test_a_chain_of_typed_relations_beats_a_memory_naming_both_ends(mem: Memory) -> None:
+async def test_a_chain_of_typed_relations_beats_a_memory_naming_both_ends(
+    mem: MemoryService,
+) -> None:
     # "My brother Rafael studied at Delft" names Ines (its speaker) and Delft in one memory;
     # how they are linked is Ines -FAMILY_OF- Rafael -STUDIES_AT- Delft.
     said = "My brother Rafael studied at Delft University of Technology."

@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from service.api.app import create_app
-from service.domain import Scope
-from service.errors import ValidationError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import ValidationError
+from service.memory import MemoryService
 from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -28,7 +28,9 @@ SCHEMA_SNAPSHOT = (
 )
 
 
-async def test_schema_applied_twice_is_a_no_op(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_schema_applied_twice_is_a_no_op(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     before = await run_cypher(neo4j_target, SCHEMA_SNAPSHOT)
     await apply_schema(mem.db, 384)
     after = await run_cypher(neo4j_target, SCHEMA_SNAPSHOT)
@@ -39,7 +41,7 @@ async def test_schema_applied_twice_is_a_no_op(mem: Memory, neo4j_target: Neo4jT
     assert all(r["state"] == "ONLINE" for r in after)
 
 
-async def test_paraphrase_finds_message_sharing_no_words(mem: Memory) -> None:
+async def test_paraphrase_finds_message_sharing_no_words(mem: MemoryService) -> None:
     await mem.add(CONVERSATION, ALICE)
     hits = await mem.search("new pet dog", ALICE, limit=3)
     assert hits[0].memory.source_text == CONVERSATION[0]["content"]
@@ -49,7 +51,7 @@ async def test_paraphrase_finds_message_sharing_no_words(mem: Memory) -> None:
 
 
 async def test_every_message_is_stored_with_provenance(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     result = await mem.add(CONVERSATION, ALICE)
     rows = await run_cypher(
@@ -63,7 +65,9 @@ async def test_every_message_is_stored_with_provenance(
     assert len(result.added) == 3
 
 
-async def test_adding_twice_writes_nothing_new(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_adding_twice_writes_nothing_new(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     first = await mem.add(CONVERSATION, ALICE)
     [before] = await run_cypher(neo4j_target, "MATCH (n) RETURN count(n) AS n")
     second = await mem.add(CONVERSATION, ALICE)
@@ -72,19 +76,21 @@ async def test_adding_twice_writes_nothing_new(mem: Memory, neo4j_target: Neo4jT
     assert after == before
 
 
-async def test_search_never_crosses_scopes(mem: Memory) -> None:
+async def test_search_never_crosses_scopes(mem: MemoryService) -> None:
     await mem.add(CONVERSATION, ALICE)
     assert await mem.search("new pet dog", Scope(user_id="bob")) == []
 
 
-async def test_bad_message_rejects_the_whole_batch(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_bad_message_rejects_the_whole_batch(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     with pytest.raises(ValidationError, match="message 1"):
         await mem.add([CONVERSATION[0], {"content": "   "}], ALICE)
     [count] = await run_cypher(neo4j_target, "MATCH (n) RETURN count(n) AS n")
     assert count["n"] == 0
 
 
-async def test_data_survives_a_neo4j_restart(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_data_survives_a_neo4j_restart(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
     if neo4j_target.local is None:
         pytest.skip("only the local server can be restarted by the tests")
     await mem.add(CONVERSATION, ALICE)
@@ -103,7 +109,7 @@ async def test_data_survives_a_neo4j_restart(mem: Memory, neo4j_target: Neo4jTar
 
 
 async def test_healthz_reports_an_unreachable_neo4j(
-    neo4j_target: Neo4jTarget, memory: Memory
+    neo4j_target: Neo4jTarget, memory: MemoryService
 ) -> None:
     with socket.socket() as probe:  # a port on which nothing listens
         probe.bind(("127.0.0.1", 0))
@@ -113,7 +119,7 @@ async def test_healthz_reports_an_unreachable_neo4j(
     from service.store.repository import GraphStore
 
     db = Database(settings)
-    service = Memory(settings, db, GraphStore(db), memory.embedder, memory.extractor)
+    service = MemoryService(settings, db, GraphStore(db), memory.embedder, memory.extractor)
     transport = httpx.ASGITransport(app=create_app(settings, memory=service))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         response = await client.get("/healthz")

@@ -11,7 +11,7 @@ import pytest
 import uvicorn
 
 from service.api.app import create_app
-from service.memory import Memory
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -20,7 +20,7 @@ HEADLESS = ("--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budge
 
 
 @pytest.fixture
-async def served(mem: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[str]:
+async def served(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterator[str]:
     """The app on a free loopback port, in this event loop; yields the GraphiQL URL."""
     settings = neo4j_target.settings(auth_mode="local")
     config = uvicorn.Config(create_app(settings, memory=mem), host="127.0.0.1", port=0)

@@ -7,7 +7,7 @@ import httpx
 from service.api.app import create_app
 from service.api.auth import Principal
 from service.api.schema import schema
-from service.memory import Memory
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
 ADD = """
@@ -29,7 +29,7 @@ query Search($q: String!, $scope: ScopeInput!) {
 KEY_BEA = "key-for-bea-0123456789"
 
 
-def context(mem: Memory) -> dict[str, object]:
+def context(mem: MemoryService) -> dict[str, object]:
     return {"memory": mem, "principal": Principal.unrestricted("test")}
 
 
@@ -41,7 +41,7 @@ MESSAGES = [
 ]  # fmt: skip
 
 
-async def test_add_and_search_over_http(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_add_and_search_over_http(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
     settings = neo4j_target.settings(api_keys={KEY_BEA: {"principal": "bea-app",
                                                          "user_ids": ["bea"]}})  # fmt: skip
     app = create_app(settings, memory=mem)
@@ -71,7 +71,7 @@ async def test_add_and_search_over_http(mem: Memory, neo4j_target: Neo4jTarget) 
         assert page.status_code == 200 and "graphiql" in page.text.lower()
 
 
-async def test_invalid_input_comes_back_typed(mem: Memory) -> None:
+async def test_invalid_input_comes_back_typed(mem: MemoryService) -> None:
     result = await schema.execute(
         ADD,
         variable_values={"messages": [{"content": "ok"}, {"content": "bad\u0000byte"}],
@@ -84,7 +84,7 @@ async def test_invalid_input_comes_back_typed(mem: Memory) -> None:
     assert "message 1" in payload["message"] and "U+0000" in payload["message"]
 
 
-async def test_empty_scope_is_rejected(mem: Memory) -> None:
+async def test_empty_scope_is_rejected(mem: MemoryService) -> None:
     result = await schema.execute(
         SEARCH, variable_values={"q": "cello", "scope": {}}, context_value=context(mem)
     )

@@ -37,9 +37,9 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from service.api.app import create_app
-from service.domain import MAX_ID_CHARS, MAX_TEXT_CHARS, Scope, SearchOptions, TimeFilter
-from service.errors import EngramError, ValidationError
-from service.memory import Memory
+from service.core.domain import MAX_ID_CHARS, MAX_TEXT_CHARS, Scope, SearchOptions, TimeFilter
+from service.core.errors import EngramError, ValidationError
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 
 PROPERTY = settings(
@@ -213,20 +213,24 @@ def quiet_asyncio() -> Iterator[None]:
 
 
 @pytest.fixture
-async def seeded(mem: Memory) -> Memory:
+async def seeded(mem: MemoryService) -> MemoryService:
     await mem.add(SEED, ALICE)
     return mem
 
 
 @pytest.fixture
-async def client(seeded: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
+async def client(
+    seeded: MemoryService, neo4j_target: Neo4jTarget
+) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(neo4j_target.settings(auth_mode="local"), memory=seeded)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         yield c
 
 
 @pytest.fixture
-async def mallory(seeded: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
+async def mallory(
+    seeded: MemoryService, neo4j_target: Neo4jTarget
+) -> AsyncIterator[httpx.AsyncClient]:
     """A client whose API key may touch user "mallory" only."""
     keys = {MALLORY_KEY: {"principal": "mallory-app", "user_ids": ["mallory"]}}
     app = create_app(neo4j_target.settings(api_keys=keys), memory=seeded)
@@ -241,7 +245,7 @@ async def mallory(seeded: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[ht
 @PROPERTY
 @given(content=hostile_or_long, speaker=optional, ext_id=optional, session_id=optional)
 async def test_add_stores_hostile_fields_exactly_or_refuses_them(
-    mem: Memory, neo4j_target: Neo4jTarget,
+    mem: MemoryService, neo4j_target: Neo4jTarget,
     content: str, speaker: str | None, ext_id: str | None, session_id: str | None,
 ) -> None:  # fmt: skip
     message = {"content": content, "speaker": speaker, "id": ext_id, "session_id": session_id}
@@ -262,7 +266,7 @@ async def test_add_stores_hostile_fields_exactly_or_refuses_them(
 @PROPERTY
 @given(content=sentence_with_hostile_bits, speaker=st.none() | plain_speaker)
 async def test_extraction_survives_hostile_text(
-    mem: Memory, neo4j_target: Neo4jTarget, content: str, speaker: str | None
+    mem: MemoryService, neo4j_target: Neo4jTarget, content: str, speaker: str | None
 ) -> None:
     scope = Scope(user_id="writer", run_id=uuid.uuid4().hex)
     before = await graph_size(neo4j_target)
@@ -280,7 +284,7 @@ async def test_extraction_survives_hostile_text(
 @PROPERTY
 @given(query=hostile_or_long, phrase=phrases)
 async def test_search_and_context_answer_hostile_queries(
-    seeded: Memory, query: str, phrase: str | None
+    seeded: MemoryService, query: str, phrase: str | None
 ) -> None:
     try:
         when = TimeFilter(phrase=phrase) if phrase else None
@@ -427,7 +431,7 @@ NEAR_ALICE = ["alice ", " alice", "Alice", "ALICE", "alice\u200b", "\u200balice"
 @PROPERTY
 @given(user=st.sampled_from(NEAR_ALICE) | hostile, agent=optional, run=optional)
 async def test_hostile_scope_ids_never_reach_another_tenant(
-    client: httpx.AsyncClient, mallory: httpx.AsyncClient, seeded: Memory,
+    client: httpx.AsyncClient, mallory: httpx.AsyncClient, seeded: MemoryService,
     user: str, agent: str | None, run: str | None,
 ) -> None:  # fmt: skip
     assume(unicodedata.normalize("NFC", user) != "alice")
@@ -505,12 +509,12 @@ async def test_known_masked_errors(
         assert await graph_size(neo4j_target) == before
 
 
-async def test_python_search_refuses_a_lone_surrogate_by_name(seeded: Memory) -> None:
+async def test_python_search_refuses_a_lone_surrogate_by_name(seeded: MemoryService) -> None:
     with pytest.raises(ValidationError, match="lone surrogate U\\+D800"):
         await seeded.search(SURROGATE, ALICE)
 
 
-async def test_python_search_answers_a_long_cjk_run_from_the_scope(seeded: Memory) -> None:
+async def test_python_search_answers_a_long_cjk_run_from_the_scope(seeded: MemoryService) -> None:
     hits = await seeded.search(CJK_RUN, ALICE)  # 1,030 characters the tokenizer cannot split
     assert hits and all(h.memory.user_id == ALICE.user_id for h in hits)
 
@@ -522,7 +526,9 @@ MANY_CJK_WORDS = " ".join(
 )
 
 
-async def test_the_widest_cjk_search_stays_within_lucene_clause_limit(seeded: Memory) -> None:
+async def test_the_widest_cjk_search_stays_within_lucene_clause_limit(
+    seeded: MemoryService,
+) -> None:
     hits = await seeded.search(MANY_CJK_WORDS, ALICE)  # raised TooManyNestedClauses at 16
     assert all(h.memory.user_id == ALICE.user_id for h in hits)
 
@@ -532,21 +538,23 @@ async def test_the_widest_cjk_search_stays_within_lucene_clause_limit(seeded: Me
     [pytest.param("CORP\\bob", id="silently-rewritten"),
      pytest.param("CORP\\jane", id="crash")],
 )  # fmt: skip
-async def test_speaker_of_a_chinese_message_is_kept_verbatim(mem: Memory, speaker: str) -> None:
+async def test_speaker_of_a_chinese_message_is_kept_verbatim(
+    mem: MemoryService, speaker: str
+) -> None:
     message = {"content": "我在阿里巴巴集团工作。", "speaker": speaker}
     result = await mem.add([message], ALICE)
     texts = [h.memory.text for h in await mem.search("阿里巴巴", ALICE)]
     assert result.added and any(speaker in text for text in texts), texts
 
 
-async def test_python_add_refuses_a_timestamp_beyond_the_calendar(mem: Memory) -> None:
+async def test_python_add_refuses_a_timestamp_beyond_the_calendar(mem: MemoryService) -> None:
     edge = datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14)))
     with pytest.raises(ValidationError):
         await mem.add([{"content": "I like tea.", "timestamp": edge}], ALICE)
 
 
 async def test_one_id_twice_in_a_batch_is_refused_or_kept_apart(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     batch = [{"content": "Alice visited Paris with her sister.", "id": "m1"},
              {"content": "Bob bought a red bicycle in Seattle.", "id": "m1"}]  # fmt: skip
@@ -560,6 +568,6 @@ async def test_one_id_twice_in_a_batch_is_refused_or_kept_apart(
     assert rows and all(r["fact"] == r["source"] for r in rows)
 
 
-async def test_text_limit_holds_after_normalisation(mem: Memory) -> None:
+async def test_text_limit_holds_after_normalisation(mem: MemoryService) -> None:
     with pytest.raises(ValidationError):
         await mem.add([{"content": "\u0958" * MAX_TEXT_CHARS}], ALICE, infer=False)

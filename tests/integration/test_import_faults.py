@@ -19,10 +19,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from service.cli import app
-from service.config import Settings, get_settings
-from service.domain import Scope
-from service.embedding import Embedder
-from service.memory import Memory
+from service.core.config import Settings, get_settings
+from service.core.domain import Scope
+from service.embedding.embedder import Embedder
+from service.memory import MemoryService
 from service.store.local_server import LocalNeo4j
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -174,7 +174,7 @@ async def test_an_import_interrupted_by_neo4j_reports_what_it_wrote_and_a_rerun_
     reference = await snapshot(target)
     assert len(reference["ids"]["Message"]) == 90 and reference["ids"]["Memory"]
     await run_cypher(target, "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS")
-    reader = await Memory.start(target.settings(), embedder=embedder)
+    reader = await MemoryService.start(target.settings(), embedder=embedder)
     try:
         assert not await reader.search("Who learned the cello?", Scope(user_id="c1"))
         # Neo4j goes away after the second batch has committed, while the import goes on.

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from service.domain import Scope, SearchOptions
-from service.memory import Memory
+from service.core.domain import Scope, SearchOptions
+from service.memory import MemoryService
 from service.retrieval.query import QueryPlan, plan_query
 from service.store.database import Database
 from service.store.index_shards import IndexShards, apply_index_shards
@@ -58,14 +58,14 @@ async def shard_indexes(target: Neo4jTarget) -> dict[str, list[str]]:
     return {str(r["name"]): list(r["target"]) for r in rows}  # type: ignore[call-overload]
 
 
-async def add_one_each(mem: Memory, doing: str, users: int) -> None:
+async def add_one_each(mem: MemoryService, doing: str, users: int) -> None:
     """One memory for each of person-0 … person-<users - 1>."""
     for i in range(users):
         user = f"person-{i}"
         await mem.add([{"content": f"{user} {doing}."}], Scope(user_id=user), infer=False)
 
 
-async def assert_labelled_by_owner(mem: Memory, target: Neo4jTarget) -> None:
+async def assert_labelled_by_owner(mem: MemoryService, target: Neo4jTarget) -> None:
     """Every memory carries exactly its user's partition label (no label without a user)."""
     labels, owners = await shard_labels(target), await memory_owners(target)
     expected = {i: {mem.store.shards.label(user)} - {None} for i, user in owners.items()}
@@ -78,7 +78,7 @@ def partition_names(count: int) -> list[str]:
 
 
 async def test_each_users_memories_share_one_partition_label_with_its_own_indexes(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     users = [f"person-{i}" for i in range(12)]
     for user in users:
@@ -112,7 +112,7 @@ async def test_each_users_memories_share_one_partition_label_with_its_own_indexe
 
 
 async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     big_id, mid_id = users_in_distinct_shards(mem.store.shards, 2)
     big, mid = Scope(user_id=big_id), Scope(user_id=mid_id)
@@ -148,7 +148,7 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
 
 
 async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_it_lacks(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await add_one_each(mem, "plays the cello", 10)
     try:
@@ -170,7 +170,7 @@ async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_
 
 
 async def test_a_start_reads_every_memory_only_when_a_label_is_missing(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await add_one_each(mem, "grows tomatoes", 5)
     shards, dimensions = mem.store.shards, mem.embedder.dimensions

@@ -15,9 +15,9 @@ from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.schema import Mutation, Query
-from service.domain import Scope
-from service.errors import ForbiddenError, NotFoundError, ValidationError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import ForbiddenError, NotFoundError, ValidationError
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
 
 ANNA = Scope(user_id="tenant-a")
@@ -34,11 +34,13 @@ CONVERSATION = [
 schema = strawberry.Schema(query=LifecycleQuery, mutation=LifecycleMutation)
 
 
-def context(mem: Memory, principal: Principal | None = None) -> dict[str, object]:
+def context(mem: MemoryService, principal: Principal | None = None) -> dict[str, object]:
     return {"memory": mem, "principal": principal or Principal.unrestricted("test")}
 
 
-async def gql(mem: Memory, query: str, principal: Principal | None = None, **variables: Any) -> Any:
+async def gql(
+    mem: MemoryService, query: str, principal: Principal | None = None, **variables: Any
+) -> Any:
     result = await schema.execute(
         query, variable_values=variables, context_value=context(mem, principal)
     )
@@ -47,7 +49,7 @@ async def gql(mem: Memory, query: str, principal: Principal | None = None, **var
     return result.data
 
 
-async def memory_id(mem: Memory, scope: Scope, fragment: str) -> str:
+async def memory_id(mem: MemoryService, scope: Scope, fragment: str) -> str:
     page = await mem.lifecycle.get_all(scope, first=100)
     return next(e.node.id for e in page.edges if fragment in e.node.text)
 
@@ -85,7 +87,9 @@ async def entity_names(target: Neo4jTarget, user_id: str) -> set[str]:
 # --- get, get_all, history, not found -------------------------------------------------------
 
 
-async def test_get_counts_reads_and_get_all_pages(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_get_counts_reads_and_get_all_pages(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     await mem.add(CONVERSATION, ANNA)
     life = mem.lifecycle
     first = await life.get_all(ANNA, first=2)
@@ -101,7 +105,7 @@ async def test_get_counts_reads_and_get_all_pages(mem: Memory, neo4j_target: Neo
     assert sorted(r["n"] for r in rows) == [0, 0, 2]  # type: ignore[type-var]
 
 
-async def test_an_id_from_another_scope_is_not_found(mem: Memory) -> None:
+async def test_an_id_from_another_scope_is_not_found(mem: MemoryService) -> None:
     await mem.add(CONVERSATION, ANNA)
     life = mem.lifecycle
     google = await memory_id(mem, ANNA, "Google")
@@ -131,7 +135,7 @@ async def test_an_id_from_another_scope_is_not_found(mem: Memory) -> None:
 
 
 async def test_update_reembeds_relinks_and_records_both_texts(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     life = mem.lifecycle
@@ -165,7 +169,7 @@ async def test_update_reembeds_relinks_and_records_both_texts(
 
 
 async def test_update_keeps_the_conversation_the_memory_came_from(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     google = await memory_id(mem, ANNA, "Google")
@@ -187,7 +191,7 @@ async def test_update_keeps_the_conversation_the_memory_came_from(
 
 
 async def test_update_refuses_bad_or_duplicate_text_and_ignores_the_same_text(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     life = mem.lifecycle
@@ -206,7 +210,7 @@ async def test_update_refuses_bad_or_duplicate_text_and_ignores_the_same_text(
 
 
 async def test_delete_keeps_the_event_and_removes_only_orphaned_entities(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     await mem.add([{"content": "Clara works at Google in London.", "speaker": "Anna"}], ANNA)
@@ -234,7 +238,7 @@ async def test_delete_keeps_the_event_and_removes_only_orphaned_entities(
     assert edges == []
 
 
-async def test_history_lists_every_change_oldest_first(mem: Memory) -> None:
+async def test_history_lists_every_change_oldest_first(mem: MemoryService) -> None:
     added = await mem.add([{"content": "Anna plays the violin every evening.",
                             "speaker": "Anna"}], ANNA)  # fmt: skip
     life = mem.lifecycle
@@ -255,7 +259,7 @@ async def test_history_lists_every_change_oldest_first(mem: Memory) -> None:
 
 
 async def test_delete_all_removes_the_scopes_memories_only(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
@@ -271,7 +275,7 @@ async def test_delete_all_removes_the_scopes_memories_only(
 # --- forget ---------------------------------------------------------------------------------
 
 
-async def forgettable_scope(mem: Memory) -> None:
+async def forgettable_scope(mem: MemoryService) -> None:
     """Anna's conversation with a supersession and an update; Boris says the same things."""
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
@@ -280,7 +284,7 @@ async def forgettable_scope(mem: Memory) -> None:
 
 
 async def test_forget_dry_run_lists_exactly_what_the_real_run_removes(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await forgettable_scope(mem)
     life = mem.lifecycle
@@ -305,7 +309,7 @@ async def test_forget_dry_run_lists_exactly_what_the_real_run_removes(
 
 
 async def test_after_forget_nothing_of_the_scope_can_be_found(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await forgettable_scope(mem)
     boris_before = await scope_snapshot(neo4j_target, "tenant-b")
@@ -362,7 +366,7 @@ async def test_after_forget_nothing_of_the_scope_can_be_found(
 
 
 async def test_forget_over_graphql_is_scoped_to_the_callers_key(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
@@ -403,7 +407,7 @@ OLD_AND_NEW = [
 
 
 async def test_evict_by_age_access_or_confidence_with_a_faithful_dry_run(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(OLD_AND_NEW, ANNA)
     await mem.add(OLD_AND_NEW, BORIS)
@@ -440,7 +444,7 @@ async def test_evict_by_age_access_or_confidence_with_a_faithful_dry_run(
     assert await scope_snapshot(neo4j_target, "tenant-b") == boris
 
 
-async def test_evict_needs_a_valid_criterion(mem: Memory) -> None:
+async def test_evict_needs_a_valid_criterion(mem: MemoryService) -> None:
     life = mem.lifecycle
     with pytest.raises(ValidationError, match="criterion"):
         await life.evict(ANNA, dry_run=True)
@@ -458,7 +462,7 @@ async def test_evict_needs_a_valid_criterion(mem: Memory) -> None:
 
 
 async def test_reset_is_refused_without_the_phrase_or_the_setting(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ANNA)
     await mem.add(CONVERSATION, BORIS)
@@ -477,7 +481,7 @@ async def test_reset_is_refused_without_the_phrase_or_the_setting(
 # --- GraphQL --------------------------------------------------------------------------------
 
 
-async def test_add_update_history_and_delete_over_graphql(mem: Memory) -> None:
+async def test_add_update_history_and_delete_over_graphql(mem: MemoryService) -> None:
     scope = {"userId": "tenant-a"}
     added = await gql(
         mem,

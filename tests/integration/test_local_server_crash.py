@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from neo4j import GraphDatabase
-from service.config import REPO_ROOT, Settings
+from service.core.config import REPO_ROOT, Settings
 from service.store.local_server import LocalNeo4j, PidVerdict, ServerState
 
 pytestmark = pytest.mark.integration
@@ -31,7 +31,7 @@ BOLT_PORT, HTTP_PORT = 7887, 7674
 HOLDER = """
 import sys, time
 from pathlib import Path
-from service.config import Settings
+from service.core.config import Settings
 from service.store.local_server import LocalNeo4j
 settings = Settings(_env_file=None, data_dir=Path(sys.argv[1]), neo4j_bolt_port=int(sys.argv[2]),
                     neo4j_http_port=int(sys.argv[3]), neo4j_heap="512m", neo4j_pagecache="256m")

@@ -18,8 +18,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
 from service.api.app import create_app
-from service.domain import Scope
-from service.memory import Memory
+from service.core.domain import Scope
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
 pytestmark = pytest.mark.integration
@@ -35,7 +35,7 @@ Connect = Callable[[str], AbstractAsyncContextManager[Client]]
 
 
 @pytest.fixture
-def connect(mem: Memory, neo4j_target: Neo4jTarget) -> Connect:
+def connect(mem: MemoryService, neo4j_target: Neo4jTarget) -> Connect:
     """Open an MCP client with an API key (alice's, or an admin's) on a running app."""
     settings = neo4j_target.settings(api_keys={
         KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
@@ -129,7 +129,7 @@ async def test_http_serves_every_tool_in_the_keys_scope(connect: Connect) -> Non
         assert (await call(client, "list_memories"))["total_count"] == 0
 
 
-async def test_http_key_may_not_touch_another_user(connect: Connect, mem: Memory) -> None:
+async def test_http_key_may_not_touch_another_user(connect: Connect, mem: MemoryService) -> None:
     await mem.add([{"content": "Bob leads the secret project Redwood."}], Scope(user_id="bob"))
     async with connect(KEY_ALICE) as client:
         for tool, arguments in (("search", {"query": "secret project"}),
@@ -149,7 +149,7 @@ ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
 async def test_http_refuses_a_missing_or_unknown_key(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     settings = neo4j_target.settings(api_keys={KEY_ALICE: {"principal": "alice-app"}})
     app = create_app(settings, memory=mem)
@@ -165,7 +165,7 @@ async def test_http_refuses_a_missing_or_unknown_key(
         assert answered.status_code == 200 and answered.json()["result"]["serverInfo"]
 
 
-async def test_http_local_mode_needs_no_key(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_http_local_mode_needs_no_key(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
     await mem.add([{"content": "Carol keeps bees on her roof."}], Scope(user_id="carol"))
     app = create_app(neo4j_target.settings(auth_mode="local"), memory=mem)
     async with mcp_client(app, {}) as client:

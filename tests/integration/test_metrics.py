@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.api.app import create_app
-from service.memory import Memory
+from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
 KEY = "metrics-test-key-0123456789"
@@ -48,7 +48,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 
 @pytest.fixture
-async def client(mem: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
+async def client(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
     settings = neo4j_target.settings(api_keys={KEY: {"principal": "app"}}, metrics_key=SCRAPER_KEY)
     transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
     async with httpx.AsyncClient(
@@ -133,7 +133,9 @@ async def test_metrics_refuse_a_caller_without_a_key(client: httpx.AsyncClient) 
     assert response.status_code == 200 and "engram_graphql_requests_total" in response.text
 
 
-async def test_metrics_are_open_in_local_mode(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_metrics_are_open_in_local_mode(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     app = create_app(neo4j_target.settings(auth_mode="local"), memory=mem)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
@@ -151,7 +153,7 @@ def json_log() -> Iterator[io.StringIO]:
 
 
 async def test_request_id_in_header_and_json_log(
-    mem: Memory, neo4j_target: Neo4jTarget, json_log: io.StringIO
+    mem: MemoryService, neo4j_target: Neo4jTarget, json_log: io.StringIO
 ) -> None:
     app = create_app(neo4j_target.settings(auth_mode="local", log_format="json"), memory=mem)
     [handler] = [h for h in logging.getLogger().handlers if h.get_name() == "engram"]
@@ -175,7 +177,9 @@ async def test_request_id_in_header_and_json_log(
     assert access["path"] == "/graphql" and access["status"] == 200
 
 
-async def test_mcp_tool_calls_are_counted_per_tool(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_mcp_tool_calls_are_counted_per_tool(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     app = create_app(neo4j_target.settings(api_keys={KEY: {"principal": "app"}}), memory=mem)
     base = "http://127.0.0.1:8300"  # loopback: the SDK's DNS-rebinding check accepts the Host
     transport = httpx2.ASGITransport(app=app)

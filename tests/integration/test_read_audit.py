@@ -13,9 +13,9 @@ import pytest
 from service.api.app import create_app
 from service.api.audit import AUDITED_READS, NOT_AUDITED
 from service.api.schema import schema
-from service.domain import Scope
-from service.errors import NotFoundError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import NotFoundError
+from service.memory import MemoryService
 from service.store.lifecycle_queries import ForgottenContent, LifecycleStore
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -32,7 +32,7 @@ ALL_EVENTS = (
 
 
 @pytest.fixture
-async def audited(mem: Memory) -> Memory:
+async def audited(mem: MemoryService) -> MemoryService:
     """The shared service with the read audit on, over Alice's and Bob's memories."""
     await mem.add([{"content": "Alice hid the Bluebird prototype in the Lisbon office.",
                     "speaker": "Alice"}], ALICE)  # fmt: skip
@@ -43,7 +43,9 @@ async def audited(mem: Memory) -> Memory:
 
 
 @pytest.fixture
-async def client(audited: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
+async def client(
+    audited: MemoryService, neo4j_target: Neo4jTarget
+) -> AsyncIterator[httpx.AsyncClient]:
     settings = neo4j_target.settings(audit_reads=True, api_keys={
         KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
         KEY_BOB: {"principal": "bob-app", "user_ids": ["bob"]},
@@ -71,7 +73,7 @@ def sha256(text: str) -> str:
 
 
 async def test_off_by_default_no_read_leaves_a_trace(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     assert mem.settings.audit_reads is False
     await mem.add([{"content": "Alice hid the Bluebird prototype in Lisbon."}], ALICE)
@@ -89,7 +91,7 @@ async def test_off_by_default_no_read_leaves_a_trace(
 
 
 async def test_each_python_read_records_one_event(
-    audited: Memory, neo4j_target: Neo4jTarget
+    audited: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     hits = await audited.search(SECRET_QUERY, ALICE, actor="support-desk")
     memory_id = hits[0].memory.id
@@ -184,7 +186,7 @@ async def test_refused_and_invalid_reads_record_nothing(
 
 
 async def test_read_audit_is_scoped_and_paged(
-    audited: Memory, client: httpx.AsyncClient, neo4j_target: Neo4jTarget
+    audited: MemoryService, client: httpx.AsyncClient, neo4j_target: Neo4jTarget
 ) -> None:
     for query in ("one", "two", "three"):
         await audited.search(query, ALICE, actor="alice-app")
@@ -214,7 +216,7 @@ async def test_read_audit_is_scoped_and_paged(
 
 
 async def test_forget_erases_the_scopes_read_events(
-    audited: Memory, neo4j_target: Neo4jTarget
+    audited: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await audited.search(SECRET_QUERY, ALICE)
     await audited.get_all(ALICE)
@@ -229,7 +231,7 @@ async def test_forget_erases_the_scopes_read_events(
 
 
 async def test_forget_proof_counts_read_events_left_behind(
-    audited: Memory, neo4j_target: Neo4jTarget
+    audited: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     """A read event of the scope that survives forget would make the proof fail."""
     await audited.search(SECRET_QUERY, ALICE)

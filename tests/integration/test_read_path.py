@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from service.domain import Clock, Scope, SearchOptions, TimeFilter
-from service.errors import ValidationError
-from service.memory import Memory
+from service.core.domain import Clock, Scope, SearchOptions, TimeFilter
+from service.core.errors import ValidationError
+from service.memory import MemoryService
 from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.query import QueryPlan
 from service.store import catalog, repository
@@ -32,7 +32,7 @@ MESSAGES = [
 
 
 @pytest.fixture
-async def seeded(mem: Memory) -> Memory:
+async def seeded(mem: MemoryService) -> MemoryService:
     await mem.add(
         [{"content": text, "speaker": "Alice", "timestamp": ts} for ts, text in MESSAGES], ALICE
     )
@@ -44,7 +44,7 @@ def retrievers(hit: object) -> dict[str, int]:
 
 
 def record_retrievers(
-    monkeypatch: pytest.MonkeyPatch, mem: Memory
+    monkeypatch: pytest.MonkeyPatch, mem: MemoryService
 ) -> list[tuple[str, dict[str, Any]]]:
     """Every retriever call of ``mem``'s store from now on, as (name, params at the call)."""
     calls: list[tuple[str, dict[str, Any]]] = []
@@ -58,25 +58,25 @@ def record_retrievers(
     return calls
 
 
-def one_global_index(mem: Memory, **settings: Any) -> Memory:
+def one_global_index(mem: MemoryService, **settings: Any) -> MemoryService:
     """``mem`` without user partitions (every user in the global indexes), with ``settings``."""
     return replace(mem, store=GraphStore(mem.db, IndexShards(0)),
                    settings=mem.settings.model_copy(update=settings))  # fmt: skip
 
 
-async def test_paraphrase_is_found_by_the_vector_retriever(seeded: Memory) -> None:
+async def test_paraphrase_is_found_by_the_vector_retriever(seeded: MemoryService) -> None:
     [top, *_] = await seeded.search("new pet dog", ALICE, limit=3)
     assert "golden retriever" in top.memory.text
     assert retrievers(top).get("vector") == 1
 
 
-async def test_exact_keyword_is_found_by_the_fulltext_retriever(seeded: Memory) -> None:
+async def test_exact_keyword_is_found_by_the_fulltext_retriever(seeded: MemoryService) -> None:
     [top, *_] = await seeded.search("ZX-4471", ALICE, limit=3)
     assert "ZX-4471" in top.memory.text
     assert retrievers(top).get("fulltext") == 1
 
 
-async def test_entity_question_is_found_by_the_graph_retriever(seeded: Memory) -> None:
+async def test_entity_question_is_found_by_the_graph_retriever(seeded: MemoryService) -> None:
     hits = await seeded.search("What did Priya suggest?", ALICE, limit=3)
     top = hits[0]
     assert "ramen" in top.memory.text
@@ -85,7 +85,7 @@ async def test_entity_question_is_found_by_the_graph_retriever(seeded: Memory) -
     assert any(e.name == "Priya" for e in top.entities)
 
 
-async def test_what_was_said_last_month_returns_exactly_that_month(seeded: Memory) -> None:
+async def test_what_was_said_last_month_returns_exactly_that_month(seeded: MemoryService) -> None:
     when = TimeFilter(reference_time=REFERENCE)
     hits = await seeded.search(
         "what did Alice say last month?", ALICE, options=SearchOptions(limit=10, when=when)
@@ -96,7 +96,7 @@ async def test_what_was_said_last_month_returns_exactly_that_month(seeded: Memor
 
 
 async def test_recently_ranks_the_last_days_first_and_keeps_older_memories(
-    seeded: Memory,
+    seeded: MemoryService,
 ) -> None:
     # "recently" is 30 days back from the reference (10 May): the marathon and the flights.
     options = SearchOptions(limit=10, when=TimeFilter(reference_time=REFERENCE))
@@ -112,7 +112,7 @@ async def test_recently_ranks_the_last_days_first_and_keeps_older_memories(
 
 
 async def test_a_preferred_window_too_large_to_rank_exactly_is_asked_of_the_index(
-    seeded: Memory, monkeypatch: pytest.MonkeyPatch
+    seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # "lately" holds 2 memories here; allowed to rank at most 1 exactly, the window is asked of
     # the vector index with its bounds as the filter instead (a busy user's 30 days are many).
@@ -126,7 +126,7 @@ async def test_a_preferred_window_too_large_to_rank_exactly_is_asked_of_the_inde
     assert {h.memory.said_at.month for h in hits[:2] if h.memory.said_at} == {4, 5}
 
 
-async def test_explicit_window_on_the_happened_clock(seeded: Memory) -> None:
+async def test_explicit_window_on_the_happened_clock(seeded: MemoryService) -> None:
     when = TimeFilter(
         clock=Clock.HAPPENED,
         start=datetime(2024, 3, 1, tzinfo=UTC),
@@ -146,7 +146,11 @@ async def test_explicit_window_on_the_happened_clock(seeded: Memory) -> None:
     ],
 )
 async def test_a_window_open_at_one_end_is_counted_and_ranked_on_either_clock(
-    seeded: Memory, clock: Clock, start: datetime | None, end: datetime | None, months: set[int]
+    seeded: MemoryService,
+    clock: Clock,
+    start: datetime | None,
+    end: datetime | None,
+    months: set[int],
 ) -> None:
     # The window's count (count_window_reads) and ranking resolve a missing bound to none.
     when = TimeFilter(clock=clock, start=start, end=end)
@@ -154,7 +158,7 @@ async def test_a_window_open_at_one_end_is_counted_and_ranked_on_either_clock(
     assert {h.memory.said_at.month for h in hits if h.memory.said_at} == months
 
 
-async def test_chinese_phrase_filters_by_time(seeded: Memory) -> None:
+async def test_chinese_phrase_filters_by_time(seeded: MemoryService) -> None:
     when = TimeFilter(phrase="上个月", reference_time=REFERENCE, clock=Clock.SAID)
     hits = await seeded.search("跑步", ALICE, options=SearchOptions(limit=10, when=when))
     assert hits and all(h.memory.said_at and h.memory.said_at.month == 4 for h in hits)
@@ -165,7 +169,7 @@ async def test_chinese_phrase_filters_by_time(seeded: Memory) -> None:
     [(20, 10, ["vector"]), (4, 10, ["time"]), (4, 3, ["vector", "scope_scan"])],
 )
 async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_index(
-    mem: Memory,
+    mem: MemoryService,
     monkeypatch: pytest.MonkeyPatch,
     in_april: int,
     exact_max: int,
@@ -204,7 +208,7 @@ async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_ind
     ],
 )
 async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
-    mem: Memory,
+    mem: MemoryService,
     monkeypatch: pytest.MonkeyPatch,
     scope: Scope,
     later: int,
@@ -235,7 +239,7 @@ async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
 
 
 async def test_memories_stored_before_the_happened_bounds_are_given_them_at_start(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     fences = [{"content": f"Repainted the fence, coat {i}.", "timestamp": "2024-04-12T10:00Z"}
               for i in range(3)]  # fmt: skip
@@ -255,7 +259,7 @@ async def test_memories_stored_before_the_happened_bounds_are_given_them_at_star
     assert await in_april() == 3
 
 
-async def test_as_of_shows_memory_as_it_stood(mem: Memory) -> None:
+async def test_as_of_shows_memory_as_it_stood(mem: MemoryService) -> None:
     await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
                     "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
     await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
@@ -276,22 +280,24 @@ async def test_as_of_shows_memory_as_it_stood(mem: Memory) -> None:
     "query",
     ['ZX-4471 AND (foo OR "bar', "name:* OR title:[a TO z]", "\\", "'}) MATCH (n) DELETE n //"],
 )
-async def test_lucene_and_cypher_syntax_in_queries_is_harmless(seeded: Memory, query: str) -> None:
+async def test_lucene_and_cypher_syntax_in_queries_is_harmless(
+    seeded: MemoryService, query: str
+) -> None:
     await seeded.search(query, ALICE, limit=5)  # no error
     assert len(await seeded.search("golden retriever", ALICE, limit=10)) >= 1
 
 
-async def test_search_never_crosses_scopes(seeded: Memory) -> None:
+async def test_search_never_crosses_scopes(seeded: MemoryService) -> None:
     assert await seeded.search("ZX-4471 puppy Priya", Scope(user_id="bob")) == []
 
 
-async def test_bad_time_phrase_is_a_clear_error(seeded: Memory) -> None:
+async def test_bad_time_phrase_is_a_clear_error(seeded: MemoryService) -> None:
     when = TimeFilter(phrase="when pigs fly")
     with pytest.raises(ValidationError, match="cannot read a time"):
         await seeded.search("x", ALICE, options=SearchOptions(when=when))
 
 
-async def test_context_is_a_dated_block_within_the_budget(seeded: Memory) -> None:
+async def test_context_is_a_dated_block_within_the_budget(seeded: MemoryService) -> None:
     full = await seeded.context("What did Priya recommend?", ALICE, token_budget=2000)
     lines = full.text.splitlines()
     assert lines[1].startswith("- [2024-04-10, Alice]") and "ramen" in lines[1]
@@ -303,7 +309,7 @@ async def test_context_is_a_dated_block_within_the_budget(seeded: Memory) -> Non
         await seeded.context("x", ALICE, token_budget=0)
 
 
-async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: Memory) -> None:
+async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: MemoryService) -> None:
     two_speakers = Scope(user_id="pair")
     await mem.add(
         [{"content": "I relax by painting landscapes on weekends.", "speaker": "Melanie"},
@@ -315,7 +321,7 @@ async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: Memory) ->
 
 
 async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_name(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pair = Scope(user_id="pair")
     await mem.add(
@@ -362,7 +368,7 @@ async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_na
 
 
 async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_enough_of_theirs(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pair = Scope(user_id="pair")
     hobbies = ["painting", "running", "baking", "hiking", "chess", "gardening"]
@@ -391,7 +397,7 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
     ("bobs", "ranked_by"), [(138, ["vector", "speaker"]), (30, ["scope_scan"])]
 )
 async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, bobs: int, ranked_by: list[str]
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch, bobs: int, ranked_by: list[str]
 ) -> None:
     mid = await beside_dog_walks(mem, Ann=("I walked my dog Rex to the park on day {}.", 12),
                                  Bob=("I fixed the bike chain on day {}.", bobs))  # fmt: skip
@@ -409,7 +415,7 @@ async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
 
 
 async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_after_it(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mid = await beside_dog_walks(mem, Ann=("I fixed my bike chain on day {}.", 60),
                                  Bob=("I walked my dog to the park on day {}.", 60))  # fmt: skip
@@ -424,7 +430,7 @@ async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_aft
     assert ranked and all("bike" in h.memory.text for h in ranked)
 
 
-async def add_daily_lines(mem: Memory, scope: Scope, **lines: tuple[str, int]) -> None:
+async def add_daily_lines(mem: MemoryService, scope: Scope, **lines: tuple[str, int]) -> None:
     """Each speaker's line ``count`` times, numbered by day (speaker=(line, count))."""
     await mem.add(
         [{"content": line.format(day), "speaker": speaker}
@@ -433,7 +439,7 @@ async def add_daily_lines(mem: Memory, scope: Scope, **lines: tuple[str, int]) -
     )  # fmt: skip
 
 
-async def beside_dog_walks(mem: Memory, **lines: tuple[str, int]) -> Scope:
+async def beside_dog_walks(mem: MemoryService, **lines: tuple[str, int]) -> Scope:
     """Scope "mid" with each speaker's daily lines (add_daily_lines), beside a scope of 400
     dog walks that crowd the vector index's global top-k."""
     mid = Scope(user_id="mid")
@@ -442,7 +448,7 @@ async def beside_dog_walks(mem: Memory, **lines: tuple[str, int]) -> Scope:
     return mid
 
 
-async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
+async def add_dog_walks(mem: MemoryService, scope: Scope, count: int) -> None:
     """A large scope of near-identical memories that crowd the vector index's global top-k."""
     await mem.add(
         [{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
@@ -452,7 +458,7 @@ async def add_dog_walks(mem: Memory, scope: Scope, count: int) -> None:
 
 
 async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mid = await beside_dog_walks(mem, Ann=("I walked my dog Rex to the park on day {}.", 12),
                                  Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
@@ -484,7 +490,7 @@ async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
     assert [r["id"] for r in scan.voiced] == [r["id"] for r in alone.hits]
 
 
-async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> None:
+async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: MemoryService) -> None:
     big, small = Scope(user_id="big"), Scope(user_id="small")
     await add_dog_walks(mem, big, 400)
     mine = ["My dog Rex loves walks.", "I repaired the kitchen sink.", "We bought a new sofa."]
@@ -495,7 +501,7 @@ async def test_a_small_tenant_among_a_large_one_is_not_starved(mem: Memory) -> N
 
 
 async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     big, mid = Scope(user_id="big"), Scope(user_id="mid")
     await add_dog_walks(mem, big, 400)
@@ -515,7 +521,7 @@ async def test_a_scope_too_large_to_scan_asks_the_index_deeper(
 
 
 async def test_a_scope_size_is_reused_between_searches_and_recounted_after_a_write(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scope = Scope(user_id="sized")
     await mem.add([{"content": "I walked my dog Rex to the park."}], scope, infer=False)
@@ -545,7 +551,7 @@ async def test_a_scope_size_is_reused_between_searches_and_recounted_after_a_wri
 
 
 async def test_hits_come_loaded_with_the_retrievers_answers(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # More memories than a page, several per topic and person, so each ranking runs past the
     # hits it loads: fusion keeps only what the rankings loaded, and nothing is fetched after.
@@ -576,7 +582,7 @@ async def test_hits_come_loaded_with_the_retrievers_answers(
     assert len(fetched) == len(asked)
 
 
-async def test_the_vector_retriever_loads_what_fusion_can_keep(mem: Memory) -> None:
+async def test_the_vector_retriever_loads_what_fusion_can_keep(mem: MemoryService) -> None:
     walks = [{"content": f"I walked the dog to park number {i}.", "speaker": speaker}
              for i, speaker in enumerate(["Alice", "Bob"] * 6)]  # fmt: skip
     await mem.add(walks, ALICE, infer=False)
@@ -617,7 +623,7 @@ def cypher_type(value: Any) -> str:
 
 
 async def test_the_plans_made_at_start_up_are_those_searches_use(
-    seeded: Memory, monkeypatch: pytest.MonkeyPatch
+    seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     searched = {"search_text", "search_vector", "search_time_window", "search_speaker",
                 "fetch_hits", "count_scope_memories", "count_scope_speakers",
@@ -680,10 +686,12 @@ async def bolt_connections(target: Neo4jTarget) -> set[str]:
 
 
 async def test_start_opens_the_connections_a_search_runs_on(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add([{"content": "I adopted a dog named Rex.", "speaker": "Alice"}], ALICE)
-    service = await Memory.start(mem.settings, embedder=mem.embedder, extractor=mem.extractor)
+    service = await MemoryService.start(
+        mem.settings, embedder=mem.embedder, extractor=mem.extractor
+    )
     try:
         opened = await bolt_connections(neo4j_target)
         await service.search("What did Alice adopt?", ALICE)
@@ -695,7 +703,7 @@ async def test_start_opens_the_connections_a_search_runs_on(
 
 
 async def test_hits_that_state_something_rank_before_questions_and_repeats(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bob = Scope(user_id="bob")
     said = [

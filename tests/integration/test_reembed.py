@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from service.api.app import create_app
 from service.cli import app as cli
-from service.config import get_settings
-from service.domain import Scope
-from service.embedding import Embedder
-from service.memory import Memory
-from service.reembed import check_embeddings, reembed
+from service.core.config import get_settings
+from service.core.domain import Scope
+from service.embedding.embedder import Embedder
+from service.lifecycle.reembed import check_embeddings, reembed
+from service.memory import MemoryService
 from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -55,9 +55,9 @@ class FakeEmbedder(Embedder):
         return [x / norm for x in raw]
 
 
-async def add_under(mem: Memory, embedder: Embedder, texts: list[str]) -> list[str]:
+async def add_under(mem: MemoryService, embedder: Embedder, texts: list[str]) -> list[str]:
     """Memories written exactly as Memory.add writes them, by a service on ``embedder``."""
-    other = Memory(mem.settings, mem.db, mem.store, embedder, mem.extractor)
+    other = MemoryService(mem.settings, mem.db, mem.store, embedder, mem.extractor)
     result = await other.add([{"content": t, "speaker": "Alice"} for t in texts], ALICE, False)
     assert len(result.added) == len(texts)
     return result.added
@@ -91,22 +91,24 @@ async def partition_dimensions(target: Neo4jTarget) -> set[int]:
 
 
 @pytest.fixture
-async def fresh_start(mem: Memory) -> AsyncIterator[list[Memory]]:
+async def fresh_start(mem: MemoryService) -> AsyncIterator[list[MemoryService]]:
     """Memory services started (Memory.start) by the test; closed after it."""
-    started: list[Memory] = []
+    started: list[MemoryService] = []
     yield started
     for service in started:
         await service.close()
 
 
-async def start(mem: Memory, embedder: Embedder, started: list[Memory]) -> Memory:
-    service = await Memory.start(mem.settings, embedder=embedder, extractor=mem.extractor)
+async def start(
+    mem: MemoryService, embedder: Embedder, started: list[MemoryService]
+) -> MemoryService:
+    service = await MemoryService.start(mem.settings, embedder=embedder, extractor=mem.extractor)
     started.append(service)
     return service
 
 
 async def test_start_up_counts_by_model_and_reembed_also_by_vector_size(
-    mem: Memory, embedder: Embedder, neo4j_target: Neo4jTarget
+    mem: MemoryService, embedder: Embedder, neo4j_target: Neo4jTarget
 ) -> None:
     [old] = await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS[:1])
     [short] = await add_under(mem, embedder, FACTS[1:2])
@@ -123,11 +125,14 @@ async def test_start_up_counts_by_model_and_reembed_also_by_vector_size(
 
 
 async def test_start_up_counts_memories_of_another_model(
-    mem: Memory, embedder: Embedder, fresh_start: list[Memory], caplog: pytest.LogCaptureFixture
+    mem: MemoryService,
+    embedder: Embedder,
+    fresh_start: list[MemoryService],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS)
     await add_under(mem, embedder, ["Alice drinks green tea every morning before work."])
-    with caplog.at_level(logging.WARNING, logger="service.reembed"):
+    with caplog.at_level(logging.WARNING, logger="service.lifecycle.reembed"):
         service = await start(mem, embedder, fresh_start)
     status = service.embedding_status
     assert status is not None
@@ -143,7 +148,7 @@ async def test_start_up_counts_memories_of_another_model(
 
 
 async def test_reembed_migrates_in_batches_and_search_finds_by_meaning(
-    mem: Memory, embedder: Embedder, neo4j_target: Neo4jTarget
+    mem: MemoryService, embedder: Embedder, neo4j_target: Neo4jTarget
 ) -> None:
     ids = await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS)
     seen: list[tuple[int, int]] = []
@@ -168,7 +173,7 @@ async def test_reembed_migrates_in_batches_and_search_finds_by_meaning(
     assert any(r.retriever == "vector" and r.rank == 1 for r in top.retrievers)
 
 
-async def test_a_second_run_migrates_nothing(mem: Memory, embedder: Embedder) -> None:
+async def test_a_second_run_migrates_nothing(mem: MemoryService, embedder: Embedder) -> None:
     await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS)
     first = await reembed(mem.db, embedder, batch_size=2)
     second = await reembed(mem.db, embedder, batch_size=2)
@@ -176,7 +181,7 @@ async def test_a_second_run_migrates_nothing(mem: Memory, embedder: Embedder) ->
 
 
 async def test_an_interrupted_run_keeps_its_batches_and_the_next_one_finishes(
-    mem: Memory, embedder: Embedder, neo4j_target: Neo4jTarget
+    mem: MemoryService, embedder: Embedder, neo4j_target: Neo4jTarget
 ) -> None:
     await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS)
 
@@ -193,7 +198,7 @@ async def test_an_interrupted_run_keeps_its_batches_and_the_next_one_finishes(
 
 
 async def test_dry_run_counts_and_changes_nothing(
-    mem: Memory, embedder: Embedder, neo4j_target: Neo4jTarget
+    mem: MemoryService, embedder: Embedder, neo4j_target: Neo4jTarget
 ) -> None:
     await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS)
     before = await stored(neo4j_target)
@@ -204,7 +209,7 @@ async def test_dry_run_counts_and_changes_nothing(
 
 @pytest.fixture
 async def restore_vector_index(
-    mem: Memory, neo4j_target: Neo4jTarget, embedder: Embedder
+    mem: MemoryService, neo4j_target: Neo4jTarget, embedder: Embedder
 ) -> AsyncIterator[None]:
     """The other tests need the real model's index back, whatever this test left behind."""
     yield
@@ -225,10 +230,10 @@ async def drop_vector_indexes(target: Neo4jTarget) -> None:
 
 
 async def test_a_new_vector_size_rebuilds_the_index(
-    mem: Memory,
+    mem: MemoryService,
     embedder: Embedder,
     neo4j_target: Neo4jTarget,
-    fresh_start: list[Memory],
+    fresh_start: list[MemoryService],
     restore_vector_index: None,
 ) -> None:
     await drop_vector_indexes(neo4j_target)
@@ -252,7 +257,10 @@ async def test_a_new_vector_size_rebuilds_the_index(
 
 
 async def test_cli_dry_run_then_reembed(
-    mem: Memory, embedder: Embedder, neo4j_target: Neo4jTarget, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService,
+    embedder: Embedder,
+    neo4j_target: Neo4jTarget,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await add_under(mem, FakeEmbedder("old-model", embedder.dimensions), FACTS[:3])
     monkeypatch.setenv("ENGRAM_NEO4J_URI", neo4j_target.uri)

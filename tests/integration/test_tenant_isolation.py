@@ -21,9 +21,9 @@ import pytest
 
 from service.api.app import create_app
 from service.api.schema import schema
-from service.domain import Scope
-from service.errors import NotFoundError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import NotFoundError
+from service.memory import MemoryService
 from service.retrieval.traversal import GraphTraversal
 from service.store.filters import MemoryWhere
 from tests.conftest import Neo4jTarget, run_cypher
@@ -74,7 +74,7 @@ class Tenants:
     """Two seeded tenants, Bob's GraphQL client, and every response Bob received."""
 
     http: httpx.AsyncClient
-    mem: Memory
+    mem: MemoryService
     target: Neo4jTarget
     responses: list[Any] = dataclasses.field(default_factory=list)
 
@@ -104,7 +104,7 @@ class Tenants:
 
 
 @pytest.fixture
-async def tenants(mem: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[Tenants]:
+async def tenants(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterator[Tenants]:
     audited = dataclasses.replace(
         mem, settings=mem.settings.model_copy(update={"audit_reads": True})
     )

@@ -14,9 +14,9 @@ from strawberry.extensions import MaskErrors
 from service.api.auth import Principal
 from service.api.graph import GraphQuery
 from service.api.schema import is_unexpected
-from service.domain import Scope
-from service.errors import NotFoundError, ValidationError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import NotFoundError, ValidationError
+from service.memory import MemoryService
 from service.retrieval.traversal import EntityNode, GraphTraversal, Neighbor
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -54,7 +54,7 @@ EXPECTED_MENTIONS = {
 
 
 @pytest.fixture
-async def graph(mem: Memory, neo4j_target: Neo4jTarget) -> GraphTraversal:
+async def graph(mem: MemoryService, neo4j_target: Neo4jTarget) -> GraphTraversal:
     alice = await mem.add(CHAIN, ALICE)
     assert len(alice.added) == 6 and len(alice.superseded) == 1
     await mem.add(CHAIN + BOB_ONLY, BOB)
@@ -255,7 +255,7 @@ query Path($from: String!, $to: String!, $scope: ScopeInput!, $maxHops: Int = 3)
 
 
 async def execute(
-    mem: Memory, query: str, principal: Principal | None = None, **variables: Any
+    mem: MemoryService, query: str, principal: Principal | None = None, **variables: Any
 ) -> tuple[dict[str, Any] | None, list[str]]:
     result = await SCHEMA.execute(
         query, variable_values=variables,
@@ -265,7 +265,7 @@ async def execute(
 
 
 async def gql(
-    mem: Memory, query: str, principal: Principal | None = None, **variables: Any
+    mem: MemoryService, query: str, principal: Principal | None = None, **variables: Any
 ) -> tuple[dict[str, Any], list[str]]:
     data, errors = await execute(mem, query, principal, **variables)
     assert data is not None, errors
@@ -273,7 +273,7 @@ async def gql(
 
 
 async def test_graphql_entity_with_memories_and_neighbors(
-    mem: Memory, graph: GraphTraversal
+    mem: MemoryService, graph: GraphTraversal
 ) -> None:
     data, errors = await gql(mem, ENTITY, name="google", scope={"userId": "alice"}, hops=2)
     google = data["entity"]
@@ -308,7 +308,7 @@ query Nested($scope: ScopeInput!) {
 
 
 async def test_nested_memories_load_in_one_query_per_request(
-    mem: Memory, graph: GraphTraversal, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, graph: GraphTraversal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[str] = []
     real_read = mem.db.read
@@ -328,7 +328,7 @@ async def test_nested_memories_load_in_one_query_per_request(
         assert alone
 
 
-async def test_graphql_expected_failures(mem: Memory, graph: GraphTraversal) -> None:
+async def test_graphql_expected_failures(mem: MemoryService, graph: GraphTraversal) -> None:
     data, _ = await gql(mem, ENTITY, name="Dublin", scope={"userId": "alice"})
     assert data["entity"] == {"__typename": "NotFound",
                               "message": "no entity named 'Dublin' in this scope"}  # fmt: skip
@@ -344,14 +344,14 @@ async def test_graphql_expected_failures(mem: Memory, graph: GraphTraversal) -> 
 
 
 async def path_of(
-    mem: Memory, source: str, target: str, user: str = "alice", **variables: Any
+    mem: MemoryService, source: str, target: str, user: str = "alice", **variables: Any
 ) -> tuple[dict[str, Any], list[str]]:
     variables.update({"from": source, "to": target, "scope": {"userId": user}})
     data, errors = await gql(mem, PATH, **variables)
     return data["path"], errors
 
 
-async def test_graphql_path(mem: Memory, graph: GraphTraversal) -> None:
+async def test_graphql_path(mem: MemoryService, graph: GraphTraversal) -> None:
     path, errors = await path_of(mem, "Google", "pottery")
     assert errors == [] and path["__typename"] == "EntityPath"
     assert [e["name"] for e in path["entities"]] == ["Google", "Priya Sharma", "Lisbon", "pottery"]

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from service.domain import Scope
-from service.memory import Memory
+from service.core.domain import Scope
+from service.memory import MemoryService
 from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -28,8 +28,8 @@ EIGHT_DIMENSIONS = (
 
 @pytest.fixture(params=["dropped", "eight-dimensional"])
 async def index_down(
-    request: pytest.FixtureRequest, mem: Memory, neo4j_target: Neo4jTarget
-) -> AsyncIterator[Memory]:
+    request: pytest.FixtureRequest, mem: MemoryService, neo4j_target: Neo4jTarget
+) -> AsyncIterator[MemoryService]:
     await mem.add(CONVERSATION, ALICE)
     kitten = {"content": "I adopted a tabby kitten from the shelter.", "speaker": "Bob"}
     await mem.add([kitten], BOB)
@@ -51,13 +51,13 @@ async def index_down(
         await apply_schema(mem.db, mem.embedder.dimensions)
 
 
-async def test_search_ranks_the_scope_exactly_without_the_index(index_down: Memory) -> None:
+async def test_search_ranks_the_scope_exactly_without_the_index(index_down: MemoryService) -> None:
     hits = await index_down.search("new pet dog", ALICE, limit=3)
     assert hits[0].memory.source_text == CONVERSATION[0]["content"]
     assert all(h.memory.user_id == "alice" for h in hits)
 
 
-async def test_add_still_writes_and_still_skips_exact_repeats(index_down: Memory) -> None:
+async def test_add_still_writes_and_still_skips_exact_repeats(index_down: MemoryService) -> None:
     message = {"content": "I started learning the cello in March.", "speaker": "Alice"}
     first = await index_down.add([message], ALICE)
     assert len(first.added) == 1

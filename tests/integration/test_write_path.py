@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from service.domain import Scope
-from service.errors import ValidationError
-from service.memory import Memory
+from service.core.domain import Scope
+from service.core.errors import ValidationError
+from service.memory import MemoryService
 from service.store.schema import apply_schema
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -33,7 +33,7 @@ async def counts(target: Neo4jTarget) -> dict[str, int]:
 
 
 async def test_conversation_lands_as_messages_facts_and_entities(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     result = await mem.add(CONVERSATION, ALICE)
     assert len(result.message_ids) == 3 and len(result.added) == 3
@@ -75,7 +75,7 @@ async def test_conversation_lands_as_messages_facts_and_entities(
     assert {r["user"] for r in mentions} == {"alice"}
 
 
-async def test_re_adding_is_idempotent(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_re_adding_is_idempotent(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
     await mem.add(CONVERSATION, ALICE)
     before = await counts(neo4j_target)
     again = await mem.add(CONVERSATION, ALICE)
@@ -84,7 +84,7 @@ async def test_re_adding_is_idempotent(mem: Memory, neo4j_target: Neo4jTarget) -
 
 
 async def test_new_value_for_a_slot_supersedes_and_keeps_the_old(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
                     "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
@@ -106,7 +106,7 @@ async def test_new_value_for_a_slot_supersedes_and_keeps_the_old(
 
 
 async def test_near_duplicate_updates_the_existing_memory(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     first = await mem.add([{"content": "I adopted a puppy named Max.", "speaker": "Alice"}], ALICE)
     second = await mem.add(
@@ -124,7 +124,7 @@ async def test_near_duplicate_updates_the_existing_memory(
 
 
 async def test_a_poisoned_batch_leaves_the_graph_unchanged(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(CONVERSATION, ALICE)
     before = await counts(neo4j_target)
@@ -137,7 +137,9 @@ async def test_a_poisoned_batch_leaves_the_graph_unchanged(
     assert await counts(neo4j_target) == before
 
 
-async def test_chinese_conversation_is_extracted(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_chinese_conversation_is_extracted(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
     await mem.add(
         [{"content": "你好！我叫李明。我上个月在阿里巴巴集团工作。", "speaker": "李明",
           "timestamp": "2024-05-10T09:00:00Z"}],
@@ -155,7 +157,7 @@ async def test_chinese_conversation_is_extracted(mem: Memory, neo4j_target: Neo4
 
 
 async def test_an_older_fact_arriving_late_does_not_win_the_slot(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
                     "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
@@ -170,7 +172,7 @@ async def test_an_older_fact_arriving_late_does_not_win_the_slot(
     assert current == {"Alice moved to Seattle."}
 
 
-async def test_agent_priority_breaks_a_tie(mem: Memory, neo4j_target: Neo4jTarget) -> None:
+async def test_agent_priority_breaks_a_tie(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
     mem.settings = mem.settings.model_copy(update={"agent_priority": {"planner": 2}})
     try:
         at = "2024-03-01T10:00:00Z"
@@ -184,7 +186,7 @@ async def test_agent_priority_breaks_a_tie(mem: Memory, neo4j_target: Neo4jTarge
 
 
 async def test_batches_added_in_a_pipeline_land_as_added_one_by_one(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     # Batch 2 supersedes batch 1's fact: the pipeline must still write in order.
     batches = [CONVERSATION[:2], CONVERSATION[2:],
@@ -200,7 +202,7 @@ async def test_batches_added_in_a_pipeline_land_as_added_one_by_one(
 
 
 async def test_a_pipeline_stops_at_a_bad_batch_with_the_ones_before_it_landed(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     bad = [{"content": "I bought a red bicycle.", "speaker": "Alice"},
            {"content": "fine", "timestamp": "not a date"}]  # fmt: skip
@@ -216,7 +218,7 @@ async def test_a_pipeline_stops_at_a_bad_batch_with_the_ones_before_it_landed(
 
 
 async def test_a_near_duplicate_is_found_in_a_small_scope_among_others_saying_the_same(
-    mem: Memory,
+    mem: MemoryService,
 ) -> None:
     # Twelve other users hold the very words of the new message: the vector index's global
     # top-k is theirs, and the one near-duplicate of this user's own lies behind them.
@@ -229,7 +231,7 @@ async def test_a_near_duplicate_is_found_in_a_small_scope_among_others_saying_th
 
 
 async def test_vectors_are_stored_as_32_bit_floats_on_add_and_update(
-    mem: Memory, neo4j_target: Neo4jTarget, monkeypatch: pytest.MonkeyPatch
+    mem: MemoryService, neo4j_target: Neo4jTarget, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Half the bytes of the 64-bit list the driver sends, and faster exact cosine. MiniLM's
     # vectors are float32 values already, so the stored ones could not tell the two storages
@@ -267,7 +269,7 @@ OTHER_GREAT_THINGS = [
 
 
 async def test_a_reply_is_embedded_with_the_message_it_answers(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(REPLY, ALICE)
     await mem.add([{"speaker": "Melanie", "content": t} for t in OTHER_GREAT_THINGS], ALICE)
@@ -296,7 +298,7 @@ async def test_a_reply_is_embedded_with_the_message_it_answers(
 
 
 async def test_a_fact_reworded_after_another_message_is_still_a_near_duplicate(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     # Each wording follows a different message, so their vectors for search differ by their
     # contexts; whether they say the same is judged on their own words.
@@ -316,7 +318,7 @@ async def test_a_fact_reworded_after_another_message_is_still_a_near_duplicate(
 
 
 async def test_a_reply_is_found_by_the_full_text_retriever_through_its_context(
-    mem: Memory,
+    mem: MemoryService,
 ) -> None:
     await mem.add(REPLY, ALICE)
     await mem.add([{"speaker": "Melanie", "content": t} for t in OTHER_GREAT_THINGS], ALICE)
@@ -328,7 +330,7 @@ async def test_a_reply_is_found_by_the_full_text_retriever_through_its_context(
 
 
 async def test_full_text_indexes_made_without_the_context_are_made_again(
-    mem: Memory, neo4j_target: Neo4jTarget
+    mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await run_cypher(neo4j_target, "DROP INDEX memory_text")
     await run_cypher(

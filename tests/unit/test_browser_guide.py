@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from service.config import Settings
-from service.resources import CYPHER_DIR
+from service.core.config import Settings
+from service.core.resources import CYPHER_DIR
 from service.store.index_shards import LABEL_PREFIX
 from service.store.local_server import (
     BROWSER_ASSETS,

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from service.domain import StoredMemory
-from service.errors import UnknownQueryError
+from service.core.domain import StoredMemory
+from service.core.errors import UnknownQueryError
 from service.store import catalog
 from service.store.local_server import render_conf
 from service.store.schema import schema_statements

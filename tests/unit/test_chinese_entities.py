@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.errors import ConfigurationError
+from service.core.errors import ConfigurationError
 from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
 from service.nlp.chinese_lexicon import ChineseLexicon, load_context_rules, load_suffixes
 from service.nlp.patterns import EntityLabel, EntityMention

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from service.config import REPO_ROOT
+from service.core.config import REPO_ROOT
 
 
 def _compose_command() -> list[str] | None:

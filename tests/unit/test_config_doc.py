@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from service.config import Settings
 from service.config_doc import env_name, render_configuration
+from service.core.config import Settings
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 REGENERATE = "run `python -m service.config_doc` and commit docs/configuration.md"

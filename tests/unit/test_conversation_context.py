@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from service.domain import Scope
-from service.embedding import with_context
+from service.core.domain import Scope
+from service.embedding.embedder import with_context
+from service.ingest.write_plan import Candidate, attach_contexts, make_candidates
 from service.nlp.pipeline import Fact
-from service.write_plan import Candidate, attach_contexts, make_candidates
 
 SAID = datetime(2024, 5, 10, tzinfo=UTC)
 

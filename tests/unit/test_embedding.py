@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from service.config import Settings
-from service.embedding import Embedder
-from service.errors import ConfigurationError
-from service.models import resolve_model_path
-from service.onnx_encoder import OnnxSentenceEncoder, exported_model
+from service.core.config import Settings
+from service.core.errors import ConfigurationError
+from service.embedding.embedder import Embedder
+from service.embedding.manifest import resolve_model_path
+from service.embedding.onnx_encoder import OnnxSentenceEncoder, exported_model
 
 TEXTS = [
     "Alice adopted a golden retriever puppy last weekend.",

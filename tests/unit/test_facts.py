@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 import spacy
 
-from service.domain import Scope
-from service.models import resolve_model_path
+from service.core.domain import Scope
+from service.embedding.manifest import resolve_model_path
 from service.nlp.facts import (
     find_slot,
     is_filler,

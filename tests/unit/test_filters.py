@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from service.errors import ValidationError
+from service.core.errors import ValidationError
 from service.store import catalog, filters
 from service.store.catalog import and_, fill_markers
 from service.store.filters import (

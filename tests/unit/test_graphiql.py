@@ -24,8 +24,8 @@ from service.api.graphiql import (
     OfflineGraphQLRouter,
     graphiql_assets,
 )
-from service.config import Settings
-from service.memory import Memory
+from service.core.config import Settings
+from service.memory import MemoryService
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css"}
@@ -63,7 +63,7 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
     # The page and the schema's own fields need no database: a Memory is never queried (the
     # app only registers its metrics with it).
     stand_in = SimpleNamespace(write_observers=WeakSet(), model_load_ms={})
-    async for http in _client(create_app(settings, memory=cast(Memory, stand_in))):
+    async for http in _client(create_app(settings, memory=cast(MemoryService, stand_in))):
         yield http
 
 

@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
-from service.domain import Role
-from service.errors import ValidationError
-from service.importers import (
+from service.core.domain import Role
+from service.core.errors import ValidationError
+from service.ingest.importers import (
     locomo_questions,
     read_conversations,
     read_jsonl,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from service.domain import Scope
+from service.core.domain import Scope
 from service.nlp.linking import Gazetteer, KnownEntity, LinkInput, batch_forms, link
 from service.nlp.mentions import EntityLabel, EntityMention
 from service.nlp.normalize import entity_key, short_forms

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from service.config import Settings
+from service.core.config import Settings
 from service.store.local_server import (
     ENTRY_POINT,
     LocalNeo4j,

@@ -11,9 +11,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import TextContent
 
 from service.api.auth import ANY, Principal
-from service.config import Settings
-from service.domain import Clock, Scope
-from service.errors import (
+from service.core.config import Settings
+from service.core.domain import Clock, Scope
+from service.core.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
     ForbiddenError,

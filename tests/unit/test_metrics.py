@@ -11,8 +11,8 @@ from mcp_types import CallToolResult, TextContent
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.api.metrics import operation_label
-from service.domain import AddResult
-from service.errors import DatabaseUnavailableError, NotFoundError, ValidationError
+from service.core.domain import AddResult
+from service.core.errors import DatabaseUnavailableError, NotFoundError, ValidationError
 from service.mcp.metrics import _is_unknown_tool, tool_error_kind
 from service.observability.logs import JsonFormatter, RequestIdFilter, request_id
 from service.observability.metrics import ErrorKind, Metrics, kind_of

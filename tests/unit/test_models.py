@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from service.errors import ModelNotInstalledError
-from service.models import load_manifest, resolve_model_path
+from service.core.errors import ModelNotInstalledError
+from service.embedding.manifest import load_manifest, resolve_model_path
 
 
 def test_manifest_names_a_package_for_each_model() -> None:

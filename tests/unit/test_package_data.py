@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from service.resources import CYPHER_DIR, NLP_MODELS_DIR
+from service.core.resources import CYPHER_DIR, NLP_MODELS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "service"

@@ -11,8 +11,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Span
 
-from service.errors import ConfigurationError
-from service.models import resolve_model_path
+from service.core.errors import ConfigurationError
+from service.embedding.manifest import resolve_model_path
 from service.nlp.patterns import (
     NER_LABELS,
     RULER_NAME,

@@ -10,8 +10,8 @@ import pytest
 import spacy
 from spacy.language import Language
 
-from service.errors import ConfigurationError
-from service.models import resolve_model_path
+from service.core.errors import ConfigurationError
+from service.embedding.manifest import resolve_model_path
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.relations import (
     Endpoint,

@@ -6,16 +6,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-from service.config import Settings
-from service.domain import Clock, SearchHit, SearchOptions, StoredMemory, TimeFilter
-from service.errors import ValidationError
+from service.core.config import Settings
+from service.core.domain import Clock, SearchHit, SearchOptions, StoredMemory, TimeFilter
+from service.core.errors import ValidationError
+from service.ingest.write_plan import near_duplicate_depth
 from service.retrieval.context import build_context
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Ranked, reciprocal_rank_fusion
 from service.retrieval.lucene import lucene_query, memory_text_query
 from service.retrieval.query import candidate_names, plan_query, without_names
 from service.retrieval.route import deeper_fetch, embedding_route, speaker_route
-from service.write_plan import near_duplicate_depth
 
 REFERENCE = datetime(2024, 5, 10, 12, tzinfo=UTC)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from service.config import Settings
-from service.domain import Clock, Retriever
+from service.core.config import Settings
+from service.core.domain import Clock, Retriever
 from service.retrieval.query import QueryPlan, TimeWindow
 from service.retrieval.route import RankerCall, RouteCounts, route_search
 from service.store.repository import Ranker, WindowCount

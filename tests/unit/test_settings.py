@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from service.config import Settings
+from service.core.config import Settings
 
 
 def test_defaults_run_the_local_server() -> None:

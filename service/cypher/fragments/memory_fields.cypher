@@ -1,4 +1,4 @@
-// A Memory node as the API reads it: the fields of service.domain.StoredMemory, and not the
+// A Memory node as the API reads it: the fields of service.core.domain.StoredMemory, and not the
 // embedding (384 floats that no reader of hits or pages needs). Included as {{memory_fields}};
 // the node variable is `m`. Times travel as ISO 8601 text, which StoredMemory parses: the
 // Python driver builds a DateTime struct per value (~60 µs each, 5 per memory).

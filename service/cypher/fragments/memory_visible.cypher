@@ -1,6 +1,6 @@
 // Which memories a read may see: the caller's scope, current facts (or those standing at
 // $as_of), the SAID window on said_at and the HAPPENED window on happened_start/happened_end
-// (valid_from/valid_to, or said_at for a fact without its own time: service/write_plan.py),
+// (valid_from/valid_to, or said_at for a fact without its own time: service/ingest/write_plan.py),
 // which a user's window seeks through memory_user_happened_end. Included as
 // {{memory_visible}}; the node variable is `m`.
 ($user_id IS NULL OR m.user_id = $user_id)

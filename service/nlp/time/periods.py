@@ -30,8 +30,8 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.time.calendar import Granularity, TimeRange, add_months, shift, span
-from service.resources import NLP_MODELS_DIR
 
 TIME_PHRASES_PATH = NLP_MODELS_DIR / "time_phrases.json"
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from service.config import Settings
-from service.errors import ConfigurationError
-from service.models import resolve_model_path
+from service.core.config import Settings
+from service.core.errors import ConfigurationError
+from service.embedding.manifest import resolve_model_path
 
 # The model hub is never asked: models come from installed packages (nlp_models/manifest.json).
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -33,7 +33,7 @@ class Embedder:
         self.context_weight = settings.context_weight
         path = resolve_model_path(settings.embedding_model, "sentence-transformers")
         if self.backend in ("onnx", "onnx-int8"):
-            from service.onnx_encoder import OnnxSentenceEncoder
+            from service.embedding.onnx_encoder import OnnxSentenceEncoder
 
             int8 = self.backend == "onnx-int8"
             self._onnx: Any = OnnxSentenceEncoder(

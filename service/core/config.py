@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, SecretStr, field_validator, model_validat
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 NEO4J_VERSION = "5.26.29"
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 _CACHE = Path.home() / ".cache" / "engram"
 
 
@@ -115,7 +115,7 @@ class Settings(BaseSettings):
     """
     embedding_dimensions: int = Field(default=384, gt=0)
     """Size of the embedding model's vectors (and of the vector indexes)."""
-    # ONNX Runtime's threads do not spin between calls (service/onnx_encoder.py), so two help
+    # ONNX Runtime's threads do not spin between calls (embedding/onnx_encoder.py), so two help
     # batches (ingest 19.8 -> 27.8 msg/s) without slowing one query (bench/RESULTS.md).
     embedding_threads: int = Field(default=2, ge=1, le=64)
     """Threads of the ONNX Runtime session."""

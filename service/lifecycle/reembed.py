@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from service.domain import utcnow
-from service.embedding import Embedder
-from service.errors import ValidationError
+from service.core.domain import utcnow
+from service.core.errors import ValidationError
+from service.embedding.embedder import Embedder
 from service.store.database import Database
 from service.store.embedding_queries import EmbeddingStore, NewEmbedding
 from service.store.schema import apply_schema

@@ -14,8 +14,8 @@ import math
 
 from pydantic import BaseModel
 
-from service.domain import Scope, utcnow
-from service.errors import ValidationError
+from service.core.domain import Scope, utcnow
+from service.core.errors import ValidationError
 from service.store.lifecycle_queries import LifecycleStore
 
 DECAY_ACTOR = "decay"

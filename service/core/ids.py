@@ -6,7 +6,7 @@ import hashlib
 import unicodedata
 import uuid
 
-from service.domain import Scope
+from service.core.domain import Scope
 
 _NAMESPACE = uuid.UUID("6f1c1b52-8f0e-4c55-9a56-3f5e2f0b8a11")
 

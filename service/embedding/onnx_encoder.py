@@ -20,7 +20,7 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
-from service.errors import ConfigurationError
+from service.core.errors import ConfigurationError
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 ST_TRANSFORMER = "sentence_transformers.models.Transformer"

@@ -42,7 +42,7 @@ def clean_before_limits(value: object) -> object:
 
 def instant_or_error(value: datetime | None) -> datetime | None:
     """check_instant for callers outside pydantic: a bad instant is a ValidationError."""
-    from service.errors import ValidationError
+    from service.core.errors import ValidationError
 
     try:
         return check_instant(value)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from service.config import Settings
-from service.domain import Scope
-from service.ids import scoped_id, text_hash
+from service.core.config import Settings
+from service.core.domain import Scope
+from service.core.ids import scoped_id, text_hash
 from service.nlp.linking import LINKER_VERSION, LinkInput
 from service.nlp.normalize import normalize_name
 from service.nlp.pipeline import Fact

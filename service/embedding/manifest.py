@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from service.errors import ModelNotInstalledError
-from service.resources import NLP_MODELS_DIR
+from service.core.errors import ModelNotInstalledError
+from service.core.resources import NLP_MODELS_DIR
 
 MANIFEST = NLP_MODELS_DIR / "manifest.json"
 

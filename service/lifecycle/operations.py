@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 import pydantic
 from pydantic import BaseModel, Field
 
-from service.decay import DECAY_ACTOR, DecayReport, decay
-from service.domain import MAX_ID_CHARS, MessageIn, Scope, StoredMemory, utcnow
-from service.errors import ForbiddenError, NotFoundError, ValidationError
-from service.ids import text_hash
+from service.core.domain import MAX_ID_CHARS, MessageIn, Scope, StoredMemory, utcnow
+from service.core.errors import ForbiddenError, NotFoundError, ValidationError
+from service.core.ids import text_hash
+from service.ingest.write_plan import Candidate, link_input
+from service.lifecycle.decay import DECAY_ACTOR, DecayReport, decay
 from service.nlp.linking import link
 from service.nlp.pipeline import whole_text_fact
 from service.store.dashboard_queries import DashboardStore, Page
@@ -33,10 +34,9 @@ from service.store.lifecycle_queries import (
     MemoryEvent,
 )
 from service.store.repository import GraphStore
-from service.write_plan import Candidate, link_input
 
 if TYPE_CHECKING:
-    from service.embedding import Embedder
+    from service.embedding.embedder import Embedder
     from service.nlp.pipeline import Extractor
     from service.store.database import Database
 
@@ -228,7 +228,7 @@ class Lifecycle:
         dry_run: bool = True,
         actor: str = DECAY_ACTOR,
     ) -> DecayReport:
-        """Lower confidences by time unused (service/decay.py); evict(min_confidence=…) then
+        """Lower confidences by time unused (lifecycle/decay.py); evict(min_confidence=…) then
         removes what has faded."""
         return await decay(self.store, scope, half_life_days, floor, dry_run, actor)
 

@@ -18,8 +18,8 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from service.domain import Scope, utcnow
-from service.errors import NotFoundError
+from service.core.domain import Scope, utcnow
+from service.core.errors import NotFoundError
 from service.store.audit_queries import ReadEvent, ReadEventStore, ReadOp
 from service.store.dashboard_queries import Page
 from service.store.database import Database

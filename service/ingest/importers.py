@@ -11,8 +11,8 @@ from typing import Any
 
 import pydantic
 
-from service.domain import MessageIn, Role
-from service.errors import ValidationError
+from service.core.domain import MessageIn, Role
+from service.core.errors import ValidationError
 
 DEFAULT_CONVERSATION = "default"
 LOCOMO_DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"

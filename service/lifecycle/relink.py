@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from service.domain import MessageIn, Scope
-from service.errors import ValidationError
-from service.ids import text_hash
+from service.core.domain import MessageIn, Scope
+from service.core.errors import ValidationError
+from service.core.ids import text_hash
+from service.ingest.write_plan import Candidate, link_input
 from service.nlp.linking import LINKER_VERSION, KnownEntity, LinkedBatch, link
 from service.nlp.pipeline import Extractor, whole_text_fact
 from service.store.database import Database
 from service.store.repository import GraphStore, link_steps
-from service.write_plan import Candidate, link_input
 
 log = logging.getLogger(__name__)
 
