@@ -574,6 +574,19 @@ async def check_decay(t: Tenants) -> None:
         assert 0 < report["changed"] <= bob_count
 
 
+async def check_scopes(t: Tenants) -> None:
+    query = "query { scopes(first: 200) { userId agentId runId memories } }"
+    scopes = (await t.bob(query))["scopes"]
+    assert [s["userId"] for s in scopes] == [BOB.user_id]
+    assert scopes[0]["memories"] == len(await t.ids("Memory", BOB))
+
+
+async def check_viewer(t: Tenants) -> None:
+    viewer = (await t.bob("query { viewer { principal userIds agentIds runIds } }"))["viewer"]
+    assert viewer == {"principal": "bob-app", "userIds": [BOB.user_id], "agentIds": ["*"],
+                      "runIds": ["*"]}  # fmt: skip
+
+
 CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.search": check_search,
     "Query.context": check_context,
@@ -582,6 +595,8 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.timeline": check_timeline,
     "Query.entityTypeCounts": check_entity_type_counts,
     "Query.stats": check_stats,
+    "Query.scopes": check_scopes,
+    "Query.viewer": check_viewer,
     "Query.entity": check_entity,
     "Query.path": check_path,
     "Query.relations": check_relations,
