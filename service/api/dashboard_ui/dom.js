@@ -1,0 +1,40 @@
+// A small element builder and the formats every view shares.
+
+// h('li', {class: 'x', onclick}, 'text', child …): attributes starting with "on" are listeners.
+export function h (tag, attributes = {}, ...children) {
+  const element = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue
+    if (name.startsWith('on')) element.addEventListener(name.slice(2), value)
+    else element.setAttribute(name, value === true ? '' : value)
+  }
+  element.append(...children.flat().filter(c => c !== null && c !== undefined && c !== false))
+  return element
+}
+
+export const $ = selector => document.querySelector(selector)
+
+// "2024-03-02 08:30" in UTC, which is how the API buckets and compares.
+export function when (iso) {
+  return iso ? iso.replace('T', ' ').slice(0, 16) : '—'
+}
+
+export function happened (memory) {
+  if (!memory.validFrom) return 'unknown'
+  const to = memory.validTo ? ` – ${when(memory.validTo)}` : ''
+  return `${when(memory.validFrom)}${to}${memory.timeGranularity ? ` (${memory.timeGranularity})` : ''}`
+}
+
+// One memory as a card: text, speaker, both clocks, and what replaced it when superseded.
+export function memoryCard (memory, ...extra) {
+  const superseded = memory.invalidatedAt !== null && memory.invalidatedAt !== undefined
+  return h('li', { class: superseded ? 'memory superseded' : 'memory', 'data-id': memory.id },
+    h('div', { class: 'text' }, memory.text),
+    h('div', { class: 'meta' },
+      h('span', { class: 'badge' }, memory.speaker || 'unknown speaker'),
+      ` said ${when(memory.saidAt)} · happened ${happened(memory)}`),
+    superseded && h('div', { class: 'meta replaced' },
+      h('span', { class: 'badge old' }, 'superseded'), ` ${when(memory.invalidatedAt)} by: `,
+      (memory.supersededBy || []).map(m => h('q', {}, m.text))),
+    ...extra)
+}
