@@ -17,7 +17,7 @@ export async function graphql (query, variables = {}) {
   })
   if (response.status === 401) throw new ApiError('This service needs an API key: enter yours above.')
   const body = await response.json()
-  if (body.errors?.length) throw new ApiError(body.errors.map(e => e.message).join('; '))
+  if (body.errors?.length) throw new ApiError([...new Set(body.errors.map(e => e.message))].join('; '))
   return body.data
 }
 

@@ -14,6 +14,11 @@ export function h (tag, attributes = {}, ...children) {
 
 export const $ = selector => document.querySelector(selector)
 
+// The element's children replaced; false, null and undefined (a condition not met) left out.
+export function fill (element, ...children) {
+  element.replaceChildren(...children.flat().filter(c => c !== null && c !== undefined && c !== false))
+}
+
 // "2024-03-02 08:30" in UTC, which is how the API buckets and compares.
 export function when (iso) {
   return iso ? iso.replace('T', ' ').slice(0, 16) : '—'

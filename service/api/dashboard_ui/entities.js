@@ -2,7 +2,7 @@
 // typed relations labelled, the memories behind an edge, and a path finder.
 import cytoscape from '/dashboard-assets/vendor/cytoscape.esm.min.mjs'
 import { graphql, unwrap } from './api.js'
-import { $, h, when } from './dom.js'
+import { $, fill, h, when } from './dom.js'
 import { ENTITIES, ENTITY, PATH } from './queries.js'
 
 const NEIGHBOURS_PER_HOP = 12
@@ -37,6 +37,8 @@ function makeGraph () {
   const cy = cytoscape({
     container: $('#graph'),
     wheelSensitivity: 0.3,
+    minZoom: 0.2,
+    maxZoom: 1.5, // a few nodes stay at reading size
     style: [
       { selector: 'node', style: { label: 'data(id)', 'background-color': 'data(colour)',
         'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 3, width: 22, height: 22 } },
@@ -46,8 +48,9 @@ function makeGraph () {
         'text-background-color': '#fff', 'text-background-opacity': 0.8 } },
       { selector: 'edge.typed', style: { 'line-color': '#475467', 'target-arrow-shape': 'triangle',
         'target-arrow-color': '#475467', width: 2 } },
-      { selector: '.path', style: { 'line-color': '#f79009', 'target-arrow-color': '#f79009',
-        'border-color': '#f79009', 'border-width': 3, width: 3 } },
+      { selector: 'node.path', style: { 'border-color': '#f79009', 'border-width': 4 } },
+      { selector: 'edge.path', style: { 'line-color': '#f79009', 'target-arrow-color': '#f79009',
+        width: 3 } },
     ],
   })
   cy.on('tap', 'node', event => expand(event.target.id()))
@@ -120,10 +123,11 @@ export async function expand (name) {
 function detail (entity, dropped) {
   const memoryItems = memories => memories.map(m =>
     h('li', { class: 'memory' }, m.text, h('span', { class: 'muted' }, ` — ${m.speaker || '?'}, ${when(m.saidAt)}`)))
-  $('#entity-detail').replaceChildren(
+  const aliases = entity.aliases.filter(a => a !== entity.name)
+  fill($('#entity-detail'),
     h('h3', {}, entity.name, h('span', { class: 'muted' }, ` ${entity.type}`)),
     h('div', { class: 'meta' }, `${entity.mentionCount} mentions · seen ${when(entity.firstSeen)} – ` +
-      `${when(entity.lastSeen)}`, entity.aliases.length ? ` · also ${entity.aliases.join(', ')}` : ''),
+      `${when(entity.lastSeen)}`, aliases.length ? ` · also ${aliases.join(', ')}` : ''),
     dropped > 0 && h('div', { class: 'meta' }, `${dropped} more not drawn: the graph holds ${MAX_NODES} entities`),
     h('h4', {}, 'Relations'),
     h('ul', { id: 'entity-relations' }, entity.relations.map(r =>

@@ -1,7 +1,7 @@
 // Forget: the dry run first, then the erasure and its proof. The tab works only on a scope
 // the key opened, and the server refuses (Forbidden) any other.
 import { graphql, unwrap } from './api.js'
-import { $, h } from './dom.js'
+import { $, fill, h } from './dom.js'
 import { FORGET } from './queries.js'
 
 let page
@@ -28,7 +28,7 @@ async function run (dryRun) {
     const data = await graphql(FORGET, { scope: page.scope(), dryRun })
     const report = unwrap(data.forget, 'ForgetReport')
     const counts = Object.entries(report.counts).map(([k, v]) => `${k}: ${v}`).join('\n')
-    $('#forget-report').replaceChildren(
+    fill($('#forget-report'),
       h('h3', {}, dryRun ? 'Would be removed' : 'Removed'),
       h('pre', { class: 'counts' }, counts),
       !dryRun && h('h3', {}, report.verified ? 'Verified: nothing is left' : 'NOT verified'),
