@@ -62,11 +62,18 @@ class BrowserPage:
             prefix="engram-chromium-", ignore_cleanup_errors=True
         ) as profile:
             browser = await asyncio.create_subprocess_exec(
-                CHROMIUM, *HEADLESS[:3], "--remote-debugging-pipe", f"--user-data-dir={profile}",
-                f"--window-size={width},{height}", "about:blank",
-                preexec_fn=pipes_as_3_and_4, pass_fds=(3, 4), start_new_session=True,
-                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-            )  # fmt: skip
+                CHROMIUM,
+                *HEADLESS[:3],
+                "--remote-debugging-pipe",
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                "about:blank",
+                preexec_fn=pipes_as_3_and_4,
+                pass_fds=(3, 4),
+                start_new_session=True,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
             os.close(to_browser[0])
             os.close(from_browser[1])
             reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
@@ -107,8 +114,13 @@ class BrowserPage:
         )
         self.session = attached["sessionId"]
         await self.send("Page.enable")
-        await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
-                        deviceScaleFactor=1, mobile=False)  # fmt: skip
+        await self.send(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
 
     async def goto(self, url: str) -> None:
         await self.send("Page.navigate", url=url)

@@ -316,8 +316,12 @@ class DashboardQuery:
     @strawberry.field(description="The caller: its principal and the ids its key may touch.")
     def viewer(self, info: Info[Any, None]) -> Viewer:
         p: Principal = info.context["principal"]
-        return Viewer(principal=p.name, user_ids=sorted(p.user_ids),
-                      agent_ids=sorted(p.agent_ids), run_ids=sorted(p.run_ids))  # fmt: skip
+        return Viewer(
+            principal=p.name,
+            user_ids=sorted(p.user_ids),
+            agent_ids=sorted(p.agent_ids),
+            run_ids=sorted(p.run_ids),
+        )
 
     @strawberry.field(description="Counts of memories, messages, entities and events.")
     async def stats(self, info: Info[Any, None], scope: ScopeInput) -> Stats | None:

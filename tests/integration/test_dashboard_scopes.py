@@ -40,8 +40,11 @@ async def seeded(mem: Memory) -> Memory:
 async def test_scopes_lists_every_scope_to_an_unrestricted_key(seeded: Memory) -> None:
     data = await gql(seeded, SCOPES, Principal.unrestricted("local"))
     assert data["viewer"] == {
-        "principal": "local", "userIds": ["*"], "agentIds": ["*"], "runIds": ["*"]
-    }  # fmt: skip
+        "principal": "local",
+        "userIds": ["*"],
+        "agentIds": ["*"],
+        "runIds": ["*"],
+    }
     found = [(s["userId"], s["agentId"], s["memories"]) for s in data["scopes"]]
     assert found[0] == ("alice", None, 10)  # the largest first
     assert set(found) == {("alice", None, 10), ("alice", "planner", 1), ("mallory", None, 1)}

@@ -64,8 +64,9 @@ class Dashboard:
         await self.page.goto(self.url)
         await self.page.wait_for("document.body?.dataset.ready === 'true'")
         if key:
-            await self.page.eval(f"$('#api-key').value = {json.dumps(key)}; "
-                                 "$('#key-form').requestSubmit()")  # fmt: skip
+            await self.page.eval(
+                f"$('#api-key').value = {json.dumps(key)}; $('#key-form').requestSubmit()"
+            )
             await self.page.wait_for("document.body.dataset.ready === 'true'")
 
     async def search(self, query: str, clock: str = "SAID") -> list[str]:
@@ -73,7 +74,7 @@ class Dashboard:
             $('input[name=clock][value={clock}]').checked = true;
             $('#search-hits').dataset.state = ''; $('#search-form').requestSubmit()""")
         await self.page.wait_for("$('#search-hits').dataset.state === 'done'")
-        return await self.texts("#search-hits li.memory .text")  # type: ignore[no-any-return]
+        return await self.texts("#search-hits li.memory .text")
 
     async def texts(self, selector: str) -> list[str]:
         found = await self.page.eval(
@@ -100,15 +101,19 @@ async def _dashboard(
     app = create_app(target.settings(**settings), memory=mem)
     async with serve(app) as base, BrowserPage.open() as page:
         # The tests' shorthand in the page, like the browser console's.
-        await page.send("Page.addScriptToEvaluateOnNewDocument",
-                        source="window.$ = s => document.querySelector(s)")  # fmt: skip
+        await page.send(
+            "Page.addScriptToEvaluateOnNewDocument",
+            source="window.$ = s => document.querySelector(s)",
+        )
         yield Dashboard(page, f"{base}/dashboard")
 
 
 @pytest.fixture
 async def dashboard(seeded: Memory, neo4j_target: Neo4jTarget) -> AsyncIterator[Dashboard]:
-    keys = {KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
-            KEY_WANG: {"principal": "wang-app", "user_ids": ["wang"]}}  # fmt: skip
+    keys = {
+        KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
+        KEY_WANG: {"principal": "wang-app", "user_ids": ["wang"]},
+    }
     async for d in _dashboard(seeded, neo4j_target, api_keys=keys):
         yield d
 
@@ -153,10 +158,13 @@ async def test_expanding_an_entity_shows_its_relation_to_another(dashboard: Dash
     await dashboard.open(KEY_ALICE)
     page = dashboard.page
     await page.eval("$('#tabs [data-tab=entities]').click()")
-    await page.wait_for("[...document.querySelectorAll('#entity-list button')]"
-                        ".some(b => b.textContent === 'Alice')")  # fmt: skip
-    await page.eval("[...document.querySelectorAll('#entity-list button')]"
-                    ".find(b => b.textContent === 'Alice').click()")  # fmt: skip
+    await page.wait_for(
+        "[...document.querySelectorAll('#entity-list button')].some(b => b.textContent === 'Alice')"
+    )
+    await page.eval(
+        "[...document.querySelectorAll('#entity-list button')]"
+        ".find(b => b.textContent === 'Alice').click()"
+    )
     await page.wait_for("$('#entity-detail h3')?.textContent.startsWith('Alice')")
     assert "Alice WORKS_AT Acme Robotics" in await dashboard.texts("#entity-relations li")
     await page.eval("$('#entity-detail button.expand[data-name=\"Acme Robotics\"]').click()")

@@ -583,8 +583,12 @@ async def check_scopes(t: Tenants) -> None:
 
 async def check_viewer(t: Tenants) -> None:
     viewer = (await t.bob("query { viewer { principal userIds agentIds runIds } }"))["viewer"]
-    assert viewer == {"principal": "bob-app", "userIds": [BOB.user_id], "agentIds": ["*"],
-                      "runIds": ["*"]}  # fmt: skip
+    assert viewer == {
+        "principal": "bob-app",
+        "userIds": [BOB.user_id],
+        "agentIds": ["*"],
+        "runIds": ["*"],
+    }
 
 
 CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {

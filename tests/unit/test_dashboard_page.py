@@ -33,7 +33,7 @@ MEDIA = {**MEDIA_TYPES, ".mjs": "text/javascript"}
 
 @pytest.fixture
 async def client() -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(_env_file=None, auth_mode="local")  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, auth_mode="local")
     stand_in = SimpleNamespace(write_observers=WeakSet(), model_load_ms={})
     app = create_app(settings, memory=cast(Memory, stand_in))
     transport = httpx.ASGITransport(app=app)
