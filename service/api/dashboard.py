@@ -129,6 +129,11 @@ class MemoryWhereInput:
     said_at: DateTimeFilter | None = None
     valid_from: DateTimeFilter | None = None
     valid_to: DateTimeFilter | None = None
+    happened_start: DateTimeFilter | None = strawberry.field(
+        default=None,
+        description="validFrom, or saidAt for a fact with no time of its own: the HAPPENED "
+        "clock, as timeline buckets it.",
+    )
     created_at: DateTimeFilter | None = None
     confidence: ConfidenceFilter | None = None
     lang: KeywordFilter | None = None

@@ -176,6 +176,11 @@ async def test_expanding_an_entity_shows_its_relation_to_another(dashboard: Dash
     assert ["Alice", "WORKS_AT", "Acme Robotics"] in edges
     assert ["Acme Robotics", "LOCATED_IN", "Toronto"] in edges
     await dashboard.shot("entities")
+    # The memories behind an edge, on click.
+    await page.eval("window.engramGraph.edges('[label = \"WORKS_AT\"]').emit('tap') && true")
+    await page.wait_for("$('#edge-memories li')")
+    behind = " ".join(await dashboard.texts("#edge-memories li"))
+    assert "Alice works at Acme Robotics as a firmware engineer." in behind
 
 
 async def test_a_path_between_two_entities(dashboard: Dashboard) -> None:
@@ -220,6 +225,17 @@ async def test_the_timeline_marks_a_superseded_fact_and_its_replacement(
     assert "Bob moved to Seattle." in replaced[0]
     assert len(await dashboard.texts("#timeline-memories li.memory")) == 3
     await dashboard.shot("timeline")
+    # On the HAPPENED clock a fact with no time of its own counts (and lists) when it was said.
+    await page.eval("""$('#timeline-clock').value = 'HAPPENED';
+        $('#timeline-clock').dispatchEvent(new Event('change'))""")
+    await page.wait_for("$('#timeline-title').textContent.startsWith('All')")
+    await page.wait_for(f"$('#timeline-chart rect[data-bucket=\"{bucket}\"]')")
+    await page.eval(
+        f"$('#timeline-chart rect[data-bucket=\"{bucket}\"]').dispatchEvent(new Event('click'))"
+    )
+    await page.wait_for(f"$('#timeline-title').textContent.includes('happened {bucket}')")
+    await page.wait_for("$('#timeline-memories li.memory')")
+    assert len(await dashboard.texts("#timeline-memories li.memory")) == 3
 
 
 async def test_chinese_last_month_search_and_forget_with_proof(dashboard: Dashboard) -> None:

@@ -205,10 +205,12 @@ def memory_wheres() -> list[dict[str, Any]]:
         {"speaker": {"contains": "jord"}}, {"entityType": {"eq": "PLACE"}},
         {"entityType": {"in": ["ORG", "PERSON", "PLACE"]}}, {"entityName": {"eq": "Zanzibar"}},
         {"entityName": {"contains": "pari"}},
-        *[{f: {op: when}} for f in ("saidAt", "validFrom", "validTo", "createdAt")
+        *[{f: {op: when}} for f in ("saidAt", "validFrom", "validTo", "happenedStart",
+                                                   "createdAt")
           for op, when in (("gte", t0), ("gt", t0), ("lte", t1), ("lt", t1))],
         {"saidAt": {"eq": "2024-05-06T10:00:00Z"}}, {"validFrom": {"eq": "2024-03-01T00:00:00Z"}},
         {"validTo": {"eq": "2024-04-01T00:00:00Z"}}, {"createdAt": {"eq": t0}},
+        {"happenedStart": {"eq": "2024-05-06T10:00:00Z"}},
         *[{"confidence": {op: v}} for op, v in (("gte", 0.0), ("gt", 0.0), ("lte", 1.0),
                                                   ("lt", 1.1))],
         {"lang": {"eq": "en"}}, {"lang": {"in": ["en", "zh"]}}, {"current": True},

@@ -66,7 +66,7 @@ function draw (buckets, bucket, clock) {
     rect.append(svg('title', {}, `${b.bucketStart}: ${b.count}`))
     rect.onclick = () => {
       chart.querySelectorAll('rect').forEach(r => r.classList.toggle('selected', r === rect))
-      const field = clock === 'SAID' ? 'saidAt' : 'validFrom'
+      const field = clock === 'SAID' ? 'saidAt' : 'happenedStart'
       const where = { [field]: { gte: `${b.bucketStart}T00:00:00Z`, lt: bucketEnd(b.bucketStart, bucket) } }
       list(where, `${b.count} memories ${clock === 'SAID' ? 'said' : 'happened'} ${b.bucketStart}`)
     }
@@ -85,9 +85,11 @@ async function list (where, title) {
 
 async function more () {
   const sort = [{ saidAt: 'DESC' }]
+  const asked = listing
   try {
-    const data = await graphql(MEMORIES, { scope: page.scope(), where: listing.where, sort,
-      after: listing.after, asOf: page.asOf() })
+    const data = await graphql(MEMORIES, { scope: page.scope(), where: asked.where, sort,
+      after: asked.after, asOf: page.asOf() })
+    if (listing !== asked) return // another bucket was clicked meanwhile
     const found = unwrap(data.memories, 'MemoryConnection')
     $('#timeline-memories').append(...found.edges.map(e => memoryCard(e.node)))
     listing.after = found.pageInfo.endCursor
