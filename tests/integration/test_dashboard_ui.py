@@ -31,6 +31,8 @@ NOW = datetime.now(UTC)
 THIS_MONTH = NOW.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
 LAST_MONTH = (THIS_MONTH - timedelta(days=1)).replace(day=1)
 TWO_MONTHS_AGO = (LAST_MONTH - timedelta(days=1)).replace(day=1)
+# Minutes ago, yet this month even in a month's first minutes.
+RECENT = max(NOW - timedelta(minutes=10), THIS_MONTH + timedelta(seconds=1))
 
 
 def at(month: datetime, day: int) -> str:
@@ -44,11 +46,11 @@ ENGLISH = [
     ("Bob", at(TWO_MONTHS_AGO, 12), "I live in Boston."),
     ("Alice", at(LAST_MONTH, 8), "I adopted a puppy named Max."),
     ("Bob", at(LAST_MONTH, 15), "I visited Paris with my sister."),
-    ("Bob", (NOW - timedelta(minutes=10)).isoformat(), "I moved to Seattle."),
+    ("Bob", RECENT.isoformat(), "I moved to Seattle."),
 ]
 CHINESE = [
     ("王伟", at(LAST_MONTH, 9), "我叫王伟，在阿里巴巴工作。"),
-    ("王伟", (NOW - timedelta(minutes=5)).isoformat(), "我今天开始学习Rust语言。"),
+    ("王伟", RECENT.isoformat(), "我今天开始学习Rust语言。"),
 ]
 BEFORE_THE_MOVE = at(LAST_MONTH, 20)[:16]  # what the asOf box takes: no zone, UTC
 SHOTS = Path(os.environ.get("ENGRAM_SCREENSHOTS") or "/tmp/engram-dashboard-screenshots")
@@ -201,9 +203,13 @@ async def test_as_of_before_a_supersession_shows_the_old_fact(dashboard: Dashboa
     await dashboard.open(KEY_ALICE)
     now = await dashboard.search("Where does Bob live?")
     assert "Bob moved to Seattle." in now and "Bob lives in Boston." not in now
-    await dashboard.page.eval(f"$('#as-of').value = '{BEFORE_THE_MOVE}'")
+    page = dashboard.page
+    await page.eval(f"$('#as-of').value = '{BEFORE_THE_MOVE}'")
     then = await dashboard.search("Where does Bob live?")
     assert "Bob lives in Boston." in then and "Bob moved to Seattle." not in then
+    # It stood then: not struck through, and marked as replaced later.
+    assert not await dashboard.texts("#search-hits li.superseded")
+    assert "superseded later" in await page.eval("$('#search-hits').innerText")
     await dashboard.shot("as-of")
 
 

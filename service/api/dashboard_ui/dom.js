@@ -31,15 +31,18 @@ export function happened (memory) {
 }
 
 // One memory as a card: text, speaker, both clocks, and what replaced it when superseded.
-export function memoryCard (memory, ...extra) {
-  const superseded = memory.invalidatedAt !== null && memory.invalidatedAt !== undefined
-  return h('li', { class: superseded ? 'memory superseded' : 'memory', 'data-id': memory.id },
+// At `asOf` (ISO text or null: now) a fact replaced only later stood then: not struck through.
+export function memoryCard (memory, asOf, ...extra) {
+  const replaced = Boolean(memory.invalidatedAt)
+  const stood = replaced && asOf && Date.parse(memory.invalidatedAt) > Date.parse(asOf)
+  return h('li', { class: replaced && !stood ? 'memory superseded' : 'memory', 'data-id': memory.id },
     h('div', { class: 'text' }, memory.text),
     h('div', { class: 'meta' },
       h('span', { class: 'badge' }, memory.speaker || 'unknown speaker'),
       ` said ${when(memory.saidAt)} · happened ${happened(memory)}`),
-    superseded && h('div', { class: 'meta replaced' },
-      h('span', { class: 'badge old' }, 'superseded'), ` ${when(memory.invalidatedAt)} by: `,
+    replaced && h('div', { class: 'meta replaced' },
+      h('span', { class: 'badge old' }, stood ? 'superseded later' : 'superseded'),
+      ` ${when(memory.invalidatedAt)} by: `,
       (memory.supersededBy || []).map(m => h('q', {}, m.text))),
     ...extra)
 }

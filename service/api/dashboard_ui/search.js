@@ -5,6 +5,7 @@ import { $, h, memoryCard, when } from './dom.js'
 import { SEARCH } from './queries.js'
 
 let page
+let searches = 0 // the latest search's number: an older answer arriving late is dropped
 
 export function init (p) {
   page = p
@@ -25,8 +26,10 @@ async function run () {
   const clock = document.querySelector('input[name=clock]:checked').value
   const list = $('#search-hits')
   list.dataset.state = 'loading'
+  const asked = ++searches
   try {
     const data = await graphql(SEARCH, { q, scope: page.scope(), when: { clock }, asOf: page.asOf() })
+    if (asked !== searches) return
     const hits = unwrap(data.search, 'SearchHits').hits
     list.replaceChildren(...(hits.length ? hits.map(hitCard) : [h('li', {}, 'No memories found.')]))
     page.ok()
@@ -40,7 +43,7 @@ async function run () {
 function hitCard (hit) {
   const found = hit.retrievers.map(r =>
     h('tr', {}, h('td', {}, r.retriever), h('td', {}, String(r.rank)), h('td', {}, r.score.toFixed(3))))
-  return memoryCard(hit.memory,
+  return memoryCard(hit.memory, page.asOf(),
     h('div', { class: 'meta' }, `score ${hit.score.toFixed(3)} · `,
       hit.entities.map(e => h('span', { class: 'badge' }, `${e.name} · ${e.type}`))),
     h('table', { class: 'retrievers' },

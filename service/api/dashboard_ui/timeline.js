@@ -6,7 +6,7 @@ import { MEMORIES, TIMELINE } from './queries.js'
 
 const SVG = 'http://www.w3.org/2000/svg'
 let page
-let listing = null // { where, after } of the list shown
+let listing = null // { where, after, asOf } of the list shown
 
 export function init (p) {
   page = p
@@ -77,7 +77,7 @@ function draw (buckets, bucket, clock) {
 }
 
 async function list (where, title) {
-  listing = { where, after: null }
+  listing = { where, after: null, asOf: page.asOf() }
   $('#timeline-title').textContent = title
   $('#timeline-memories').replaceChildren()
   await more()
@@ -88,10 +88,10 @@ async function more () {
   const asked = listing
   try {
     const data = await graphql(MEMORIES, { scope: page.scope(), where: asked.where, sort,
-      after: asked.after, asOf: page.asOf() })
+      after: asked.after, asOf: asked.asOf })
     if (listing !== asked) return // another bucket was clicked meanwhile
     const found = unwrap(data.memories, 'MemoryConnection')
-    $('#timeline-memories').append(...found.edges.map(e => memoryCard(e.node)))
+    $('#timeline-memories').append(...found.edges.map(e => memoryCard(e.node, asked.asOf)))
     listing.after = found.pageInfo.endCursor
     $('#timeline-more').hidden = !found.pageInfo.hasNextPage
     $('#timeline-more').textContent = `More (${found.totalCount} in all)`
