@@ -258,6 +258,8 @@ async def test_chinese_last_month_search_and_forget_with_proof(dashboard: Dashbo
     await page.wait_for("$('#forget-report pre.proof')")
     report = await page.eval("$('#forget-report').innerText")
     assert "Verified: nothing is left" in report and "nodesLeft: 0" in report
+    await page.wait_for("$('#stats').textContent.startsWith('0 memories')")
+    assert not any("wang" in o for o in await dashboard.texts("#scope-picker option"))
     await dashboard.shot("forget")
 
 

@@ -37,6 +37,7 @@ async function run (dryRun) {
     $('#forget-confirm').disabled = !dryRun // a new dry run before another erasure
     $('#forget-confirm').checked = false
     $('#forget-run').disabled = true
+    if (!dryRun) await page.changed()
     page.ok()
   } catch (error) {
     page.fail(error)

@@ -18,6 +18,8 @@ const page = {
   asOf: () => ($('#as-of').value ? new Date(`${$('#as-of').value}Z`).toISOString() : null),
   fail: error => { $('#error').textContent = error.message; $('#error').hidden = false },
   ok: () => { $('#error').hidden = true },
+  // After a change (forget): the counts anew, and the picker without a scope that is gone.
+  changed: async () => { await showStats(scope); await loadPicker() },
 }
 
 function scopeLabel (s) {
@@ -48,18 +50,22 @@ async function openScope (asked) {
   $('#stats').textContent = ''
   Object.values(views).forEach(view => view.reset())
   try {
-    const data = await graphql(STATS, { scope: clean })
+    await showStats(clean) // refused here when the key may not touch the scope
     scope = clean
-    const s = data.stats
-    const types = data.entityTypeCounts.map(t => `${t.type} ${t.count}`).join(', ')
-    $('#stats').textContent = `${s.memories} memories (${s.currentMemories} current, ` +
-      `${s.superseded} superseded) · ${s.messages} messages · ${s.entities} entities` +
-      (types ? ` (${types})` : '') + ` · said ${when(s.firstSaidAt)} – ${when(s.lastSaidAt)}`
     page.ok()
     views[activeTab].show(page)
   } catch (error) {
     page.fail(error)
   }
+}
+
+async function showStats (asked) {
+  const data = await graphql(STATS, { scope: asked })
+  const s = data.stats
+  const types = data.entityTypeCounts.map(t => `${t.type} ${t.count}`).join(', ')
+  $('#stats').textContent = `${s.memories} memories (${s.currentMemories} current, ` +
+    `${s.superseded} superseded) · ${s.messages} messages · ${s.entities} entities` +
+    (types ? ` (${types})` : '') + ` · said ${when(s.firstSaidAt)} – ${when(s.lastSaidAt)}`
 }
 
 function showTab (name) {
