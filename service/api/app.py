@@ -2,6 +2,8 @@
 
 GraphiQL's own files are served under /graphiql-assets/, so it works offline (docs/graphiql.md).
 
+The memory dashboard at /dashboard, its files under /dashboard-assets/ (docs/dashboard.md).
+
 Also Engram's Neo4j Browser guide and style under /neo4j-browser/ (docs/browser.md).
 """
 
@@ -20,6 +22,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from service.api.auth import Principal, principal_from
+from service.api.dashboard_page import (
+    DASHBOARD_ASSETS_ROUTE,
+    DASHBOARD_ROUTE,
+    dashboard,
+    dashboard_assets,
+)
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.metrics import metrics_endpoint, observe
 from service.api.schema import build_schema
@@ -83,6 +91,8 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     app.include_router(router, prefix="/graphql")
     app.mount(GRAPHIQL_ASSETS_ROUTE, graphiql_assets(), name="graphiql-assets")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
+    app.add_route(DASHBOARD_ROUTE, dashboard, include_in_schema=False)
+    app.mount(DASHBOARD_ASSETS_ROUTE, dashboard_assets(), name="dashboard-assets")
     mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
     app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
     app.add_middleware(RequestIdMiddleware)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from service.api.auth import scope_for
+from service.api.auth import ANY, Principal, scope_for
 from service.api.graph import Entity
 from service.api.types import (
     Clock,
@@ -129,6 +129,11 @@ class MemoryWhereInput:
     said_at: DateTimeFilter | None = None
     valid_from: DateTimeFilter | None = None
     valid_to: DateTimeFilter | None = None
+    happened_start: DateTimeFilter | None = strawberry.field(
+        default=None,
+        description="validFrom, or saidAt for a fact with no time of its own: the HAPPENED "
+        "clock, as timeline buckets it.",
+    )
     created_at: DateTimeFilter | None = None
     confidence: ConfidenceFilter | None = None
     lang: KeywordFilter | None = None
@@ -211,6 +216,23 @@ class Stats:
     last_said_at: datetime | None
 
 
+@strawberry.type(description="A scope that holds memories, for a scope picker.")
+class ScopeSummary:
+    user_id: str | None
+    agent_id: str | None
+    run_id: str | None
+    memories: int
+    last_said_at: datetime | None
+
+
+@strawberry.type(description="Who the API key is and the ids it may touch; '*' allows any.")
+class Viewer:
+    principal: str
+    user_ids: list[str]
+    agent_ids: list[str]
+    run_ids: list[str]
+
+
 MemoriesResult = Annotated[
     MemoryConnection | InvalidInput | DatabaseUnavailable | Forbidden,
     strawberry.union("MemoriesResult"),
@@ -291,6 +313,21 @@ class DashboardQuery:
         rows = await _store(info).entity_type_counts(scope_for(info, scope))
         return [TypeCount(type=r.type, count=r.count) for r in rows]
 
+    @strawberry.field(description="The scopes holding memories that this key may read.")
+    async def scopes(self, info: Info[Any, None], first: int = 50) -> list[ScopeSummary]:
+        rows = await _store(info).scopes(_allowed(info.context["principal"]), first)
+        return [ScopeSummary(**r.model_dump()) for r in rows]
+
+    @strawberry.field(description="The caller: its principal and the ids its key may touch.")
+    def viewer(self, info: Info[Any, None]) -> Viewer:
+        p: Principal = info.context["principal"]
+        return Viewer(
+            principal=p.name,
+            user_ids=sorted(p.user_ids),
+            agent_ids=sorted(p.agent_ids),
+            run_ids=sorted(p.run_ids),
+        )
+
     @strawberry.field(description="Counts of memories, messages, entities and events.")
     async def stats(self, info: Info[Any, None], scope: ScopeInput) -> Stats | None:
         return Stats(**(await _store(info).stats(scope_for(info, scope))).model_dump())
@@ -299,6 +336,15 @@ class DashboardQuery:
 def _store(info: Info[Any, None]) -> store.DashboardStore:
     memory: MemoryService = info.context["memory"]
     return store.DashboardStore(memory.db)
+
+
+def _allowed(principal: Principal) -> store.AllowedIds:
+    def ids(allowed: frozenset[str]) -> list[str] | None:
+        return None if ANY in allowed else sorted(allowed)
+
+    return store.AllowedIds(
+        ids(principal.user_ids), ids(principal.agent_ids), ids(principal.run_ids)
+    )
 
 
 def _plain(where: MemoryWhereInput | EntityWhereInput | None) -> dict[str, Any] | None:

@@ -16,8 +16,10 @@ from strawberry.types import Info
 
 from service.core import domain
 from service.retrieval.traversal import GraphTraversal
+from service.store.dashboard_queries import DashboardStore
 
 EntityMemories = DataLoader[str, list[domain.StoredMemory]]
+SupersedingMemories = DataLoader[tuple[str, domain.Scope], list[domain.StoredMemory]]
 
 
 def entity_memories(
@@ -39,3 +41,17 @@ def entity_memories(
 
         loaders[key] = DataLoader(load_fn=load)
     return loaders[key]
+
+
+def superseding_memories(info: Info[Any, None]) -> SupersedingMemories:
+    """The request's loader of (memory id, its scope) -> the memories that replaced it."""
+    loader: SupersedingMemories | None = info.context.get("superseding_loader")
+    if loader is None:
+        store = DashboardStore(info.context["memory"].db)
+
+        async def load(asks: Sequence[tuple[str, domain.Scope]]) -> list[list[domain.StoredMemory]]:
+            found = await store.superseding(asks)
+            return [found.get(memory_id, []) for memory_id, _ in asks]
+
+        loader = info.context["superseding_loader"] = DataLoader(load_fn=load)
+    return loader

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
+from typing import Any
 
 import strawberry
+from strawberry.types import Info
 
+from service.api import loaders
 from service.core import domain
 from service.core.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
 
@@ -72,6 +75,7 @@ class Memory:
     time_granularity: str | None
     confidence: float | None
     source_ids: list[str]
+    stored: strawberry.Private[domain.StoredMemory]
 
     @classmethod
     def of(cls, m: domain.StoredMemory) -> Memory:
@@ -80,8 +84,18 @@ class Memory:
             said_at=m.said_at, created_at=m.created_at, valid_from=m.valid_from,
             valid_to=m.valid_to, invalidated_at=m.invalidated_at,
             time_granularity=m.time_granularity, confidence=m.confidence,
-            source_ids=m.source_ids,
+            source_ids=m.source_ids, stored=m,
         )  # fmt: skip
+
+    @strawberry.field(description="The memories that replaced this one; empty while current.")
+    async def superseded_by(self, info: Info[Any, None]) -> list[Memory]:
+        if self.invalidated_at is None:  # current: nothing replaced it, no query needed
+            return []
+        m = self.stored
+        # Read in its own scope: the memory was read through an authorised scope already.
+        owner = domain.Scope(user_id=m.user_id, agent_id=m.agent_id, run_id=m.run_id)
+        found = await loaders.superseding_memories(info).load((m.id, owner))
+        return [Memory.of(r) for r in found]
 
 
 @strawberry.type

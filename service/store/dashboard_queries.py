@@ -8,6 +8,7 @@ service.retrieval.filters, put at the query's /*markers*/ by `fill_markers`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -35,6 +36,7 @@ from service.store.graph_queries import EntityNode
 from service.store.repository import to_memory
 
 MAX_PAGE = 100
+MAX_SCOPES = 200
 
 
 class Bucket(StrEnum):
@@ -65,6 +67,25 @@ class ScopeStats(BaseModel):
     events: int
     first_said_at: datetime | None = None
     last_said_at: datetime | None = None
+
+
+class ScopeSummary(BaseModel):
+    """One scope that holds memories: its ids, how many memories, the last said."""
+
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    memories: int
+    last_said_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class AllowedIds:
+    """The ids a caller may touch in each scope field; None allows any id."""
+
+    user_ids: list[str] | None = None
+    agent_ids: list[str] | None = None
+    run_ids: list[str] | None = None
 
 
 N = TypeVar("N")
@@ -145,6 +166,19 @@ class DashboardStore:
     async def stats(self, scope: Scope) -> ScopeStats:
         rows = await self.db.read("summarize_scope", scope.params())
         return ScopeStats.model_validate(rows[0])
+
+    async def scopes(self, allowed: AllowedIds, limit: int = 50) -> list[ScopeSummary]:
+        """The scopes holding memories within `allowed`, the largest first."""
+        if not 1 <= limit <= MAX_SCOPES:
+            raise ValidationError(f"first: must be between 1 and {MAX_SCOPES}")
+        rows = await self.db.read("list_scopes", {**dataclasses.asdict(allowed), "limit": limit})
+        return [ScopeSummary.model_validate(r) for r in rows]
+
+    async def superseding(self, asks: Sequence[tuple[str, Scope]]) -> dict[str, list[StoredMemory]]:
+        """Memory id -> the memories that replaced it, each ask inside its own scope."""
+        params = [{"id": memory_id, **scope.params()} for memory_id, scope in asks]
+        rows = await self.db.read("list_superseding_memories", {"asks": params})
+        return {r["id"]: [to_memory(m) for m in r["memories"]] for r in rows}
 
     async def _fetch_page(
         self,

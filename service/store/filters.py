@@ -108,6 +108,7 @@ class MemoryWhere(_Model):
     said_at: TimeOps | None = None
     valid_from: TimeOps | None = None
     valid_to: TimeOps | None = None
+    happened_start: TimeOps | None = None
     created_at: TimeOps | None = None
     confidence: ConfidenceOps | None = None
     lang: KeywordOps | None = None
@@ -175,6 +176,8 @@ MEMORY_FIELDS: Mapping[str, FilterField] = {
     "said_at": FilterField(instant_key("m.said_at"), _COMPARE),
     "valid_from": FilterField(instant_key("m.valid_from"), _COMPARE),
     "valid_to": FilterField(instant_key("m.valid_to"), _COMPARE),
+    # valid_from, or said_at for a fact with no time of its own: the HAPPENED clock's start.
+    "happened_start": FilterField(instant_key("m.happened_start"), _COMPARE),
     "created_at": FilterField(instant_key("m.created_at"), _COMPARE),
     "confidence": FilterField("m.confidence", _pick(_COMPARE, "lt", "lte", "gt", "gte")),
     "lang": FilterField("m.lang", _pick(_STRING, "eq", "in_")),

@@ -134,6 +134,8 @@ FILTERS: list[tuple[dict[str, Any], set[str]]] = [
     ({"text": {"in": ["Bob moved to Seattle.", "nothing like it"]}}, {"Seattle"}),
     ({"saidAt": {"eq": "2024-02-14T13:00:00+01:00"}}, {"Max", "Denver"}),  # the same instant
     ({"AND": [{"saidAt": {"gte": FEB}}, {"saidAt": {"lt": MAR}}]}, {"Paris", "Max", "Denver"}),
+    # Bought "last week" on March 3rd: happened in February, said in March.
+    ({"happenedStart": {"gte": FEB, "lt": MAR}}, {"Paris", "Max", "Denver", "bicycle"}),
     ({"OR": [{"entityType": {"eq": "ORG"}}, {"entityName": {"contains": "pari"}}]},
      {"Google", "Microsoft", "阿里巴巴", "Paris"}),
     ({"entityType": {"in": ["PLACE"]}, "NOT": {"speaker": {"eq": "Bob"}}}, {"Denver"}),

@@ -204,10 +204,12 @@ def memory_wheres() -> list[dict[str, Any]]:
         {"speaker": {"contains": "jord"}}, {"entityType": {"eq": "PLACE"}},
         {"entityType": {"in": ["ORG", "PERSON", "PLACE"]}}, {"entityName": {"eq": "Zanzibar"}},
         {"entityName": {"contains": "pari"}},
-        *[{f: {op: when}} for f in ("saidAt", "validFrom", "validTo", "createdAt")
+        *[{f: {op: when}} for f in ("saidAt", "validFrom", "validTo", "happenedStart",
+                                                   "createdAt")
           for op, when in (("gte", t0), ("gt", t0), ("lte", t1), ("lt", t1))],
         {"saidAt": {"eq": "2024-05-06T10:00:00Z"}}, {"validFrom": {"eq": "2024-03-01T00:00:00Z"}},
         {"validTo": {"eq": "2024-04-01T00:00:00Z"}}, {"createdAt": {"eq": t0}},
+        {"happenedStart": {"eq": "2024-05-06T10:00:00Z"}},
         *[{"confidence": {op: v}} for op, v in (("gte", 0.0), ("gt", 0.0), ("lte", 1.0),
                                                   ("lt", 1.1))],
         {"lang": {"eq": "en"}}, {"lang": {"in": ["en", "zh"]}}, {"current": True},
@@ -573,6 +575,23 @@ async def check_decay(t: Tenants) -> None:
         assert 0 < report["changed"] <= bob_count
 
 
+async def check_scopes(t: Tenants) -> None:
+    query = "query { scopes(first: 200) { userId agentId runId memories } }"
+    scopes = (await t.bob(query))["scopes"]
+    assert [s["userId"] for s in scopes] == [BOB.user_id]
+    assert scopes[0]["memories"] == len(await t.ids("Memory", BOB))
+
+
+async def check_viewer(t: Tenants) -> None:
+    viewer = (await t.bob("query { viewer { principal userIds agentIds runIds } }"))["viewer"]
+    assert viewer == {
+        "principal": "bob-app",
+        "userIds": [BOB.user_id],
+        "agentIds": ["*"],
+        "runIds": ["*"],
+    }
+
+
 CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.search": check_search,
     "Query.context": check_context,
@@ -581,6 +600,8 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.timeline": check_timeline,
     "Query.entityTypeCounts": check_entity_type_counts,
     "Query.stats": check_stats,
+    "Query.scopes": check_scopes,
+    "Query.viewer": check_viewer,
     "Query.entity": check_entity,
     "Query.path": check_path,
     "Query.relations": check_relations,

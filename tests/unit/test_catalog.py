@@ -81,3 +81,10 @@ def test_memory_fields_read_every_stored_memory_field_and_no_embedding() -> None
     items = catalog.fragment("memory_fields").split("{", 1)[1].rsplit("}", 1)[0].split(",")
     projected = [item.strip().lstrip(".").split(":")[0] for item in items]
     assert projected == list(StoredMemory.model_fields) and "embedding" not in projected
+
+
+def test_the_scope_picker_seeks_a_keys_users_through_the_index() -> None:
+    # Bound like this, Neo4j 5.26 plans a NodeIndexSeek on the memory_user index, not a scan.
+    allowed = {"user_ids": ["alice"], "agent_ids": None, "run_ids": None, "limit": 50}
+    bound = catalog.bind_optional(catalog.query("list_scopes"), allowed)
+    assert "(m.user_id IN $user_ids)\n  AND true\n  AND true" in bound

@@ -1,0 +1,64 @@
+"""The memory dashboard at GET /dashboard: plain HTML and ES modules that talk only to /graphql.
+
+The page's own files ship in `service/api/dashboard_ui/`; cytoscape (the graph) comes from the
+npm registry at setup, pinned by `web/package-lock.json`, and is served from `web/node_modules`.
+No CDN and no build step: it works offline (docs/dashboard.md).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from service.api import offline_assets as offline
+from service.api.offline_assets import NODE_MODULES, Asset
+
+DASHBOARD_ROUTE = "/dashboard"
+DASHBOARD_ASSETS_ROUTE = "/dashboard-assets"
+PAGE_FOLDER = Path(str(files("service.api").joinpath("dashboard_ui")))
+
+# What index.html loads under DASHBOARD_ASSETS_ROUTE (and /vendor/); nothing else is served.
+PAGE_FILES: dict[str, Asset] = {
+    name: Asset(name, offline.CSS if name.endswith(".css") else offline.JS)
+    for name in (
+        "dashboard.css",
+        "main.js",
+        "api.js",
+        "queries.js",
+        "dom.js",
+        "search.js",
+        "timeline.js",
+        "entities.js",
+        "forget.js",
+    )
+}
+VENDOR: dict[str, Asset] = {
+    "cytoscape.esm.min.mjs": Asset("cytoscape/dist/cytoscape.esm.min.mjs", offline.JS),
+}
+
+
+def dashboard_page(node_modules: Path = NODE_MODULES) -> HTMLResponse:
+    """The dashboard, or how to install its files when some are missing."""
+    if missing := offline.missing_files(VENDOR, node_modules):
+        return offline.missing_page("Engram dashboard", node_modules, missing)
+    return HTMLResponse((PAGE_FOLDER / "index.html").read_text("utf-8"))
+
+
+async def dashboard(request: Request) -> HTMLResponse:
+    """GET /dashboard."""
+    return dashboard_page()
+
+
+def dashboard_assets(node_modules: Path = NODE_MODULES) -> Starlette:
+    """The app mounted at DASHBOARD_ASSETS_ROUTE: the page's files, and /vendor/ from npm."""
+    return Starlette(
+        routes=[
+            Route("/vendor/{name}", offline.serve_files(VENDOR, node_modules)),
+            Route("/{name}", offline.serve_files(PAGE_FILES, PAGE_FOLDER)),
+        ]
+    )

@@ -1,0 +1,73 @@
+"""Browser files the service serves itself, so its pages work without a CDN or internet.
+
+Each page lists the files it loads in an allowlist of name -> Asset; nothing else is served.
+Files from npm live in `web/node_modules`, installed by `scripts/setup.sh` as
+`web/package-lock.json` pins them (docs/graphiql.md, docs/dashboard.md).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse
+
+from service.core.config import REPO_ROOT
+
+NODE_MODULES = REPO_ROOT / "web" / "node_modules"
+
+JS = "text/javascript; charset=utf-8"
+CSS = "text/css; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file a page loads: where it lies under its folder, and how it is served."""
+
+    path: str
+    media_type: str
+
+
+_MISSING_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>
+<body style="font-family: sans-serif; margin: 2em; max-width: 50em">
+<h1>{title}: files not installed</h1>
+<p>Engram serves these files from <code>{folder}</code>, which lacks {missing}.
+Install them with <code>make setup</code> (or <code>./scripts/setup.sh</code>; it needs Node.js
+and npm), then reload this page. GraphQL queries to /graphql work meanwhile.</p>
+</body></html>
+"""
+
+
+def missing_files(assets: Mapping[str, Asset], folder: Path) -> list[str]:
+    return [a.path for a in assets.values() if not (folder / a.path).is_file()]
+
+
+def missing_page(title: str, folder: Path, missing: list[str]) -> HTMLResponse:
+    """A 503 page saying which files are missing and how to install them."""
+    body = _MISSING_PAGE.format(
+        title=html.escape(title),
+        folder=html.escape(str(folder)),
+        missing=html.escape(", ".join(missing)),
+    )
+    return HTMLResponse(body, status_code=503)
+
+
+def serve_files(
+    assets: Mapping[str, Asset], folder: Path
+) -> Callable[[Request], Awaitable[FileResponse]]:
+    """An endpoint answering GET …/{name} with the listed file of that name, else 404."""
+
+    async def asset(request: Request) -> FileResponse:
+        found = assets.get(request.path_params["name"])
+        if found is None or not (folder / found.path).is_file():
+            raise HTTPException(status_code=404)
+        # Names carry no version: a browser revalidates (ETag) so a new lockfile shows at once.
+        return FileResponse(
+            folder / found.path, media_type=found.media_type, headers={"Cache-Control": "no-cache"}
+        )
+
+    return asset
