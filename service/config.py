@@ -54,6 +54,14 @@ class Settings(BaseSettings):
     # /metrics also answers this key as a bearer token, so a scraper needs no key that reads
     # memories (docs/metrics.md).
     metrics_key: SecretStr | None = None
+    # Overload (docs/operations.md, "Under load"): at most max_requests_in_flight GraphQL and
+    # /mcp requests run at once in a process; past it a request is answered at once with 503
+    # Busy and Retry-After: busy_retry_after_s instead of waiting. 0 = no limit.
+    max_requests_in_flight: int = Field(default=8, ge=0)
+    busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
+    # Each such request's deadline, Neo4j's timeout for its transactions: a query still running
+    # then is rolled back and the request answers TimedOut. 0 = no deadline.
+    request_timeout_s: float = Field(default=30.0, ge=0.0)
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"
 

@@ -19,6 +19,11 @@ class DatabaseUnavailableError(EngramError):
     """Neo4j does not answer (stopped, unreachable, or refused our credentials)."""
 
 
+class QueryTimeoutError(EngramError):
+    """The request's deadline passed while Neo4j ran its query; the transaction was rolled back,
+    so nothing of it was written (ENGRAM_REQUEST_TIMEOUT_S)."""
+
+
 class LocalServerError(EngramError):
     """The local Neo4j server could not be installed, started or stopped."""
 

@@ -19,6 +19,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from service.api.admission import AdmissionLimit
 from service.api.auth import Principal, principal_from
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.metrics import metrics_endpoint, observe
@@ -85,6 +86,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
     mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
     app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
+    app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
     app.add_middleware(RequestIdMiddleware)
 
     @app.get("/healthz")

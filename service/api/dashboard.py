@@ -44,6 +44,7 @@ from service.api.types import (
     NotFound,
     PageInfo,
     ScopeInput,
+    TimedOut,
     problem,
 )
 from service.errors import EngramError, ValidationError
@@ -212,11 +213,11 @@ class Stats:
 
 
 MemoriesResult = Annotated[
-    MemoryConnection | InvalidInput | DatabaseUnavailable | Forbidden,
+    MemoryConnection | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("MemoriesResult"),
 ]
 EntitiesResult = Annotated[
-    EntityConnection | InvalidInput | DatabaseUnavailable | Forbidden,
+    EntityConnection | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("EntitiesResult"),
 ]
 
@@ -326,7 +327,7 @@ def _page_info(page: store.Page[Any], after: str | None) -> PageInfo:
     )
 
 
-def _failure(error: EngramError) -> InvalidInput | DatabaseUnavailable | Forbidden:
+def _failure(error: EngramError) -> InvalidInput | DatabaseUnavailable | TimedOut | Forbidden:
     result = problem(error)
     if isinstance(result, NotFound):  # cannot happen in a list
         return InvalidInput(message=result.message)

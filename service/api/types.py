@@ -8,7 +8,13 @@ from enum import Enum
 import strawberry
 
 from service import domain
-from service.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
+from service.errors import (
+    DatabaseUnavailableError,
+    EngramError,
+    ForbiddenError,
+    NotFoundError,
+    QueryTimeoutError,
+)
 
 
 @strawberry.enum
@@ -160,6 +166,11 @@ class DatabaseUnavailable:
     message: str
 
 
+@strawberry.type(description="The request ran out of time in Neo4j; nothing was written.")
+class TimedOut:
+    message: str
+
+
 @strawberry.type
 class NotFound:
     message: str
@@ -170,13 +181,15 @@ class Forbidden:
     message: str
 
 
-Problem = InvalidInput | DatabaseUnavailable | NotFound | Forbidden
+Problem = InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden
 
 
 def problem(error: EngramError) -> Problem:
     """The one place where domain errors become typed GraphQL results."""
     if isinstance(error, DatabaseUnavailableError):
         return DatabaseUnavailable(message="the database is unavailable; retry later")
+    if isinstance(error, QueryTimeoutError):
+        return TimedOut(message=str(error))
     if isinstance(error, NotFoundError):
         return NotFound(message=str(error))
     if isinstance(error, ForbiddenError):
