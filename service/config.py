@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -56,12 +57,16 @@ class Settings(BaseSettings):
     metrics_key: SecretStr | None = None
     # Overload (docs/operations.md, "Under load"): at most max_requests_in_flight GraphQL and
     # /mcp requests run at once in a process; past it a request is answered at once with 503
-    # Busy and Retry-After: busy_retry_after_s instead of waiting. 0 = no limit.
-    max_requests_in_flight: int = Field(default=8, ge=0)
+    # Busy and Retry-After: busy_retry_after_s instead of waiting. 0 = no limit. The default,
+    # two per core, keeps the tail of a loaded process near one client's (bench/RESULTS.md).
+    max_requests_in_flight: int = Field(default_factory=lambda: 2 * usable_cores(), ge=0)
     busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
     # Each such request's deadline, Neo4j's timeout for its transactions: a query still running
     # then is rolled back and the request answers TimedOut. 0 = no deadline.
     request_timeout_s: float = Field(default=30.0, ge=0.0)
+    # On SIGTERM `engram serve` stops accepting connections and lets the requests in flight
+    # finish for up to this long, then cancels them (their transactions roll back) and stops.
+    shutdown_grace_s: int = Field(default=30, ge=0)
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"
 
@@ -191,6 +196,13 @@ class Settings(BaseSettings):
     @property
     def bolt_uri(self) -> str:
         return self.neo4j_uri or f"bolt://127.0.0.1:{self.neo4j_bolt_port}"
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _is_loopback(uri: str) -> bool:

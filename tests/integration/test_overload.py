@@ -20,6 +20,7 @@ from service.api.app import create_app
 from service.domain import Scope
 from service.memory import Memory
 from tests.conftest import Neo4jTarget, run_cypher
+from tests.integration.test_mcp import error_text, mcp_client
 from tests.integration.test_metrics import parse, value
 
 pytestmark = pytest.mark.integration
@@ -95,6 +96,11 @@ def add_request(messages: list[dict[str, str]]) -> dict[str, object]:
     return {"query": ADD, "variables": {"messages": messages, "scope": SCOPE}}
 
 
+def held_add(client: httpx.AsyncClient) -> asyncio.Task[httpx.Response]:
+    """Start an add that mentions the known entities: under lock_entities it waits in Neo4j."""
+    return asyncio.create_task(client.post("/graphql", json=add_request(MENTIONS_KNOWN)))
+
+
 async def test_past_the_limit_the_answer_is_busy_at_once(
     known_scope: Memory, neo4j_target: Neo4jTarget
 ) -> None:
@@ -103,7 +109,7 @@ async def test_past_the_limit_the_answer_is_busy_at_once(
         known_scope, neo4j_target, max_requests_in_flight=1, busy_retry_after_s=2
     ) as client:
         async with lock_entities(neo4j_target):
-            held = asyncio.create_task(client.post("/graphql", json=add_request(MENTIONS_KNOWN)))
+            held = held_add(client)
             while await gauge(client, "engram_requests_in_flight") < 1:
                 await asyncio.sleep(0.02)
 
@@ -131,7 +137,7 @@ async def test_a_write_past_its_deadline_is_rolled_back_whole(
     before = await node_count(neo4j_target)
     async with client_for(known_scope, neo4j_target, request_timeout_s=DEADLINE_S) as client:
         async with lock_entities(neo4j_target):
-            add = asyncio.create_task(client.post("/graphql", json=add_request(MENTIONS_KNOWN)))
+            add = held_add(client)
             # The add waits inside its write transaction, its messages and memories written.
             while not add.done() and await blocked_transactions(neo4j_target) == 0:
                 await asyncio.sleep(0.05)
@@ -142,3 +148,17 @@ async def test_a_write_past_its_deadline_is_rolled_back_whole(
     assert answer.json()["data"]["addMessages"]["__typename"] == "TimedOut"
     assert await node_count(neo4j_target) == before
     assert value(samples, "engram_errors_total", surface="graphql", kind="TimedOut") == 1
+
+
+async def test_an_mcp_tool_past_its_deadline_writes_nothing(
+    known_scope: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    """The deadline reaches the tools, which run in a task the MCP SDK starts per request."""
+    before = await node_count(neo4j_target)
+    settings = neo4j_target.settings(auth_mode="local", request_timeout_s=DEADLINE_S)
+    app = create_app(settings, memory=known_scope)
+    async with mcp_client(app, {}) as client, lock_entities(neo4j_target):
+        call = client.call_tool("add_messages", {"messages": MENTIONS_KNOWN, "user_id": "ola"})
+        result = await asyncio.wait_for(call, WAIT_S)
+    assert result.is_error and error_text(result).startswith("TimedOut:")
+    assert await node_count(neo4j_target) == before
