@@ -190,7 +190,9 @@ class Database:
             code = e.code or ""
             if not (code.startswith(_TIMED_OUT) or (code in _STOPPED and deadline_passed())):
                 raise
-            raise QueryTimeoutError("the request's deadline passed; nothing was written") from e
+            raise QueryTimeoutError(
+                "the request ran out of time in Neo4j; its transaction was rolled back"
+            ) from e
 
     async def _read_once(
         self, cypher: str, params: dict[str, Any], plain: bool = False

@@ -9,15 +9,19 @@ its messages and memories already written there, until the lock or its deadline 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from neo4j import AsyncGraphDatabase
 from service.api.app import create_app
+from service.client import EngramClient
 from service.domain import Scope
+from service.errors import BusyError
 from service.memory import Memory
 from tests.conftest import Neo4jTarget, run_cypher
 from tests.integration.test_mcp import error_text, mcp_client
@@ -86,9 +90,12 @@ async def known_scope(mem: Memory) -> Memory:
     return mem
 
 
-def client_for(mem: Memory, target: Neo4jTarget, **settings: object) -> httpx.AsyncClient:
-    """An HTTP client of an app over ``mem`` with these settings (no API keys: local mode)."""
-    app = create_app(target.settings(auth_mode="local", **settings), memory=mem)
+def app_for(mem: Memory, target: Neo4jTarget, **settings: object) -> FastAPI:
+    """An app over ``mem`` with these settings (no API keys: local mode)."""
+    return create_app(target.settings(auth_mode="local", **settings), memory=mem)
+
+
+def client_for(app: FastAPI) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1")
 
 
@@ -105,9 +112,8 @@ async def test_past_the_limit_the_answer_is_busy_at_once(
     known_scope: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     search = {"query": SEARCH, "variables": {"q": "where", "scope": SCOPE}}
-    async with client_for(
-        known_scope, neo4j_target, max_requests_in_flight=1, busy_retry_after_s=2
-    ) as client:
+    app = app_for(known_scope, neo4j_target, max_requests_in_flight=1, busy_retry_after_s=2)
+    async with client_for(app) as client:
         async with lock_entities(neo4j_target):
             held = held_add(client)
             while await gauge(client, "engram_requests_in_flight") < 1:
@@ -120,6 +126,10 @@ async def test_past_the_limit_the_answer_is_busy_at_once(
             mcp = await client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
             assert mcp.status_code == 503 and mcp.json()["error"]["message"].startswith("Busy:")
             assert (await client.get("/healthz")).status_code == 200  # never limited
+            async with EngramClient("http://x", transport=httpx.ASGITransport(app=app)) as engram:
+                with pytest.raises(BusyError) as busy:
+                    await engram.search("where", user_id="ola")
+            assert busy.value.retry_after_s == 2
             assert not held.done()
         # The lock is gone: the held add lands, and the slot it took is free again.
         done = await asyncio.wait_for(held, WAIT_S)
@@ -127,38 +137,55 @@ async def test_past_the_limit_the_answer_is_busy_at_once(
         again = await client.post("/graphql", json=search)
         assert again.json()["data"]["search"]["__typename"] == "SearchHits"
         samples = parse((await client.get("/metrics")).text)
-    assert value(samples, "engram_errors_total", surface="graphql", kind="Busy") == 1
+    assert value(samples, "engram_errors_total", surface="graphql", kind="Busy") == 2
     assert value(samples, "engram_errors_total", surface="mcp", kind="Busy") == 1
 
 
+SendAdd = Callable[[], Coroutine[Any, Any, str]]  # answers the result's type name
+Adder = Callable[[FastAPI], AbstractAsyncContextManager[SendAdd]]
+
+
+@asynccontextmanager
+async def over_graphql(app: FastAPI) -> AsyncIterator[SendAdd]:
+    """The held add over GraphQL; it answers its result's type name."""
+    async with client_for(app) as client:
+
+        async def add() -> str:
+            response = await client.post("/graphql", json=add_request(MENTIONS_KNOWN))
+            return str(response.json()["data"]["addMessages"]["__typename"])
+
+        yield add
+
+
+@asynccontextmanager
+async def over_mcp(app: FastAPI) -> AsyncIterator[SendAdd]:
+    """The held add as an MCP tool call; it answers the error's type name, as GraphQL's."""
+    async with mcp_client(app, {}) as client:
+
+        async def add() -> str:
+            result = await client.call_tool(
+                "add_messages", {"messages": MENTIONS_KNOWN, "user_id": "ola"}
+            )
+            return error_text(result).split(":")[0] if result.is_error else "AddMessagesSuccess"
+
+        yield add
+
+
+@pytest.mark.parametrize(("surface", "adder"), [("graphql", over_graphql), ("mcp", over_mcp)])
 async def test_a_write_past_its_deadline_is_rolled_back_whole(
-    known_scope: Memory, neo4j_target: Neo4jTarget
+    surface: str, adder: Adder, known_scope: Memory, neo4j_target: Neo4jTarget
 ) -> None:
     before = await node_count(neo4j_target)
-    async with client_for(known_scope, neo4j_target, request_timeout_s=DEADLINE_S) as client:
-        async with lock_entities(neo4j_target):
-            add = held_add(client)
-            # The add waits inside its write transaction, its messages and memories written.
-            while not add.done() and await blocked_transactions(neo4j_target) == 0:
-                await asyncio.sleep(0.05)
-            assert not add.done(), "the add never reached its write transaction"
-            answer = await asyncio.wait_for(add, WAIT_S)  # with the lock still held
-        samples = parse((await client.get("/metrics")).text)
+    app = app_for(known_scope, neo4j_target, request_timeout_s=DEADLINE_S)
+    async with adder(app) as send_add, lock_entities(neo4j_target):
+        add = asyncio.create_task(send_add())
+        # The add waits inside its write transaction, its messages and memories written.
+        while not add.done() and await blocked_transactions(neo4j_target) == 0:
+            await asyncio.sleep(0.05)
+        assert not add.done(), "the add never reached its write transaction"
+        answer = await asyncio.wait_for(add, WAIT_S)  # with the lock still held
 
-    assert answer.json()["data"]["addMessages"]["__typename"] == "TimedOut"
+    assert answer == "TimedOut"
     assert await node_count(neo4j_target) == before
-    assert value(samples, "engram_errors_total", surface="graphql", kind="TimedOut") == 1
-
-
-async def test_an_mcp_tool_past_its_deadline_writes_nothing(
-    known_scope: Memory, neo4j_target: Neo4jTarget
-) -> None:
-    """The deadline reaches the tools, which run in a task the MCP SDK starts per request."""
-    before = await node_count(neo4j_target)
-    settings = neo4j_target.settings(auth_mode="local", request_timeout_s=DEADLINE_S)
-    app = create_app(settings, memory=known_scope)
-    async with mcp_client(app, {}) as client, lock_entities(neo4j_target):
-        call = client.call_tool("add_messages", {"messages": MENTIONS_KNOWN, "user_id": "ola"})
-        result = await asyncio.wait_for(call, WAIT_S)
-    assert result.is_error and error_text(result).startswith("TimedOut:")
-    assert await node_count(neo4j_target) == before
+    samples = parse(app.state.metrics.exposition().decode())
+    assert value(samples, "engram_errors_total", surface=surface, kind="TimedOut") == 1
