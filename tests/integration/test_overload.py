@@ -39,7 +39,7 @@ mutation Add($messages: [MessageInput!]!, $scope: ScopeInput!) {
 }"""
 SEARCH = """
 query Search($q: String!, $scope: ScopeInput!) {
-  search(query: $q, scope: $scope) { __typename }
+  search(query: $q, scope: $scope) { __typename ... on TimedOut { message } }
 }"""
 SCOPE = {"userId": "ola"}
 KNOWN = [{"content": "Ola works at Acme Robotics in Oslo.", "speaker": "Ola"}]
@@ -189,3 +189,14 @@ async def test_a_write_past_its_deadline_is_rolled_back_whole(
     assert await node_count(neo4j_target) == before
     samples = parse(app.state.metrics.exposition().decode())
     assert value(samples, "engram_errors_total", surface=surface, kind="TimedOut") == 1
+
+
+async def test_past_its_deadline_a_search_starts_no_query(
+    known_scope: Memory, neo4j_target: Neo4jTarget
+) -> None:
+    # A deadline one microsecond after the request arrives has passed before any query.
+    app = app_for(known_scope, neo4j_target, request_timeout_s=1e-6)
+    async with client_for(app) as client:
+        search = {"query": SEARCH, "variables": {"q": "where does Ola work", "scope": SCOPE}}
+        answer = await client.post("/graphql", json=search)
+    assert answer.json()["data"]["search"]["__typename"] == "TimedOut"
