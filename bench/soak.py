@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -37,12 +38,18 @@ QUESTIONS = ["What hobby did they start?", "Where did they travel?", "Who adopte
              "What did they say last week?", "Where does the sister live?"]  # fmt: skip
 
 
-def start_server(settings: Settings, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    settings: Settings, port: int, extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "ENGRAM_AUTH_MODE": "local", "ENGRAM_API_PORT": str(port),
-           "ENGRAM_NEO4J_URI": settings.bolt_uri}  # fmt: skip
+           "ENGRAM_NEO4J_URI": settings.bolt_uri, **(extra_env or {})}  # fmt: skip
     engram = str(Path(sys.executable).parent / "engram")
-    server = subprocess.Popen([engram, "serve"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    # Its log goes to a file: a pipe nobody reads fills up (an access line per request) and
+    # then blocks the server mid-request.
+    log = Path(tempfile.gettempdir()) / f"engram-bench-serve-{port}.log"
+    with log.open("wb") as stderr:
+        server = subprocess.Popen([engram, "serve"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=stderr)  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -51,7 +58,7 @@ def start_server(settings: Settings, port: int) -> subprocess.Popen[bytes]:
         except httpx.HTTPError:
             time.sleep(0.5)
     server.kill()
-    raise RuntimeError("the server did not come up within 120 s")
+    raise RuntimeError(f"the server did not come up within 120 s; its log: {log}")
 
 
 async def client_loop(

@@ -44,7 +44,12 @@ def serve() -> None:
     if settings.uses_local_server:
         _start_local(LocalNeo4j(settings))
     console.print(f"GraphiQL: http://{settings.api_host}:{settings.api_port}/graphql")
-    uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.api_host,
+        port=settings.api_port,
+        timeout_graceful_shutdown=settings.shutdown_grace_s,  # docs/operations.md
+    )
 
 
 @app.command()

@@ -5,7 +5,8 @@
         hits = await engram.search("where does Ana live?", user_id="ana")
 
 Typed errors: InvalidInput → ValidationError, Forbidden → ForbiddenError, NotFound →
-NotFoundError, DatabaseUnavailable → DatabaseUnavailableError (all EngramError).
+NotFoundError, DatabaseUnavailable → DatabaseUnavailableError, TimedOut → QueryTimeoutError,
+and a busy process's 503 → BusyError with its Retry-After (all EngramError).
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ import httpx
 
 from service.core.domain import AddResult, ContextBlock, SearchHit
 from service.core.errors import (
+    BusyError,
     DatabaseUnavailableError,
     EngramError,
     ForbiddenError,
     NotFoundError,
+    QueryTimeoutError,
     ValidationError,
 )
 
 _ERRORS: dict[str, type[EngramError]] = {
     "InvalidInput": ValidationError, "Forbidden": ForbiddenError, "NotFound": NotFoundError,
-    "DatabaseUnavailable": DatabaseUnavailableError,
+    "DatabaseUnavailable": DatabaseUnavailableError, "TimedOut": QueryTimeoutError,
 }  # fmt: skip
 _PROBLEMS = " ".join(f"... on {name} {{ message }}" for name in _ERRORS)
 _MEMORY = (
@@ -102,6 +105,9 @@ class EngramClient:
         response = await self._http.post("/graphql", json={"query": query, "variables": variables})
         if response.status_code == 401:
             raise ForbiddenError(response.json().get("detail", "unauthorised"))
+        if response.status_code == 503 and "Retry-After" in response.headers:
+            message = response.json()["errors"][0]["message"]
+            raise BusyError(message, float(response.headers["Retry-After"]))
         response.raise_for_status()
         body = response.json()
         if body.get("errors"):

@@ -21,6 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from service.api.admission import AdmissionLimit
 from service.api.auth import Principal, principal_from
 from service.api.dashboard_page import (
     DASHBOARD_ASSETS_ROUTE,
@@ -95,6 +96,7 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     app.mount(DASHBOARD_ASSETS_ROUTE, dashboard_assets(), name="dashboard-assets")
     mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
     app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
+    app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
     app.add_middleware(RequestIdMiddleware)
 
     @app.get("/healthz")

@@ -36,6 +36,7 @@ from service.api.types import (
     PageInfo,
     ScopeInput,
     SearchHits,
+    TimedOut,
     problem,
 )
 from service.core import domain
@@ -154,7 +155,7 @@ def result_count(result: object) -> int | None:
     match result:
         case NotFound():
             return 0
-        case InvalidInput() | Forbidden() | DatabaseUnavailable():
+        case InvalidInput() | Forbidden() | DatabaseUnavailable() | TimedOut():
             return None
         case list():
             return len(result)
@@ -209,7 +210,7 @@ class ReadEventConnection:
 
 
 ReadAuditResult = Annotated[
-    ReadEventConnection | InvalidInput | Forbidden | DatabaseUnavailable,
+    ReadEventConnection | InvalidInput | Forbidden | DatabaseUnavailable | TimedOut,
     strawberry.union("ReadAuditResult"),
 ]
 

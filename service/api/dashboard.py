@@ -43,6 +43,7 @@ from service.api.types import (
     NotFound,
     PageInfo,
     ScopeInput,
+    TimedOut,
     problem,
 )
 from service.core import domain
@@ -234,11 +235,11 @@ class Viewer:
 
 
 MemoriesResult = Annotated[
-    MemoryConnection | InvalidInput | DatabaseUnavailable | Forbidden,
+    MemoryConnection | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("MemoriesResult"),
 ]
 EntitiesResult = Annotated[
-    EntityConnection | InvalidInput | DatabaseUnavailable | Forbidden,
+    EntityConnection | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("EntitiesResult"),
 ]
 
@@ -372,7 +373,7 @@ def _page_info(page: store.Page[Any], after: str | None) -> PageInfo:
     )
 
 
-def _failure(error: EngramError) -> InvalidInput | DatabaseUnavailable | Forbidden:
+def _failure(error: EngramError) -> InvalidInput | DatabaseUnavailable | TimedOut | Forbidden:
     result = problem(error)
     if isinstance(result, NotFound):  # cannot happen in a list
         return InvalidInput(message=result.message)

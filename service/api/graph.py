@@ -24,6 +24,7 @@ from service.api.types import (
     NotFound,
     PageInfo,
     ScopeInput,
+    TimedOut,
     problem,
 )
 from service.core import domain
@@ -181,15 +182,15 @@ class EntityPath:
 
 
 EntityResult = Annotated[
-    Entity | NotFound | InvalidInput | DatabaseUnavailable | Forbidden,
+    Entity | NotFound | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("EntityResult"),
 ]
 RelationsResult = Annotated[
-    RelationConnection | NotFound | InvalidInput | DatabaseUnavailable | Forbidden,
+    RelationConnection | NotFound | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("RelationsResult"),
 ]
 PathResult = Annotated[
-    EntityPath | NotFound | InvalidInput | DatabaseUnavailable | Forbidden,
+    EntityPath | NotFound | InvalidInput | DatabaseUnavailable | TimedOut | Forbidden,
     strawberry.union("PathResult"),
 ]
 

@@ -26,6 +26,7 @@ from service.api.types import (
     Memory,
     NotFound,
     ScopeInput,
+    TimedOut,
     problem,
 )
 from service.core.errors import EngramError
@@ -169,7 +170,7 @@ class DecayReport:
     floor: float
 
 
-_Problems = InvalidInput | NotFound | Forbidden | DatabaseUnavailable
+_Problems = InvalidInput | NotFound | Forbidden | DatabaseUnavailable | TimedOut
 MemoryResult = Annotated[Memory | _Problems, strawberry.union("MemoryResult")]
 HistoryResult = Annotated[MemoryHistory | _Problems, strawberry.union("HistoryResult")]
 AddMemoryResult = Annotated[AddMessagesSuccess | _Problems, strawberry.union("AddMemoryResult")]

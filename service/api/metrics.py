@@ -22,7 +22,7 @@ from strawberry.types import ExecutionContext
 from strawberry.utils.await_maybe import AwaitableOrValue
 
 from service.api.auth import authenticate
-from service.api.types import DatabaseUnavailable, Forbidden, InvalidInput, NotFound
+from service.api.types import DatabaseUnavailable, Forbidden, InvalidInput, NotFound, TimedOut
 from service.core.config import Settings
 from service.memory import MemoryService
 from service.observability.metrics import ErrorKind, Metrics, kind_of
@@ -32,6 +32,7 @@ PROBLEMS: dict[type, ErrorKind] = {
     NotFound: ErrorKind.NOT_FOUND,
     Forbidden: ErrorKind.FORBIDDEN,
     DatabaseUnavailable: ErrorKind.DATABASE_UNAVAILABLE,
+    TimedOut: ErrorKind.TIMED_OUT,
 }
 # Label of an operation refused before it ran (its fields are not known to exist).
 INVALID_OPERATION = "invalid"

@@ -38,6 +38,7 @@ from service.api.types import (
     NotFound,
     ScopeInput,
     SearchHits,
+    TimedOut,
     TimeFilterInput,
     problem,
 )
@@ -48,15 +49,15 @@ from service.memory import MemoryService
 from service.observability.metrics import Metrics
 
 AddMessagesResult = Annotated[
-    AddMessagesSuccess | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
+    AddMessagesSuccess | InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden,
     strawberry.union("AddMessagesResult"),
 ]
 ContextResult = Annotated[
-    Context | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
+    Context | InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden,
     strawberry.union("ContextResult"),
 ]
 SearchResult = Annotated[
-    SearchHits | InvalidInput | DatabaseUnavailable | NotFound | Forbidden,
+    SearchHits | InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden,
     strawberry.union("SearchResult"),
 ]
 

@@ -11,7 +11,13 @@ from strawberry.types import Info
 
 from service.api import loaders
 from service.core import domain
-from service.core.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
+from service.core.errors import (
+    DatabaseUnavailableError,
+    EngramError,
+    ForbiddenError,
+    NotFoundError,
+    QueryTimeoutError,
+)
 
 
 @strawberry.enum
@@ -174,6 +180,11 @@ class DatabaseUnavailable:
     message: str
 
 
+@strawberry.type(description="The request ran out of time in Neo4j; nothing was written.")
+class TimedOut:
+    message: str
+
+
 @strawberry.type
 class NotFound:
     message: str
@@ -184,13 +195,15 @@ class Forbidden:
     message: str
 
 
-Problem = InvalidInput | DatabaseUnavailable | NotFound | Forbidden
+Problem = InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden
 
 
 def problem(error: EngramError) -> Problem:
     """The one place where domain errors become typed GraphQL results."""
     if isinstance(error, DatabaseUnavailableError):
         return DatabaseUnavailable(message="the database is unavailable; retry later")
+    if isinstance(error, QueryTimeoutError):
+        return TimedOut(message=str(error))
     if isinstance(error, NotFoundError):
         return NotFound(message=str(error))
     if isinstance(error, ForbiddenError):

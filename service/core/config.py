@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -86,6 +87,18 @@ class Settings(BaseSettings):
     """Prometheus metrics at `/metrics` need an API key (`X-API-Key`) or this key as a bearer token
     (at least 16 characters); open in `local` mode (docs/metrics.md).
     """
+    max_requests_in_flight: int = Field(default_factory=lambda: 2 * usable_cores(), ge=0)
+    """GraphQL and `/mcp` requests that may run at once in a process; past it a request is
+    answered at once with 503 Busy and `Retry-After` instead of waiting. 0 = no limit. Default:
+    two per usable core (docs/operations.md, "Under load")."""
+    busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
+    """The `Retry-After` seconds of a Busy answer."""
+    request_timeout_s: float = Field(default=30.0, ge=0.0)
+    """Each request's deadline, Neo4j's timeout for its transactions: a query still running
+    then is rolled back and the request answers TimedOut. 0 = no deadline."""
+    shutdown_grace_s: int = Field(default=30, ge=0)
+    """On SIGTERM `engram serve` stops accepting connections and lets requests in flight finish
+    for up to this long, then cancels them (their transactions roll back) and stops."""
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"
     """`json`: one JSON object a log line; every line carries the request id (`X-Request-ID`)."""
@@ -282,6 +295,13 @@ class Settings(BaseSettings):
     @property
     def bolt_uri(self) -> str:
         return self.neo4j_uri or f"bolt://127.0.0.1:{self.neo4j_bolt_port}"
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _is_loopback(uri: str) -> bool:

@@ -19,6 +19,20 @@ class DatabaseUnavailableError(EngramError):
     """Neo4j does not answer (stopped, unreachable, or refused our credentials)."""
 
 
+class BusyError(EngramError):
+    """The service already runs its limit of requests (ENGRAM_MAX_REQUESTS_IN_FLIGHT); retry
+    after ``retry_after_s`` seconds, or ask another process."""
+
+    def __init__(self, message: str, retry_after_s: float = 1.0) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class QueryTimeoutError(EngramError):
+    """The request's deadline (ENGRAM_REQUEST_TIMEOUT_S) passed while Neo4j ran its query, or
+    before it could start one; that transaction was rolled back, so nothing of it was written."""
+
+
 class LocalServerError(EngramError):
     """The local Neo4j server could not be installed, started or stopped."""
 

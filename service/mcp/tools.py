@@ -6,7 +6,8 @@ narrows them exactly as it narrows GraphQL's ``scope``: a principal limited to o
 that user in when the call names none, and refuses another. Over stdio the principal is the
 configured scope (``ENGRAM_MCP_USER_ID`` …), so an agent there never needs to name one.
 Expected failures (EngramError) come back as tool errors (``isError``) whose text starts with
-the GraphQL type of the failure: ``InvalidInput: …``, ``NotFound: …``, ``Forbidden: …``.
+the GraphQL type of the failure: ``InvalidInput: …``, ``NotFound: …``, ``Forbidden: …``,
+``TimedOut: …``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from service.core.errors import (
     EngramError,
     ForbiddenError,
     NotFoundError,
+    QueryTimeoutError,
     ValidationError,
 )
 from service.mcp import results
@@ -92,6 +94,8 @@ def tool_errors() -> Iterator[None]:
         yield
     except DatabaseUnavailableError as e:
         raise ToolError("DatabaseUnavailable: the database is unavailable; retry later") from e
+    except QueryTimeoutError as e:
+        raise ToolError(f"TimedOut: {e}") from e
     except NotFoundError as e:
         raise ToolError(f"NotFound: {e}") from e
     except ForbiddenError as e:

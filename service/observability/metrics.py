@@ -13,7 +13,13 @@ from enum import StrEnum
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from service.core.domain import AddResult
-from service.core.errors import DatabaseUnavailableError, EngramError, ForbiddenError, NotFoundError
+from service.core.errors import (
+    DatabaseUnavailableError,
+    EngramError,
+    ForbiddenError,
+    NotFoundError,
+    QueryTimeoutError,
+)
 
 # Seconds; a search takes tens of milliseconds, an add of a long conversation seconds.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -26,6 +32,10 @@ class ErrorKind(StrEnum):
     NOT_FOUND = "NotFound"
     FORBIDDEN = "Forbidden"
     DATABASE_UNAVAILABLE = "DatabaseUnavailable"
+    # Refused at once: the process already ran its limit of requests (service/api/admission.py).
+    BUSY = "Busy"
+    # The request's deadline passed while Neo4j ran its query; the transaction was rolled back.
+    TIMED_OUT = "TimedOut"
     # Refused before running: syntax, unknown fields, depth / token / alias limits.
     INVALID_REQUEST = "InvalidRequest"
     # A bug or a foreign failure; the client saw it masked.
@@ -37,6 +47,8 @@ def kind_of(error: BaseException) -> ErrorKind:
     match error:
         case DatabaseUnavailableError():
             return ErrorKind.DATABASE_UNAVAILABLE
+        case QueryTimeoutError():
+            return ErrorKind.TIMED_OUT
         case NotFoundError():
             return ErrorKind.NOT_FOUND
         case ForbiddenError():
@@ -70,6 +82,9 @@ class Metrics:
             "engram_errors", "Failed answers by surface (graphql, mcp) and kind.",
             ["surface", "kind"], registry=r,
         )  # fmt: skip
+        self.requests_in_flight = Gauge(
+            "engram_requests_in_flight", "GraphQL and MCP requests running now.", registry=r
+        )
         self.messages = Counter("engram_messages_written", "Messages stored by add.", registry=r)
         self.added = Counter("engram_memories_added", "New memories written.", registry=r)
         self.updated = Counter(

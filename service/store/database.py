@@ -3,21 +3,38 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
-from neo4j.exceptions import AuthError, DatabaseUnavailable, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DatabaseUnavailable,
+    ServiceUnavailable,
+    SessionExpired,
+)
 from neo4j.graph import Node
 
 import neo4j
 from neo4j import AsyncGraphDatabase
 from service.core.config import Settings
-from service.core.errors import DatabaseUnavailableError
+from service.core.deadline import deadline_passed, transaction_timeout
+from service.core.errors import DatabaseUnavailableError, QueryTimeoutError
 from service.store.catalog import bind_optional, fill_markers, query
 
 Record = dict[str, Any]
+T = TypeVar("T")
 # DatabaseUnavailable is what a stopping server answers; the driver retries it, then gives up.
 _UNAVAILABLE = (ServiceUnavailable, SessionExpired, DatabaseUnavailable, AuthError, OSError)
+# What Neo4j answers when a transaction outlives the timeout it was given (the request's deadline).
+_TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOut"
+# What it answers when it ends a transaction that waits for a lock: past our deadline, the
+# timeout; otherwise an operator or a shutdown, which stays the driver's error.
+_STOPPED = (
+    "Neo.ClientError.Transaction.LockClientStopped",
+    "Neo.ClientError.Transaction.Terminated",
+)
 # Tries of a read that fails with an error the driver calls retryable (0.1 s, then 0.2 s apart).
 READ_ATTEMPTS = 3
 
@@ -122,20 +139,14 @@ class Database:
                 results.append(await native_rows(cursor))
             return results
 
-        try:
-            async with self._driver.session(database=self.name) as session:
-                return await session.execute_write(work)
-        except _UNAVAILABLE as e:
-            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+        return await self._write_transaction(work)
 
     async def run_statement(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
         """A schema statement (auto-commit; schema commands cannot share a transaction)."""
-        try:
+        with self._translated_errors():
             async with self._driver.session(database=self.name) as session:
                 cursor = await session.run(statement, dict(params or {}))
                 await cursor.consume()
-        except _UNAVAILABLE as e:
-            raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
 
     async def _run(
         self,
@@ -153,13 +164,35 @@ class Database:
             cursor = await tx.run(cypher, dict(params or {}))
             return await native_rows(cursor)
 
-        try:
-            if access == neo4j.READ_ACCESS:
+        if access == neo4j.READ_ACCESS:
+            with self._translated_errors():
                 return await self._read_once(cypher, dict(params or {}), plain)
-            async with self._driver.session(database=self.name, default_access_mode=access) as s:
-                return await s.execute_write(work)
+        return await self._write_transaction(work)
+
+    async def _write_transaction(
+        self, work: Callable[[neo4j.AsyncManagedTransaction], Awaitable[T]]
+    ) -> T:
+        """``work`` in one write transaction, retried by the driver on transient errors, and
+        rolled back by Neo4j if it outlives what is left of the request's deadline."""
+        with self._translated_errors():
+            timed = neo4j.unit_of_work(timeout=transaction_timeout())(work)
+            async with self._driver.session(database=self.name) as session:
+                return await session.execute_write(timed)
+
+    @contextmanager
+    def _translated_errors(self) -> Iterator[None]:
+        """The driver's connection failures and timeouts as Engram's errors."""
+        try:
+            yield
         except _UNAVAILABLE as e:
             raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+        except ClientError as e:
+            code = e.code or ""
+            if not (code.startswith(_TIMED_OUT) or (code in _STOPPED and deadline_passed())):
+                raise
+            raise QueryTimeoutError(
+                "the request ran out of time in Neo4j; its transaction was rolled back"
+            ) from e
 
     async def _read_once(
         self, cypher: str, params: dict[str, Any], plain: bool = False
@@ -175,7 +208,8 @@ class Database:
                 async with self._driver.session(
                     database=self.name, default_access_mode=neo4j.READ_ACCESS
                 ) as session:
-                    return await native_rows(await session.run(cypher, params), plain)
+                    timed = neo4j.Query(cypher, timeout=transaction_timeout())
+                    return await native_rows(await session.run(timed, params), plain)
             except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as e:
                 tries += 1
                 if tries == READ_ATTEMPTS or not e.is_retryable():

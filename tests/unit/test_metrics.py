@@ -12,7 +12,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.api.metrics import operation_label
 from service.core.domain import AddResult
-from service.core.errors import DatabaseUnavailableError, NotFoundError, ValidationError
+from service.core.errors import (
+    DatabaseUnavailableError,
+    NotFoundError,
+    QueryTimeoutError,
+    ValidationError,
+)
 from service.mcp.metrics import _is_unknown_tool, tool_error_kind
 from service.observability.logs import JsonFormatter, RequestIdFilter, request_id
 from service.observability.metrics import ErrorKind, Metrics, kind_of
@@ -73,6 +78,7 @@ def test_error_kinds_of_raised_exceptions() -> None:
     assert kind_of(DatabaseUnavailableError()) is ErrorKind.DATABASE_UNAVAILABLE
     assert kind_of(NotFoundError()) is ErrorKind.NOT_FOUND
     assert kind_of(ValidationError()) is ErrorKind.INVALID_INPUT
+    assert kind_of(QueryTimeoutError()) is ErrorKind.TIMED_OUT
     assert kind_of(KeyError()) is ErrorKind.UNEXPECTED
 
 
@@ -85,6 +91,7 @@ def test_mcp_tool_errors_are_named_as_graphql_names_them() -> None:
     wrapped = tool_error("Error executing tool get_memory: NotFound: no memory 'm0'")
     assert tool_error_kind(wrapped) is ErrorKind.NOT_FOUND
     assert tool_error_kind(tool_error("Forbidden: this key may not")) is ErrorKind.FORBIDDEN
+    assert tool_error_kind(tool_error("TimedOut: the deadline passed")) is ErrorKind.TIMED_OUT
     crash = tool_error("Error executing tool search")  # the SDK keeps a crash's text
     assert tool_error_kind(crash) is ErrorKind.UNEXPECTED
     bad_arguments = tool_error("Error executing tool search: 1 validation error for search")

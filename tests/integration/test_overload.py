@@ -1,0 +1,202 @@
+"""Overload fails fast, against a real Neo4j: past ENGRAM_MAX_REQUESTS_IN_FLIGHT a request is
+answered Busy at once, and a query that outlives ENGRAM_REQUEST_TIMEOUT_S writes nothing.
+
+A request is held in flight without timing: a transaction of the test's own holds a write
+lock on the scope's entities, so an add that mentions one waits inside its write transaction,
+its messages and memories already written there, until the lock or its deadline goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from neo4j import AsyncGraphDatabase
+from service.api.app import create_app
+from service.client import EngramClient
+from service.core.domain import Scope
+from service.core.errors import BusyError
+from service.memory import MemoryService
+from tests.conftest import Neo4jTarget, run_cypher
+from tests.integration.test_mcp import error_text, mcp_client
+from tests.integration.test_metrics import parse, value
+
+pytestmark = pytest.mark.integration
+
+ADD = """
+mutation Add($messages: [MessageInput!]!, $scope: ScopeInput!) {
+  addMessages(messages: $messages, scope: $scope) {
+    __typename
+    ... on AddMessagesSuccess { added }
+    ... on TimedOut { message }
+  }
+}"""
+SEARCH = """
+query Search($q: String!, $scope: ScopeInput!) {
+  search(query: $q, scope: $scope) { __typename ... on TimedOut { message } }
+}"""
+SCOPE = {"userId": "ola"}
+KNOWN = [{"content": "Ola works at Acme Robotics in Oslo.", "speaker": "Ola"}]
+MENTIONS_KNOWN = [{"content": "Ola is moving from Oslo to Bergen next spring.", "speaker": "Ola"}]
+# Generous: the held add must reach its write transaction before the deadline passes.
+DEADLINE_S = 3.0
+WAIT_S = 60.0  # what a hang would look like, instead of a stuck test run
+
+
+@asynccontextmanager
+async def lock_entities(target: Neo4jTarget) -> AsyncIterator[None]:
+    """Hold a write lock on every Entity until the block ends; then give it up unchanged."""
+    auth = (target.user, target.password) if target.password else None
+    async with (
+        AsyncGraphDatabase.driver(target.uri, auth=auth) as driver,
+        driver.session() as session,
+    ):
+        tx = await session.begin_transaction()
+        try:
+            await (await tx.run("MATCH (e:Entity) SET e.held = true")).consume()
+            yield
+        finally:
+            await tx.rollback()
+
+
+async def node_count(target: Neo4jTarget) -> int:
+    [row] = await run_cypher(target, "MATCH (n) RETURN count(n) AS n")
+    return int(str(row["n"]))
+
+
+async def blocked_transactions(target: Neo4jTarget) -> int:
+    rows = await run_cypher(
+        target, "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN status"
+    )
+    return len(rows)
+
+
+async def gauge(client: httpx.AsyncClient, name: str) -> float:
+    response = await client.get("/metrics")
+    assert response.status_code == 200  # never limited
+    return value(parse(response.text), name)
+
+
+@pytest.fixture
+async def known_scope(mem: MemoryService) -> MemoryService:
+    """A scope whose speaker and places are already Entity nodes."""
+    await mem.add(KNOWN, Scope(user_id="ola"))
+    return mem
+
+
+def app_for(mem: MemoryService, target: Neo4jTarget, **settings: object) -> FastAPI:
+    """An app over ``mem`` with these settings (no API keys: local mode)."""
+    return create_app(target.settings(auth_mode="local", **settings), memory=mem)
+
+
+def client_for(app: FastAPI) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1")
+
+
+def add_request(messages: list[dict[str, str]]) -> dict[str, object]:
+    return {"query": ADD, "variables": {"messages": messages, "scope": SCOPE}}
+
+
+def held_add(client: httpx.AsyncClient) -> asyncio.Task[httpx.Response]:
+    """Start an add that mentions the known entities: under lock_entities it waits in Neo4j."""
+    return asyncio.create_task(client.post("/graphql", json=add_request(MENTIONS_KNOWN)))
+
+
+async def test_past_the_limit_the_answer_is_busy_at_once(
+    known_scope: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    search = {"query": SEARCH, "variables": {"q": "where", "scope": SCOPE}}
+    app = app_for(known_scope, neo4j_target, max_requests_in_flight=1, busy_retry_after_s=2)
+    async with client_for(app) as client:
+        async with lock_entities(neo4j_target):
+            held = held_add(client)
+            while await gauge(client, "engram_requests_in_flight") < 1:
+                await asyncio.sleep(0.02)
+
+            refused = await client.post("/graphql", json=search)
+            assert refused.status_code == 503 and refused.headers["Retry-After"] == "2"
+            [error] = refused.json()["errors"]
+            assert error["extensions"] == {"code": "Busy", "retryAfter": 2}
+            mcp = await client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+            assert mcp.status_code == 503 and mcp.json()["error"]["message"].startswith("Busy:")
+            assert (await client.get("/healthz")).status_code == 200  # never limited
+            async with EngramClient("http://x", transport=httpx.ASGITransport(app=app)) as engram:
+                with pytest.raises(BusyError) as busy:
+                    await engram.search("where", user_id="ola")
+            assert busy.value.retry_after_s == 2
+            assert not held.done()
+        # The lock is gone: the held add lands, and the slot it took is free again.
+        done = await asyncio.wait_for(held, WAIT_S)
+        assert done.json()["data"]["addMessages"]["__typename"] == "AddMessagesSuccess"
+        again = await client.post("/graphql", json=search)
+        assert again.json()["data"]["search"]["__typename"] == "SearchHits"
+        samples = parse((await client.get("/metrics")).text)
+    assert value(samples, "engram_errors_total", surface="graphql", kind="Busy") == 2
+    assert value(samples, "engram_errors_total", surface="mcp", kind="Busy") == 1
+
+
+SendAdd = Callable[[], Coroutine[Any, Any, str]]  # answers the result's type name
+Adder = Callable[[FastAPI], AbstractAsyncContextManager[SendAdd]]
+
+
+@asynccontextmanager
+async def over_graphql(app: FastAPI) -> AsyncIterator[SendAdd]:
+    """The held add over GraphQL; it answers its result's type name."""
+    async with client_for(app) as client:
+
+        async def add() -> str:
+            response = await client.post("/graphql", json=add_request(MENTIONS_KNOWN))
+            return str(response.json()["data"]["addMessages"]["__typename"])
+
+        yield add
+
+
+@asynccontextmanager
+async def over_mcp(app: FastAPI) -> AsyncIterator[SendAdd]:
+    """The held add as an MCP tool call; it answers the error's type name, as GraphQL's."""
+    async with mcp_client(app, {}) as client:
+
+        async def add() -> str:
+            result = await client.call_tool(
+                "add_messages", {"messages": MENTIONS_KNOWN, "user_id": "ola"}
+            )
+            return error_text(result).split(":")[0] if result.is_error else "AddMessagesSuccess"
+
+        yield add
+
+
+@pytest.mark.parametrize(("surface", "adder"), [("graphql", over_graphql), ("mcp", over_mcp)])
+async def test_a_write_past_its_deadline_is_rolled_back_whole(
+    surface: str, adder: Adder, known_scope: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    before = await node_count(neo4j_target)
+    app = app_for(known_scope, neo4j_target, request_timeout_s=DEADLINE_S)
+    async with adder(app) as send_add, lock_entities(neo4j_target):
+        add = asyncio.create_task(send_add())
+        # The add waits inside its write transaction, its messages and memories written.
+        while not add.done() and await blocked_transactions(neo4j_target) == 0:
+            await asyncio.sleep(0.05)
+        assert not add.done(), "the add never reached its write transaction"
+        answer = await asyncio.wait_for(add, WAIT_S)  # with the lock still held
+
+    assert answer == "TimedOut"
+    assert await node_count(neo4j_target) == before
+    samples = parse(app.state.metrics.exposition().decode())
+    assert value(samples, "engram_errors_total", surface=surface, kind="TimedOut") == 1
+
+
+async def test_past_its_deadline_a_search_starts_no_query(
+    known_scope: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    # A deadline one microsecond after the request arrives has passed before any query.
+    app = app_for(known_scope, neo4j_target, request_timeout_s=1e-6)
+    async with client_for(app) as client:
+        search = {"query": SEARCH, "variables": {"q": "where does Ola work", "scope": SCOPE}}
+        answer = await client.post("/graphql", json=search)
+    assert answer.json()["data"]["search"]["__typename"] == "TimedOut"
