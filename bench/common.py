@@ -20,8 +20,13 @@ def bench_settings(**overrides: Any) -> Settings:
     """Settings from the environment; without a URI, a local server on bench-only ports/data."""
     settings = Settings()
     if settings.neo4j_uri is None:
-        local = {"data_dir": BENCH_DATA, "neo4j_bolt_port": 7698, "neo4j_http_port": 7485,
-                 "neo4j_heap": "2g", "neo4j_pagecache": "1g"}  # fmt: skip
+        local = {
+            "data_dir": BENCH_DATA,
+            "neo4j_bolt_port": 7698,
+            "neo4j_http_port": 7485,
+            "neo4j_heap": "2g",
+            "neo4j_pagecache": "1g",
+        }
         settings = settings.model_copy(update={**local, **overrides})
     return settings
 
@@ -41,8 +46,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def summary_ms(values: list[float]) -> dict[str, float]:
-    return {"p50": round(percentile(values, 50), 2), "p95": round(percentile(values, 95), 2),
-            "mean": round(statistics.fmean(values), 2) if values else float("nan")}  # fmt: skip
+    return {
+        "p50": round(percentile(values, 50), 2),
+        "p95": round(percentile(values, 95), 2),
+        "mean": round(statistics.fmean(values), 2) if values else float("nan"),
+    }
 
 
 def write_result(name: str, payload: dict[str, Any], module: str) -> Path:

@@ -95,24 +95,33 @@ async def main(args: argparse.Namespace) -> None:
     finally:
         await memory.close()
     results = {
-        name: {"explicit_full_collection_ms": summary(explicit[name]),
-               "search_ms": summary(latencies[name]), "searches": len(latencies[name]),
-               "full_collections": len(collections[name].pauses_ms),
-               "full_collection_pauses_ms": [round(p, 1) for p in collections[name].pauses_ms]}
+        name: {
+            "explicit_full_collection_ms": summary(explicit[name]),
+            "search_ms": summary(latencies[name]),
+            "searches": len(latencies[name]),
+            "full_collections": len(collections[name].pauses_ms),
+            "full_collection_pauses_ms": [round(p, 1) for p in collections[name].pauses_ms],
+        }
         for name in ("unfrozen", "frozen")
-    }  # fmt: skip
+    }
     table = Table(title=f"Full collections ({frozen_objects:,} objects frozen after start-up)")
-    for column in ("", "gc.collect() after each block, p50 / max", "search p50 / p95 / p99 / max",
-                   "full collections in searches", "their pauses"):  # fmt: skip
+    for column in (
+        "",
+        "gc.collect() after each block, p50 / max",
+        "search p50 / p95 / p99 / max",
+        "full collections in searches",
+        "their pauses",
+    ):
         table.add_column(column)
     for name, r in results.items():
         s, explicit_ms = r["search_ms"], r["explicit_full_collection_ms"]
         table.add_row(
-            name, f"{explicit_ms['p50']} / {explicit_ms['max']} ms",
+            name,
+            f"{explicit_ms['p50']} / {explicit_ms['max']} ms",
             f"{s['p50']} / {s['p95']} / {s['p99']} / {s['max']} ms",
             f"{r['full_collections']} in {r['searches']}",
             ", ".join(f"{p:.0f}" for p in r["full_collection_pauses_ms"]) or "-",
-        )  # fmt: skip
+        )
     console.print(table)
     path = write_result("gc.json", {"frozen_objects": frozen_objects, **results}, "bench.gc_pause")
     console.print(f"wrote {path}")

@@ -58,11 +58,15 @@ async def run(
     total_ms = sum(stages.values()) or 1.0
     await memory.store.delete_scope(scope)
     return {
-        "messages": len(messages), "batch": batch, "infer": infer, "seconds": round(seconds, 3),
-        "messages_per_s": round(len(messages) / seconds, 1), "memories_written": facts,
+        "messages": len(messages),
+        "batch": batch,
+        "infer": infer,
+        "seconds": round(seconds, 3),
+        "messages_per_s": round(len(messages) / seconds, 1),
+        "memories_written": facts,
         "stages_ms": {k: round(v, 1) for k, v in stages.items()},
         "stage_share": {k: round(v / total_ms, 3) for k, v in stages.items()},
-    }  # fmt: skip
+    }
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -96,25 +100,44 @@ async def main(args: argparse.Namespace) -> None:
         await memory.close()
     show(runs)
     engram = runs["engram"]
-    path = write_result("ingest.json", {
-        "messages_per_s": engram["messages_per_s"], "stages": engram["stage_share"],
-        "stages_ms": engram["stages_ms"], "conversation": conversation.id, "runs": runs,
-    }, "bench.ingest")  # fmt: skip
+    path = write_result(
+        "ingest.json",
+        {
+            "messages_per_s": engram["messages_per_s"],
+            "stages": engram["stage_share"],
+            "stages_ms": engram["stages_ms"],
+            "conversation": conversation.id,
+            "runs": runs,
+        },
+        "bench.ingest",
+    )
     Console().print(f"wrote {path}")
 
 
 def show(runs: dict[str, dict[str, Any]]) -> None:
     table = Table(title="Ingest throughput (messages/s, end to end)")
-    for column in ("run", "messages", "batch", "msg/s", "memories", "nlp", "embed", "reconcile",
-                   "write"):  # fmt: skip
+    for column in (
+        "run",
+        "messages",
+        "batch",
+        "msg/s",
+        "memories",
+        "nlp",
+        "embed",
+        "reconcile",
+        "write",
+    ):
         table.add_column(column, justify="right")
     for name, r in runs.items():
         share = r["stage_share"]
         table.add_row(
-            name, str(r["messages"]), str(r["batch"]), f"{r['messages_per_s']:.1f}",
+            name,
+            str(r["messages"]),
+            str(r["batch"]),
+            f"{r['messages_per_s']:.1f}",
             str(r["memories_written"]),
             *(f"{100 * share.get(s, 0):.0f}%" for s in ("nlp", "embedding", "reconcile", "write")),
-        )  # fmt: skip
+        )
     Console().print(table)
 
 

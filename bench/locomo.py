@@ -282,13 +282,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--limit-conversations", type=int, metavar="N")
     parser.add_argument("--skip-engram", action="store_true", help="run the baselines only")
     parser.add_argument(
-        "--reuse-ingest", action="store_true",
+        "--reuse-ingest",
+        action="store_true",
         help="ask the scopes a previous run ingested (to compare read-side settings quickly)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--only", choices=sorted(WEIGHTS),
+        "--only",
+        choices=sorted(WEIGHTS),
         help="score one retriever alone: the others weigh 0 and their hits are dropped",
-    )  # fmt: skip
+    )
     return parser.parse_args(argv)
 
 
@@ -392,8 +394,10 @@ def main(argv: list[str] | None = None) -> None:
     command = shlex.join([".venv/bin/python", "-m", "bench.locomo", *argv])
     results = results_json(args.dataset, command, engram, baselines)
     if engram is not None:
-        console.print(f"Engram search latency ms {results['latency_ms']}; "
-                      f"mean context words at k {results['context_words']}")  # fmt: skip
+        console.print(
+            f"Engram search latency ms {results['latency_ms']}; "
+            f"mean context words at k {results['context_words']}"
+        )
     out = args.out or Path(__file__).parent / "results" / f"{args.dataset.stem}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -125,8 +125,14 @@ async def measure(urls: dict[int, str], args: argparse.Namespace) -> list[dict[s
     runs = []
     for limit in urls:
         one, loaded = phases[(limit, 1)].summary(), phases[(limit, args.clients)].summary()
-        runs.append({"limit": limit, "one_client": one, f"{args.clients}_clients": loaded,
-                     "p95_ratio": round(loaded["p95_ms"] / one["p95_ms"], 2)})  # fmt: skip
+        runs.append(
+            {
+                "limit": limit,
+                "one_client": one,
+                f"{args.clients}_clients": loaded,
+                "p95_ratio": round(loaded["p95_ms"] / one["p95_ms"], 2),
+            }
+        )
     return runs
 
 
@@ -146,8 +152,14 @@ async def main(args: argparse.Namespace) -> None:
         for server in servers.values():
             server.terminate()
             server.wait(timeout=60)
-    result = {"clients": args.clients, "seconds_per_phase": args.seconds, "rounds": args.rounds,
-              "runs": runs, "messages_per_scope": args.messages, "scopes": SCOPES}  # fmt: skip
+    result = {
+        "clients": args.clients,
+        "seconds_per_phase": args.seconds,
+        "rounds": args.rounds,
+        "runs": runs,
+        "messages_per_scope": args.messages,
+        "scopes": SCOPES,
+    }
     Console().print(result)
     write_result("overload.json", result, "bench.overload")
 

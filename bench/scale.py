@@ -99,14 +99,20 @@ class Step:
 
     def mean_hits(self, method: str, windowed: bool | None = False) -> float:
         """Mean hits of the small tenant's searches: with a time window, without, or all (None)."""
-        hits = [s.hits for s in self.samples if s.method == method and s.probe.small
-                and windowed in (None, s.probe.windowed)]  # fmt: skip
+        hits = [
+            s.hits
+            for s in self.samples
+            if s.method == method and s.probe.small and windowed in (None, s.probe.windowed)
+        ]
         return mean(hits)
 
     def starved(self, method: str) -> int:
         """Small-tenant searches without a time window that got fewer than LIMIT hits."""
-        return sum(1 for s in self.samples if s.method == method and s.probe.small
-                   and not s.probe.windowed and s.hits < LIMIT)  # fmt: skip
+        return sum(
+            1
+            for s in self.samples
+            if s.method == method and s.probe.small and not s.probe.windowed and s.hits < LIMIT
+        )
 
 
 # Tenants and loading
@@ -198,8 +204,13 @@ async def vector_only(memory: MemoryService, probe: Probe) -> list[str]:
     s = memory.settings
     [embedding] = await memory.embedder.aembed([probe.query])
     fetch_k = max(LIMIT * 3, s.retriever_depth) * s.vector_overfetch
-    params = {**probe.scope.params(), **NO_TIME_FILTER, "limit": LIMIT, "embedding": embedding,
-              "fetch_k": fetch_k}  # fmt: skip
+    params = {
+        **probe.scope.params(),
+        **NO_TIME_FILTER,
+        "limit": LIMIT,
+        "embedding": embedding,
+        "fetch_k": fetch_k,
+    }
     return [r["id"] for r in (await memory.store.retrieve("vector", params)).hits]
 
 
@@ -320,10 +331,11 @@ async def run_sizes(
         await clear_tenants(memory, args.tenants)
     source, rng = MessageSource(args.seed), random.Random(args.seed + 1)
     methods: dict[str, Search] = {
-        "engram": lambda p: engram(memory, p), "http": lambda p: over_http(client, p),
+        "engram": lambda p: engram(memory, p),
+        "http": lambda p: over_http(client, p),
         "vector_only": lambda p: vector_only(memory, p),
         "bruteforce": lambda p: bruteforce(memory, p),
-    }  # fmt: skip
+    }
     steps: list[Step] = []
     for size in sorted(args.sizes):
         if size < stored:
@@ -332,8 +344,10 @@ async def run_sizes(
         last = steps[-1] if steps else Step(size=0, memories=stored, small_memories=small_stored)
         step = Step(size=size, memories=last.memories, small_memories=last.small_memories)
         await grow(memory, scopes, step, source)
-        console.print(f"{size}: {step.memories} memories, +{step.messages} messages in "
-                      f"{step.ingest_s:.0f}s ({step.messages_per_s:.0f}/s); searching")  # fmt: skip
+        console.print(
+            f"{size}: {step.memories} memories, +{step.messages} messages in "
+            f"{step.ingest_s:.0f}s ({step.messages_per_s:.0f}/s); searching"
+        )
         await measure(
             step, make_probes(scopes, args.queries, args.bruteforce_queries, rng), methods
         )
@@ -369,26 +383,32 @@ async def main(args: argparse.Namespace) -> None:
 
 
 def percentiles(steps: list[Step], method: str, small: bool = False) -> dict[str, list[float]]:
-    return {"p50": [s.p(method, 50, small) for s in steps],
-            "p95": [s.p(method, 95, small) for s in steps]}  # fmt: skip
+    return {
+        "p50": [s.p(method, 50, small) for s in steps],
+        "p95": [s.p(method, 95, small) for s in steps],
+    }
 
 
 def payload(steps: list[Step], args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     return {
-        "sizes": [s.size for s in steps], "memories": [s.memories for s in steps],
-        "tenants": args.tenants, "queries_per_tenant_kind": args.queries, "limit": LIMIT,
+        "sizes": [s.size for s in steps],
+        "memories": [s.memories for s in steps],
+        "tenants": args.tenants,
+        "queries_per_tenant_kind": args.queries,
+        "limit": LIMIT,
         "retrieval_settings": {  # the over-fetch decides whether the small tenant is starved
             "vector_overfetch": settings.vector_overfetch,
             "retriever_depth": settings.retriever_depth,
             "fetch_k": max(LIMIT * 3, settings.retriever_depth) * settings.vector_overfetch,
         },
-        "in_process_ms": percentiles(steps, "engram"), "http_ms": percentiles(steps, "http"),
+        "in_process_ms": percentiles(steps, "engram"),
+        "http_ms": percentiles(steps, "http"),
         "small_tenant": {
             "p95_ms": [s.p("engram", 95, small=True) for s in steps],
             "http_p95_ms": [s.p("http", 95, small=True) for s in steps],
             "mean_hits": [s.mean_hits("engram") for s in steps],
             "mean_hits_note": "questions without a time window; those with one may rightly get "
-                              "fewer (only the memories said in the window qualify)",
+            "fewer (only the memories said in the window qualify)",
             "mean_hits_time_window_questions": [s.mean_hits("engram", True) for s in steps],
             "searches_under_limit": [s.starved("engram") for s in steps],
             "memories": [s.small_memories for s in steps],
@@ -402,11 +422,10 @@ def payload(steps: list[Step], args: argparse.Namespace, settings: Settings) -> 
             "vector_only_ms": percentiles(steps, "vector_only"),
             "bruteforce_small_tenant_p95_ms": [s.p("bruteforce", 95, True) for s in steps],
             "bruteforce_questions_per_tenant_kind": args.bruteforce_queries,
-            "vector_only_small_tenant_mean_hits": [s.mean_hits("vector_only", None)
-                                                   for s in steps],
+            "vector_only_small_tenant_mean_hits": [s.mean_hits("vector_only", None) for s in steps],
             "vector_only_recall_at_10": [mean(s.recall) for s in steps],
         },
-    }  # fmt: skip
+    }
 
 
 def stage_share(step: Step) -> dict[str, float]:
@@ -416,20 +435,34 @@ def stage_share(step: Step) -> dict[str, float]:
 
 def show(steps: list[Step], console: Console) -> None:
     table = Table(title=f"Search latency (ms, limit {LIMIT}) and ingest as the store grows")
-    columns = ("memories", "ingest s", "msg/s", "engram p50/p95", "http p50/p95", "small p95",
-               "small hits", "vector-only p50/p95", "vec small hits", "vec recall@10",
-               "brute-force p50/p95")  # fmt: skip
+    columns = (
+        "memories",
+        "ingest s",
+        "msg/s",
+        "engram p50/p95",
+        "http p50/p95",
+        "small p95",
+        "small hits",
+        "vector-only p50/p95",
+        "vec small hits",
+        "vec recall@10",
+        "brute-force p50/p95",
+    )
     for column in columns:
         table.add_column(column, justify="right")
     for s in steps:
         table.add_row(
-            f"{s.memories:,}", f"{s.ingest_s:.0f}", f"{s.messages_per_s:.0f}",
+            f"{s.memories:,}",
+            f"{s.ingest_s:.0f}",
+            f"{s.messages_per_s:.0f}",
             *(f"{s.p(m, 50):.1f} / {s.p(m, 95):.1f}" for m in ("engram", "http")),
-            f"{s.p('engram', 95, True):.1f}", f"{s.mean_hits('engram'):.1f}",
+            f"{s.p('engram', 95, True):.1f}",
+            f"{s.mean_hits('engram'):.1f}",
             f"{s.p('vector_only', 50):.1f} / {s.p('vector_only', 95):.1f}",
-            f"{s.mean_hits('vector_only', None):.1f}", f"{mean(s.recall):.2f}",
+            f"{s.mean_hits('vector_only', None):.1f}",
+            f"{mean(s.recall):.2f}",
             f"{s.p('bruteforce', 50):.1f} / {s.p('bruteforce', 95):.1f}",
-        )  # fmt: skip
+        )
     console.print(table)
 
 
@@ -439,11 +472,16 @@ def merge_by_size(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
     def merge(before: Any, after: Any) -> Any:
         if isinstance(after, dict):
-            return {k: merge(before.get(k) if isinstance(before, dict) else None, v)
-                    for k, v in after.items()}  # fmt: skip
+            return {
+                k: merge(before.get(k) if isinstance(before, dict) else None, v)
+                for k, v in after.items()
+            }
         if isinstance(after, list) and len(after) == len(new["sizes"]):
-            was = dict(zip(old["sizes"], before, strict=True)) if (
-                isinstance(before, list) and len(before) == len(old["sizes"])) else {}  # fmt: skip
+            was = (
+                dict(zip(old["sizes"], before, strict=True))
+                if (isinstance(before, list) and len(before) == len(old["sizes"]))
+                else {}
+            )
             now = dict(zip(new["sizes"], after, strict=True))
             return [now[size] if size in now else was.get(size) for size in sizes]
         return after
@@ -460,15 +498,21 @@ def plot(results: dict[str, Any]) -> str:
 
     sizes = results["sizes"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    lines = {"Engram in-process": (results["in_process_ms"], "tab:blue"),
-             "Engram over HTTP": (results["http_ms"], "tab:green"),
-             "brute-force cosine (baseline)": (results["baselines"]["bruteforce_cosine_ms"],
-                                               "tab:red")}  # fmt: skip
+    lines = {
+        "Engram in-process": (results["in_process_ms"], "tab:blue"),
+        "Engram over HTTP": (results["http_ms"], "tab:green"),
+        "brute-force cosine (baseline)": (results["baselines"]["bruteforce_cosine_ms"], "tab:red"),
+    }
     for label, (ms, colour) in lines.items():
         ax.plot(sizes, ms["p50"], "o-", color=colour, label=f"{label} p50")
         ax.plot(sizes, ms["p95"], "s--", color=colour, label=f"{label} p95")
-    ax.set(xscale="log", yscale="log", xlabel="memories in the store",
-           ylabel="search latency (ms)", title="Search latency against store size")  # fmt: skip
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="memories in the store",
+        ylabel="search latency (ms)",
+        title="Search latency against store size",
+    )
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     path = RESULTS / "search_latency.png"
@@ -482,10 +526,17 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--tenants", type=int, default=20)
-    parser.add_argument("--bruteforce-queries", type=int, default=30,
-                        help="questions per tenant kind for the brute-force baseline")  # fmt: skip
+    parser.add_argument(
+        "--bruteforce-queries",
+        type=int,
+        default=30,
+        help="questions per tenant kind for the brute-force baseline",
+    )
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--reuse", action="store_true",
-                        help="keep the last run's memories; measure only sizes at or above "
-                             "what is stored; other sizes stay in search.json")  # fmt: skip
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the last run's memories; measure only sizes at or above "
+        "what is stored; other sizes stay in search.json",
+    )
     asyncio.run(main(parser.parse_args()))

@@ -34,22 +34,33 @@ from service.core.domain import Scope
 from service.core.errors import EngramError
 from service.memory import MemoryService
 
-QUESTIONS = ["What hobby did they start?", "Where did they travel?", "Who adopted a dog?",
-             "What did they say last week?", "Where does the sister live?"]  # fmt: skip
+QUESTIONS = [
+    "What hobby did they start?",
+    "Where did they travel?",
+    "Who adopted a dog?",
+    "What did they say last week?",
+    "Where does the sister live?",
+]
 
 
 def start_server(
     settings: Settings, port: int, extra_env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "ENGRAM_AUTH_MODE": "local", "ENGRAM_API_PORT": str(port),
-           "ENGRAM_NEO4J_URI": settings.bolt_uri, **(extra_env or {})}  # fmt: skip
+    env = {
+        **os.environ,
+        "ENGRAM_AUTH_MODE": "local",
+        "ENGRAM_API_PORT": str(port),
+        "ENGRAM_NEO4J_URI": settings.bolt_uri,
+        **(extra_env or {}),
+    }
     engram = str(Path(sys.executable).parent / "engram")
     # Its log goes to a file: a pipe nobody reads fills up (an access line per request) and
     # then blocks the server mid-request.
     log = Path(tempfile.gettempdir()) / f"engram-bench-serve-{port}.log"
     with log.open("wb") as stderr:
-        server = subprocess.Popen([engram, "serve"], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=stderr)  # fmt: skip
+        server = subprocess.Popen(
+            [engram, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=stderr
+        )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -72,9 +83,15 @@ async def client_loop(
     async with EngramClient(url, timeout_s=60) as engram:
         while time.monotonic() < deadline:
             chunk = messages[batch * 4 : batch * 4 + 4]
-            payload = [{"content": m.content, "speaker": m.speaker, "id": f"c{index}-{m.id}",
-                        "timestamp": m.timestamp.isoformat() if m.timestamp else None}
-                       for m in chunk]  # fmt: skip
+            payload = [
+                {
+                    "content": m.content,
+                    "speaker": m.speaker,
+                    "id": f"c{index}-{m.id}",
+                    "timestamp": m.timestamp.isoformat() if m.timestamp else None,
+                }
+                for m in chunk
+            ]
             user = f"soak-{index}"
             add = engram.add(payload, user_id=user)
             acknowledged += await timed(stats, errors, "add", add, len(chunk))
@@ -127,19 +144,23 @@ async def main(args: argparse.Namespace) -> None:
     errors: dict[str, int] = defaultdict(int)
     try:
         url = f"http://127.0.0.1:{port}"
-        acked = await asyncio.gather(*(client_loop(url, i, args.seconds, stats, errors)
-                                       for i in range(args.clients)))  # fmt: skip
+        acked = await asyncio.gather(
+            *(client_loop(url, i, args.seconds, stats, errors) for i in range(args.clients))
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)
     stored = await count_messages(settings, args.clients)
     result = {
-        "clients": args.clients, "seconds": args.seconds,
+        "clients": args.clients,
+        "seconds": args.seconds,
         "requests": {op: len(v) for op, v in stats.items()},
-        "errors": dict(errors), "latency_ms": {op: summary_ms(v) for op, v in stats.items()},
-        "messages_acknowledged": sum(acked), "messages_stored": sum(stored),
+        "errors": dict(errors),
+        "latency_ms": {op: summary_ms(v) for op, v in stats.items()},
+        "messages_acknowledged": sum(acked),
+        "messages_stored": sum(stored),
         "nothing_lost": all(s >= a for s, a in zip(stored, acked, strict=True)),
-    }  # fmt: skip
+    }
     Console().print(result)
     write_result("soak.json", result, "bench.soak")
 

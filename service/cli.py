@@ -212,9 +212,11 @@ async def _reembed(settings: Settings, batch_size: int, dry_run: bool) -> Reembe
 
     embedder = Embedder(settings)
     return await _with_progress(
-        settings, f"re-embedding with {embedder.model_name}", dry_run,
+        settings,
+        f"re-embedding with {embedder.model_name}",
+        dry_run,
         lambda db, show: run_reembed(db, embedder, batch_size, dry_run, show),
-    )  # fmt: skip
+    )
 
 
 def _reembed_summary(report: ReembedReport) -> str:
@@ -222,16 +224,19 @@ def _reembed_summary(report: ReembedReport) -> str:
     if report.dry_run:
         text = f"{report.stale} memories would be re-embedded with {report.model}"
         if report.rebuilt_index:
-            text += (f"; the vector index would be rebuilt from {index} to {report.dimensions} "
-                     "dimensions (vector search is unavailable until it is online)")  # fmt: skip
+            text += (
+                f"; the vector index would be rebuilt from {index} to {report.dimensions} "
+                "dimensions (vector search is unavailable until it is online)"
+            )
         return text
-    text = (f"re-embedded {report.migrated} memories with {report.model} "
-            f"in {report.seconds:.1f}s")  # fmt: skip
+    text = f"re-embedded {report.migrated} memories with {report.model} in {report.seconds:.1f}s"
     if report.rebuilt_index:
         text += f"; vector index rebuilt from {index} to {report.dimensions} dimensions"
     if report.remaining:
-        text += (f"; {report.remaining} are still stale (written meanwhile by a process on "
-                 "another model?): run `engram reembed` again")  # fmt: skip
+        text += (
+            f"; {report.remaining} are still stale (written meanwhile by a process on "
+            "another model?): run `engram reembed` again"
+        )
     return text
 
 
@@ -254,9 +259,14 @@ def relink(
     if report.dry_run:
         console.print(f"{report.stale} memories would be relinked")
         return
-    console.print(f"relinked {report.relinked} memories in {report.seconds:.1f}s"
-                  + (f"; {report.remaining} still stale: run `engram relink` again"
-                     if report.remaining else ""))  # fmt: skip
+    console.print(
+        f"relinked {report.relinked} memories in {report.seconds:.1f}s"
+        + (
+            f"; {report.remaining} still stale: run `engram relink` again"
+            if report.remaining
+            else ""
+        )
+    )
 
 
 async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkReport:
@@ -265,9 +275,11 @@ async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkR
 
     extractor = Extractor(settings) if not dry_run else None
     return await _with_progress(
-        settings, "relinking entities", dry_run,
+        settings,
+        "relinking entities",
+        dry_run,
         lambda db, show: run_relink(db, extractor, batch_size, dry_run, show),
-    )  # fmt: skip
+    )
 
 
 @neo4j_app.command("install")

@@ -28,9 +28,12 @@ from service.core.errors import (
 )
 
 _ERRORS: dict[str, type[EngramError]] = {
-    "InvalidInput": ValidationError, "Forbidden": ForbiddenError, "NotFound": NotFoundError,
-    "DatabaseUnavailable": DatabaseUnavailableError, "TimedOut": QueryTimeoutError,
-}  # fmt: skip
+    "InvalidInput": ValidationError,
+    "Forbidden": ForbiddenError,
+    "NotFound": NotFoundError,
+    "DatabaseUnavailable": DatabaseUnavailableError,
+    "TimedOut": QueryTimeoutError,
+}
 _PROBLEMS = " ".join(f"... on {name} {{ message }}" for name in _ERRORS)
 _MEMORY = (
     "id text sourceText speaker saidAt createdAt validFrom validTo invalidatedAt "
@@ -79,9 +82,13 @@ class EngramClient:
 
     async def add(self, messages: list[dict[str, Any]], **scope: str) -> AddResult:
         data = await self._call(ADD, {"messages": messages, "scope": _scope(scope)}, "addMessages")
-        return AddResult(message_ids=data["messageIds"], added=data["added"],
-                         updated=data["updated"], superseded=data["superseded"],
-                         unchanged=data["unchanged"])  # fmt: skip
+        return AddResult(
+            message_ids=data["messageIds"],
+            added=data["added"],
+            updated=data["updated"],
+            superseded=data["superseded"],
+            unchanged=data["unchanged"],
+        )
 
     async def search(
         self,
@@ -91,8 +98,13 @@ class EngramClient:
         as_of: str | None = None,
         **scope: str,
     ) -> list[SearchHit]:
-        variables = {"q": query, "scope": _scope(scope), "limit": limit, "when": when,
-                     "asOf": as_of}  # fmt: skip
+        variables = {
+            "q": query,
+            "scope": _scope(scope),
+            "limit": limit,
+            "when": when,
+            "asOf": as_of,
+        }
         data = await self._call(SEARCH, variables, "search")
         return [SearchHit.model_validate(_snake(hit)) for hit in data["hits"]]
 
@@ -132,5 +144,7 @@ def _snake(value: Any) -> Any:
         return [_snake(v) for v in value]
     if not isinstance(value, dict):
         return value
-    return {"".join("_" + c.lower() if c.isupper() else c for c in k): _snake(v)
-            for k, v in value.items()}  # fmt: skip
+    return {
+        "".join("_" + c.lower() if c.isupper() else c for c in k): _snake(v)
+        for k, v in value.items()
+    }

@@ -182,8 +182,9 @@ class MemoryService:
         confident = [c for c in candidates if c.fact.confidence >= floor]
         attach_contexts(confident, [m.session_id for m in parsed])
         clock.lap("nlp")
-        return _Extracted(scope, message_rows, confident, len(candidates) - len(confident), now,
-                          clock.laps)  # fmt: skip
+        return _Extracted(
+            scope, message_rows, confident, len(candidates) - len(confident), now, clock.laps
+        )
 
     async def _write(self, batch: _Extracted, actor: str) -> AddResult:
         """Embed, link, reconcile against the scope and write one extracted batch (one
@@ -208,9 +209,13 @@ class MemoryService:
         )
         clock.lap("reconcile")
         await self.store.write_plan(
-            batch.scope, batch.message_rows, plan, linked.of({m.id for m in plan.new}),
-            actor, batch.now,
-        )  # fmt: skip
+            batch.scope,
+            batch.message_rows,
+            plan,
+            linked.of({m.id for m in plan.new}),
+            actor,
+            batch.now,
+        )
         clock.lap("write")
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew
@@ -416,14 +421,22 @@ def _message_row(scope: Scope, msg: MessageIn, index: int, said_at: datetime) ->
     fingerprint = msg.id or text_hash(f"{msg.speaker or msg.role}|{stamp}|{msg.content}")
     return MessageRow(
         id=scoped_id(scope, "msg", fingerprint),
-        props={"text": msg.content, "role": msg.role.value, "speaker": msg.speaker,
-               "said_at": said_at, "session_id": msg.session_id, "external_id": msg.id},
-    )  # fmt: skip
+        props={
+            "text": msg.content,
+            "role": msg.role.value,
+            "speaker": msg.speaker,
+            "said_at": said_at,
+            "session_id": msg.session_id,
+            "external_id": msg.id,
+        },
+    )
 
 
 def _whole_message_fact(msg: MessageIn, index: int) -> Fact:
     return Fact(
-        text=msg.content, source_text=msg.content, message_index=index,
+        text=msg.content,
+        source_text=msg.content,
+        message_index=index,
         lang=detect_lang(msg.content),
         confidence=STATEMENT_CONFIDENCE,
-    )  # fmt: skip
+    )

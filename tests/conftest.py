@@ -33,11 +33,15 @@ class Neo4jTarget:
 
     def settings(self, **overrides: object) -> Settings:
         values: dict[str, object] = {
-            "neo4j_uri": self.uri, "neo4j_user": self.user, "neo4j_password": self.password,
-            "neo4j_bolt_port": TEST_BOLT_PORT, "neo4j_http_port": TEST_HTTP_PORT,
+            "neo4j_uri": self.uri,
+            "neo4j_user": self.user,
+            "neo4j_password": self.password,
+            "neo4j_bolt_port": TEST_BOLT_PORT,
+            "neo4j_http_port": TEST_HTTP_PORT,
             # Pinned so that what the tests expect does not move when the default is tuned.
-            "fact_min_words": 6, "fact_max_words": 40,
-        }  # fmt: skip
+            "fact_min_words": 6,
+            "fact_max_words": 40,
+        }
         values.update(overrides)
         return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 

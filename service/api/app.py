@@ -104,8 +104,11 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
         db = request.app.state.memory.db
         up = await db.ping()
         metrics.neo4j_up.set(1 if up else 0)
-        body: dict[str, Any] = {"status": "ok" if up else "unavailable",
-                                "neo4j": "up" if up else "down", "uri": db.uri}  # fmt: skip
+        body: dict[str, Any] = {
+            "status": "ok" if up else "unavailable",
+            "neo4j": "up" if up else "down",
+            "uri": db.uri,
+        }
         if not up:
             body["detail"] = f"Neo4j at {db.uri} does not answer"
         elif (embeddings := await _embeddings_health(request.app.state.memory)) is not None:
@@ -144,6 +147,10 @@ async def _embeddings_health(memory: MemoryService) -> dict[str, Any] | None:
             memory.embedding_status, memory.db, memory.embedder
         )
     status = memory.embedding_status
-    return {"model": status.model, "stale": status.stale, "dimensions": status.dimensions,
-            "index_dimensions": status.index_dimensions,
-            "checked_at": status.checked_at.isoformat()}  # fmt: skip
+    return {
+        "model": status.model,
+        "stale": status.stale,
+        "dimensions": status.dimensions,
+        "index_dimensions": status.index_dimensions,
+        "checked_at": status.checked_at.isoformat(),
+    }

@@ -127,8 +127,9 @@ def _target(
         return root.scope, root.name
     raw = kwargs.get("scope") or {}
     try:
-        asked = domain.Scope(user_id=raw.get("userId"), agent_id=raw.get("agentId"),
-                             run_id=raw.get("runId"))  # fmt: skip
+        asked = domain.Scope(
+            user_id=raw.get("userId"), agent_id=raw.get("agentId"), run_id=raw.get("runId")
+        )
         scope = authorize(principal, asked)
     except (pydantic.ValidationError, EngramError):
         return None, None
@@ -138,8 +139,11 @@ def _target(
 
 def _as_text(value: Any) -> str:
     """A query argument as text: strings as they are, filters as sorted JSON without nulls."""
-    return value if isinstance(value, str) else json.dumps(_compact(value), sort_keys=True,
-                                                           default=str)  # fmt: skip
+    return (
+        value
+        if isinstance(value, str)
+        else json.dumps(_compact(value), sort_keys=True, default=str)
+    )
 
 
 def _compact(value: Any) -> Any:
@@ -190,10 +194,16 @@ class ReadEvent:
     @classmethod
     def of(cls, e: StoredReadEvent) -> ReadEvent:
         return cls(
-            id=strawberry.ID(e.id), operation=e.operation, actor=e.actor, user_id=e.user_id,
-            agent_id=e.agent_id, run_id=e.run_id, query_hash=e.query_hash,
-            result_count=e.result_count, at=e.at,
-        )  # fmt: skip
+            id=strawberry.ID(e.id),
+            operation=e.operation,
+            actor=e.actor,
+            user_id=e.user_id,
+            agent_id=e.agent_id,
+            run_id=e.run_id,
+            query_hash=e.query_hash,
+            result_count=e.result_count,
+            at=e.at,
+        )
 
 
 @strawberry.type
@@ -230,9 +240,10 @@ class AuditQuery:
         return ReadEventConnection(
             edges=[ReadEventEdge(cursor=e.cursor, node=ReadEvent.of(e.node)) for e in page.edges],
             page_info=PageInfo(
-                has_next_page=page.has_next_page, has_previous_page=after is not None,
+                has_next_page=page.has_next_page,
+                has_previous_page=after is not None,
                 start_cursor=page.edges[0].cursor if page.edges else None,
                 end_cursor=page.end_cursor,
             ),
             total_count=page.total_count,
-        )  # fmt: skip
+        )

@@ -41,8 +41,9 @@ class Principal:
 
     @classmethod
     def of(cls, key: ApiKey) -> Principal:
-        return cls(key.principal, frozenset(key.user_ids), frozenset(key.agent_ids),
-                   frozenset(key.run_ids))  # fmt: skip
+        return cls(
+            key.principal, frozenset(key.user_ids), frozenset(key.agent_ids), frozenset(key.run_ids)
+        )
 
 
 def authenticate(settings: Settings, presented: str | None) -> Principal:
@@ -60,8 +61,11 @@ def authenticate(settings: Settings, presented: str | None) -> Principal:
 
 def authorize(principal: Principal, scope: domain.Scope) -> domain.Scope:
     """The scope narrowed to what the principal may touch; ForbiddenError where it may not."""
-    fields = {"user_id": principal.user_ids, "agent_id": principal.agent_ids,
-              "run_id": principal.run_ids}  # fmt: skip
+    fields = {
+        "user_id": principal.user_ids,
+        "agent_id": principal.agent_ids,
+        "run_id": principal.run_ids,
+    }
     narrowed: dict[str, str | None] = {}
     for field, allowed in fields.items():
         asked = getattr(scope, field)

@@ -259,9 +259,13 @@ class DashboardQuery:
     ) -> MemoriesResult:
         try:
             page = await _store(info).memories(
-                scope_for(info, scope), filters.parse_memory_where(_plain(where)),
-                _sort_keys(sort), first, after, as_of,
-            )  # fmt: skip
+                scope_for(info, scope),
+                filters.parse_memory_where(_plain(where)),
+                _sort_keys(sort),
+                first,
+                after,
+                as_of,
+            )
         except EngramError as e:
             return _failure(e)
         return MemoryConnection(
@@ -288,11 +292,12 @@ class DashboardQuery:
         except EngramError as e:
             return _failure(e)
         return EntityConnection(
-            edges=[EntityEdge(cursor=e.cursor, node=Entity.of(e.node, allowed))
-                   for e in page.edges],
+            edges=[
+                EntityEdge(cursor=e.cursor, node=Entity.of(e.node, allowed)) for e in page.edges
+            ],
             page_info=_page_info(page, after),
             total_count=page.total_count,
-        )  # fmt: skip
+        )
 
     @strawberry.field(description="Memory counts per day, week or month; empty buckets omitted.")
     async def timeline(

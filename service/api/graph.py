@@ -61,9 +61,15 @@ class Entity:
     def of(cls, node: traversal.EntityNode, scope: domain.Scope) -> Entity:
         """The entity as GraphQL; ``scope`` (already authorised) is where its fields read."""
         return cls(
-            name=node.name, type=node.type, aliases=node.aliases, first_seen=node.first_seen,
-            last_seen=node.last_seen, mention_count=node.mention_count, node=node, scope=scope,
-        )  # fmt: skip
+            name=node.name,
+            type=node.type,
+            aliases=node.aliases,
+            first_seen=node.first_seen,
+            last_seen=node.last_seen,
+            mention_count=node.mention_count,
+            node=node,
+            scope=scope,
+        )
 
     @strawberry.field(description="Memories that mention it, newest first; current unless asOf.")
     async def memories(
@@ -107,9 +113,12 @@ class Neighbor:
     @classmethod
     def of(cls, neighbor: traversal.Neighbor, scope: domain.Scope) -> Neighbor:
         return cls(
-            entity=Entity.of(neighbor.entity, scope), distance=neighbor.distance,
-            via=neighbor.via, support=neighbor.support, relations=neighbor.relations,
-        )  # fmt: skip
+            entity=Entity.of(neighbor.entity, scope),
+            distance=neighbor.distance,
+            via=neighbor.via,
+            support=neighbor.support,
+            relations=neighbor.relations,
+        )
 
 
 @strawberry.type(description="A typed relation between two entities and the memories behind it.")
@@ -126,10 +135,15 @@ class Relation:
     @classmethod
     def of(cls, r: traversal.Relation, scope: domain.Scope) -> Relation:
         return cls(
-            id=strawberry.ID(r.id), type=r.type, source=Entity.of(r.source, scope),
-            target=Entity.of(r.target, scope), valid_from=r.valid_from, valid_to=r.valid_to,
-            confidence=r.confidence, memories=[Memory.of(m) for m in r.memories],
-        )  # fmt: skip
+            id=strawberry.ID(r.id),
+            type=r.type,
+            source=Entity.of(r.source, scope),
+            target=Entity.of(r.target, scope),
+            valid_from=r.valid_from,
+            valid_to=r.valid_to,
+            confidence=r.confidence,
+            memories=[Memory.of(m) for m in r.memories],
+        )
 
 
 @strawberry.type
@@ -173,12 +187,16 @@ class EntityPath:
         return cls(
             entities=[Entity.of(e, scope) for e in path.entities],
             steps=[
-                PathStep(from_=Entity.of(s.from_entity, scope), to=Entity.of(s.to_entity, scope),
-                         kind=s.kind, forward=s.forward,
-                         memories=[Memory.of(m) for m in s.memories])
+                PathStep(
+                    from_=Entity.of(s.from_entity, scope),
+                    to=Entity.of(s.to_entity, scope),
+                    kind=s.kind,
+                    forward=s.forward,
+                    memories=[Memory.of(m) for m in s.memories],
+                )
                 for s in path.steps
             ],
-        )  # fmt: skip
+        )
 
 
 EntityResult = Annotated[
@@ -251,9 +269,10 @@ class GraphQuery:
         return RelationConnection(
             edges=edges,
             page_info=PageInfo(
-                has_next_page=page.has_next_page, has_previous_page=after is not None,
+                has_next_page=page.has_next_page,
+                has_previous_page=after is not None,
                 start_cursor=edges[0].cursor if edges else None,
                 end_cursor=edges[-1].cursor if edges else None,
             ),
             total_count=page.total_count,
-        )  # fmt: skip
+        )

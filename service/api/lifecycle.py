@@ -61,11 +61,17 @@ class MemoryEvent:
     @classmethod
     def of(cls, e: lifecycle.MemoryEvent) -> MemoryEvent:
         return cls(
-            id=strawberry.ID(e.id), op=EventOp(e.op.value), memory_id=strawberry.ID(e.memory_id),
-            old_text=e.old_text, new_text=e.new_text, actor=e.actor, at=e.at,
-            redacted_at=e.redacted_at, old_confidence=e.old_confidence,
+            id=strawberry.ID(e.id),
+            op=EventOp(e.op.value),
+            memory_id=strawberry.ID(e.memory_id),
+            old_text=e.old_text,
+            new_text=e.new_text,
+            actor=e.actor,
+            at=e.at,
+            redacted_at=e.redacted_at,
+            old_confidence=e.old_confidence,
             new_confidence=e.new_confidence,
-        )  # fmt: skip
+        )
 
 
 @strawberry.type(description="A memory's events, oldest first.")
@@ -131,25 +137,33 @@ class ForgetReport:
     @strawberry.field
     def counts(self) -> ForgetCounts:
         return ForgetCounts(
-            messages=len(self.message_ids), memories=len(self.memory_ids),
-            entities=len(self.entity_keys), mentions=len(self.mentions),
-            derived_from=len(self.derived_from), supersedes=len(self.supersedes),
-            events_redacted=len(self.events_redacted), read_events=self.read_events,
-        )  # fmt: skip
+            messages=len(self.message_ids),
+            memories=len(self.memory_ids),
+            entities=len(self.entity_keys),
+            mentions=len(self.mentions),
+            derived_from=len(self.derived_from),
+            supersedes=len(self.supersedes),
+            events_redacted=len(self.events_redacted),
+            read_events=self.read_events,
+        )
 
     @classmethod
     def of(cls, r: lifecycle.ForgetReport) -> ForgetReport:
         left = r.leftovers
         return cls(
-            dry_run=r.dry_run, message_ids=_ids(r.messages), memory_ids=_ids(r.memories),
-            entity_keys=r.entities, mentions=[RemovedEdge.of(e) for e in r.mentions],
+            dry_run=r.dry_run,
+            message_ids=_ids(r.messages),
+            memory_ids=_ids(r.memories),
+            entity_keys=r.entities,
+            mentions=[RemovedEdge.of(e) for e in r.mentions],
             derived_from=[RemovedEdge.of(e) for e in r.derived_from],
             supersedes=[RemovedEdge.of(e) for e in r.supersedes],
-            events_redacted=_ids(r.events_redacted), read_events=r.read_events,
+            events_redacted=_ids(r.events_redacted),
+            read_events=r.read_events,
             forget_events=r.forget_events,
             verified=r.verified,
             verification=ForgetVerification(**left.model_dump()) if left else None,
-        )  # fmt: skip
+        )
 
 
 @strawberry.type(description="Memories matching any eviction criterion; deleted unless dryRun.")
@@ -217,15 +231,18 @@ class LifecycleMutation:
         message = {"content": text, "speaker": speaker, "timestamp": timestamp}
         try:
             memory: MemoryService = info.context["memory"]
-            result = await memory.add([message], scope_for(info, scope), infer=False,
-                                      actor=actor(info))  # fmt: skip
+            result = await memory.add(
+                [message], scope_for(info, scope), infer=False, actor=actor(info)
+            )
         except EngramError as e:
             return problem(e)
         return AddMessagesSuccess(
-            message_ids=result.message_ids, added=_ids(result.added),
-            updated=_ids(result.updated), superseded=_ids(result.superseded),
+            message_ids=result.message_ids,
+            added=_ids(result.added),
+            updated=_ids(result.updated),
+            superseded=_ids(result.superseded),
             unchanged=_ids(result.unchanged),
-        )  # fmt: skip
+        )
 
     @strawberry.mutation(description="New text for a memory: re-embedded, entities relinked.")
     async def update_memory(
@@ -277,9 +294,10 @@ class LifecycleMutation:
         except EngramError as e:
             return problem(e)
         return EvictReport(
-            dry_run=report.dry_run, memory_ids=_ids(report.memory_ids),
+            dry_run=report.dry_run,
+            memory_ids=_ids(report.memory_ids),
             entity_keys=report.entity_keys,
-        )  # fmt: skip
+        )
 
     @strawberry.mutation(
         description="Lower each current memory's confidence by its time unused: times "

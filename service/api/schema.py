@@ -117,9 +117,10 @@ class Query:
         except EngramError as e:
             return problem(e)
         return Context(
-            text=block.text, tokens=block.tokens,
+            text=block.text,
+            tokens=block.tokens,
             memory_ids=[strawberry.ID(i) for i in block.memory_ids],
-        )  # fmt: skip
+        )
 
 
 @strawberry.type
@@ -129,10 +130,16 @@ class Mutation:
         self, info: Info[Any, None], messages: list[MessageInput], scope: ScopeInput
     ) -> AddMessagesResult:
         raw = [
-            {"content": m.content, "role": m.role.value, "speaker": m.speaker,
-             "timestamp": m.timestamp, "id": m.id, "session_id": m.session_id}
+            {
+                "content": m.content,
+                "role": m.role.value,
+                "speaker": m.speaker,
+                "timestamp": m.timestamp,
+                "id": m.id,
+                "session_id": m.session_id,
+            }
             for m in messages
-        ]  # fmt: skip
+        ]
         try:
             result = await service(info).add(raw, scope_for(info, scope), actor=actor(info))
         except EngramError as e:

@@ -52,9 +52,11 @@ class TimeFilterInput:
     def to_domain(self) -> domain.TimeFilter:
         return domain.TimeFilter(
             clock=domain.Clock(self.clock.value) if self.clock else None,
-            start=self.from_, end=self.to, phrase=self.phrase,
+            start=self.from_,
+            end=self.to,
+            phrase=self.phrase,
             reference_time=self.reference_time,
-        )  # fmt: skip
+        )
 
 
 @strawberry.input
@@ -86,12 +88,20 @@ class Memory:
     @classmethod
     def of(cls, m: domain.StoredMemory) -> Memory:
         return cls(
-            id=strawberry.ID(m.id), text=m.text, source_text=m.source_text, speaker=m.speaker,
-            said_at=m.said_at, created_at=m.created_at, valid_from=m.valid_from,
-            valid_to=m.valid_to, invalidated_at=m.invalidated_at,
-            time_granularity=m.time_granularity, confidence=m.confidence,
-            source_ids=m.source_ids, stored=m,
-        )  # fmt: skip
+            id=strawberry.ID(m.id),
+            text=m.text,
+            source_text=m.source_text,
+            speaker=m.speaker,
+            said_at=m.said_at,
+            created_at=m.created_at,
+            valid_from=m.valid_from,
+            valid_to=m.valid_to,
+            invalidated_at=m.invalidated_at,
+            time_granularity=m.time_granularity,
+            confidence=m.confidence,
+            source_ids=m.source_ids,
+            stored=m,
+        )
 
     @strawberry.field(description="The memories that replaced this one; empty while current.")
     async def superseded_by(self, info: Info[Any, None]) -> list[Memory]:
@@ -141,12 +151,14 @@ class MemoryHit:
     @classmethod
     def of(cls, hit: domain.SearchHit) -> MemoryHit:
         return cls(
-            memory=Memory.of(hit.memory), score=hit.score,
+            memory=Memory.of(hit.memory),
+            score=hit.score,
             retrievers=[RetrieverScore(**r.model_dump()) for r in hit.retrievers],
-            matched_entities=hit.matched_entities, path=hit.path,
+            matched_entities=hit.matched_entities,
+            path=hit.path,
             sources=[SourceMessage(**s.model_dump()) for s in hit.sources],
             entities=[EntityRef(**e.model_dump()) for e in hit.entities],
-        )  # fmt: skip
+        )
 
 
 @strawberry.type

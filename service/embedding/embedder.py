@@ -82,12 +82,13 @@ class Embedder:
         vectors = dict(zip(distinct, await self.aembed(distinct), strict=True))
         return [
             MemoryVectors(
-                search=with_context(vectors[text], [vectors[c] for c in group],
-                                    self.context_weight),
+                search=with_context(
+                    vectors[text], [vectors[c] for c in group], self.context_weight
+                ),
                 own=vectors[text],
             )
             for text, group in zip(texts, contexts, strict=True)
-        ]  # fmt: skip
+        ]
 
 
 @dataclass(frozen=True)

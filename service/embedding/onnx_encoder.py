@@ -143,10 +143,15 @@ def _export(model_dir: Path, target: Path) -> None:
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(
-            model, (sample, sample, torch.zeros_like(sample)), str(target),
-            input_names=list(INPUTS), output_names=["last_hidden_state"],
-            dynamic_axes=axes, opset_version=17, dynamo=False,
-        )  # fmt: skip
+            model,
+            (sample, sample, torch.zeros_like(sample)),
+            str(target),
+            input_names=list(INPUTS),
+            output_names=["last_hidden_state"],
+            dynamic_axes=axes,
+            opset_version=17,
+            dynamo=False,
+        )
 
 
 def _check_pipeline(model_dir: Path) -> None:
@@ -154,9 +159,10 @@ def _check_pipeline(model_dir: Path) -> None:
     modules = [m["type"] for m in json.loads((model_dir / "modules.json").read_text())]
     pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text())
     mean_only = pooling.get("pooling_mode_mean_tokens") and not any(
-        value for key, value in pooling.items() if key.startswith("pooling_mode_") and
-        key != "pooling_mode_mean_tokens"
-    )  # fmt: skip
+        value
+        for key, value in pooling.items()
+        if key.startswith("pooling_mode_") and key != "pooling_mode_mean_tokens"
+    )
     tail_ok = modules[2:] in ([], [ST_NORMALIZE])
     if modules[:2] != [ST_TRANSFORMER, ST_POOLING] or not mean_only or not tail_ok:
         raise ConfigurationError(

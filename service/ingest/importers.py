@@ -154,8 +154,14 @@ def _locomo_message(turn: _LocomoTurn, session: str, said_at: datetime, where: s
     if turn.blip_caption:
         content += f" [shares image: {turn.blip_caption}]"
     try:
-        return MessageIn(content=content, role=Role.USER, speaker=turn.speaker,
-                         timestamp=said_at, id=turn.dia_id, session_id=session)  # fmt: skip
+        return MessageIn(
+            content=content,
+            role=Role.USER,
+            speaker=turn.speaker,
+            timestamp=said_at,
+            id=turn.dia_id,
+            session_id=session,
+        )
     except pydantic.ValidationError as e:
         raise ValidationError(f"{where} turn {turn.dia_id}: {_first_error(e)}") from e
 

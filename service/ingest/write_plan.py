@@ -59,16 +59,22 @@ class Candidate:
     def context_props(self) -> dict[str, Any]:
         """The properties its context makes, as a new memory and a near-duplicate update
         store them alike."""
-        return {"context_texts": self.context_texts, "context_text": self.context_text,
-                "content_embedding": self.content_embedding}  # fmt: skip
+        return {
+            "context_texts": self.context_texts,
+            "context_text": self.context_text,
+            "content_embedding": self.content_embedding,
+        }
 
     def reconcile_ask(self) -> ReconcileAsk:
         """What the store looks up for it: same hash, near-duplicates (by its own vector),
         the holders of its slot."""
         return ReconcileAsk(
-            self.key, self.hash, self.content_embedding or self.embedding,
-            self.fact.slot.slot if self.fact.slot else None, self.subject,
-        )  # fmt: skip
+            self.key,
+            self.hash,
+            self.content_embedding or self.embedding,
+            self.fact.slot.slot if self.fact.slot else None,
+            self.subject,
+        )
 
     def new_memory(self, embedding_model: str) -> NewMemory:
         return NewMemory(self.id, self.props(embedding_model), self.source_ids)
@@ -76,11 +82,19 @@ class Candidate:
     def props(self, embedding_model: str) -> dict[str, Any]:
         fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
         return {
-            "text": fact.text, "source_text": fact.source_text, "hash": self.hash,
-            "speaker": self.speaker, "said_at": self.said_at, "lang": fact.lang,
-            "confidence": fact.confidence, "embedding": self.embedding, **self.context_props(),
-            "embedding_model": embedding_model, "linker_version": LINKER_VERSION,
-            "valid_from": time.start if time else None, "valid_to": time.end if time else None,
+            "text": fact.text,
+            "source_text": fact.source_text,
+            "hash": self.hash,
+            "speaker": self.speaker,
+            "said_at": self.said_at,
+            "lang": fact.lang,
+            "confidence": fact.confidence,
+            "embedding": self.embedding,
+            **self.context_props(),
+            "embedding_model": embedding_model,
+            "linker_version": LINKER_VERSION,
+            "valid_from": time.start if time else None,
+            "valid_to": time.end if time else None,
             # When it happened, as one indexed interval: its own time, else when it was said
             # (the HAPPENED window of memory_visible; cypher/schema.cypher).
             "happened_start": (time.start if time else None) or self.said_at,
@@ -90,7 +104,7 @@ class Candidate:
             "subject": self.subject if fact.slot else None,
             "slot": fact.slot.slot if fact.slot else None,
             "slot_value": fact.slot.value if fact.slot else None,
-        }  # fmt: skip
+        }
 
 
 def near_duplicate_depth(settings: Settings, total: int, scoped: int) -> int:
@@ -119,11 +133,15 @@ def make_candidates(
                     by_hash[digest].source_ids.append(message_ids[index])
                 continue
             by_hash[digest] = Candidate(
-                key=scoped_id(scope, "mem", digest), hash=digest, fact=fact,
-                said_at=said_at[index], speaker=speakers[index],
+                key=scoped_id(scope, "mem", digest),
+                hash=digest,
+                fact=fact,
+                said_at=said_at[index],
+                speaker=speakers[index],
                 subject=speakers[index] or scope.user_id or scope.agent_id,
-                source_ids=[message_ids[index]], agent_id=scope.agent_id,
-            )  # fmt: skip
+                source_ids=[message_ids[index]],
+                agent_id=scope.agent_id,
+            )
     return list(by_hash.values())
 
 
@@ -167,12 +185,17 @@ def plan_writes(
 def _update(memory_id: str, old_text: str, cand: Candidate) -> Update:
     # The longer wording usually carries more detail; keep it as the memory's text.
     return Update(
-        memory_id=memory_id, source_ids=cand.source_ids, text=cand.fact.text,
-        source_text=cand.fact.source_text, hash=cand.hash, embedding=cand.embedding,
-        context_texts=cand.context_texts, context_text=cand.context_text,
+        memory_id=memory_id,
+        source_ids=cand.source_ids,
+        text=cand.fact.text,
+        source_text=cand.fact.source_text,
+        hash=cand.hash,
+        embedding=cand.embedding,
+        context_texts=cand.context_texts,
+        context_text=cand.context_text,
         content_embedding=cand.content_embedding,
         replace_text=len(cand.fact.text) > len(old_text),
-    )  # fmt: skip
+    )
 
 
 def _supersessions(
@@ -230,6 +253,11 @@ def link_input(cand: Candidate) -> LinkInput:
     """What the linker reads of a candidate (service/nlp/linking.py)."""
     fact = cand.fact
     return LinkInput(
-        memory_id=cand.id, text=fact.source_text, lang=fact.lang, speaker=cand.speaker,
-        said_at=cand.said_at, mentions=fact.mentions, relations=fact.relations,
-    )  # fmt: skip
+        memory_id=cand.id,
+        text=fact.source_text,
+        lang=fact.lang,
+        speaker=cand.speaker,
+        said_at=cand.said_at,
+        mentions=fact.mentions,
+        relations=fact.relations,
+    )

@@ -45,9 +45,12 @@ async def decay(
     check_decay(half_life_days, floor)
     changed, lowest = await store.decay(scope, half_life_days, floor, dry_run, actor, utcnow())
     return DecayReport(
-        dry_run=dry_run, changed=changed, lowest_confidence=lowest,
-        half_life_days=half_life_days, floor=floor,
-    )  # fmt: skip
+        dry_run=dry_run,
+        changed=changed,
+        lowest_confidence=lowest,
+        half_life_days=half_life_days,
+        floor=floor,
+    )
 
 
 def check_decay(half_life_days: float, floor: float) -> None:

@@ -47,10 +47,24 @@ DEFAULT_ACTOR = "engram"
 VECTOR_PROBE_K = 10
 # What update replaces on the memory; said_at, speaker, confidence and provenance stay.
 _REVISED = (
-    "text", "source_text", "hash", "lang", "embedding", "content_embedding", "embedding_model",
-    "valid_from", "valid_to", "happened_start", "happened_end", "time_granularity",
-    "time_expressions", "subject", "slot", "slot_value", "linker_version",
-)  # fmt: skip
+    "text",
+    "source_text",
+    "hash",
+    "lang",
+    "embedding",
+    "content_embedding",
+    "embedding_model",
+    "valid_from",
+    "valid_to",
+    "happened_start",
+    "happened_end",
+    "time_granularity",
+    "time_expressions",
+    "subject",
+    "slot",
+    "slot_value",
+    "linker_version",
+)
 
 
 class DeleteReport(BaseModel):
@@ -105,10 +119,14 @@ class ForgetReport(BaseModel):
     @classmethod
     def of(cls, targets: ForgetTargets, dry_run: bool) -> ForgetReport:
         return cls(
-            dry_run=dry_run, messages=targets.messages, memories=targets.memories,
-            entities=targets.entities, edges=targets.edges, events_redacted=targets.events,
+            dry_run=dry_run,
+            messages=targets.messages,
+            memories=targets.memories,
+            entities=targets.entities,
+            edges=targets.edges,
+            events_redacted=targets.events,
             read_events=targets.read_events,
-        )  # fmt: skip
+        )
 
 
 class Lifecycle:
@@ -164,8 +182,9 @@ class Lifecycle:
         if duplicate is not None:
             raise ValidationError(f"memory {duplicate} already says this")
         candidate = await self._revise(old, message, found.context_texts)
-        props = {k: v for k, v in candidate.props(self.embedder.model_name).items()
-                 if k in _REVISED}  # fmt: skip
+        props = {
+            k: v for k, v in candidate.props(self.embedder.model_name).items() if k in _REVISED
+        }
         own = _own_scope(old)
         known = await GraphStore(self.db).link_entities(own)
         linked = await asyncio.to_thread(link, own, [link_input(candidate)], known)
@@ -184,9 +203,11 @@ class Lifecycle:
         if found is None:
             raise _not_found(memory_id)
         done = await self.store.delete(
-            scope, Deletion(memory_ids=[found.memory.id], entity_keys=found.entity_keys),
-            actor, utcnow(),
-        )  # fmt: skip
+            scope,
+            Deletion(memory_ids=[found.memory.id], entity_keys=found.entity_keys),
+            actor,
+            utcnow(),
+        )
         if not done.memory_ids:
             raise _not_found(memory_id)
         return DeleteReport(**done.model_dump())
@@ -213,9 +234,11 @@ class Lifecycle:
         if older_than is not None and older_than.tzinfo is None:
             older_than = older_than.replace(tzinfo=UTC)  # naive is UTC, as on the write path
         doomed = await self.store.deletion_candidates(
-            scope, older_than=older_than, max_access_count=max_access_count,
+            scope,
+            older_than=older_than,
+            max_access_count=max_access_count,
             min_confidence=min_confidence,
-        )  # fmt: skip
+        )
         if not dry_run:
             doomed = await self.store.delete(scope, doomed, EVICTION_ACTOR, utcnow())
         return EvictReport(dry_run=dry_run, **doomed.model_dump())
@@ -273,10 +296,15 @@ class Lifecycle:
         fact = whole_text_fact(message.content, facts, old.confidence)
         scope = _own_scope(old)
         candidate = Candidate(
-            key=old.id, hash=text_hash(fact.text), fact=fact, said_at=said_at,
-            speaker=old.speaker, subject=old.speaker or scope.user_id or scope.agent_id,
-            source_ids=old.source_ids, context_texts=context_texts,
-        )  # fmt: skip
+            key=old.id,
+            hash=text_hash(fact.text),
+            fact=fact,
+            said_at=said_at,
+            speaker=old.speaker,
+            subject=old.speaker or scope.user_id or scope.agent_id,
+            source_ids=old.source_ids,
+            context_texts=context_texts,
+        )
         [vectors] = await self.embedder.aembed_memories([fact.text], [context_texts])
         candidate.embedding, candidate.content_embedding = vectors.search, vectors.content
         return candidate

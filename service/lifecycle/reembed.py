@@ -142,11 +142,16 @@ async def reembed(
             await apply_schema(db, embedder.dimensions, wait_s=INDEX_WAIT_S)
         after = await check_embeddings(db, embedder, exact=True)
     return ReembedReport(
-        model=embedder.model_name, dimensions=embedder.dimensions, stale=before.stale,
-        migrated=migrated, remaining=after.stale, index_dimensions=before.index_dimensions,
-        rebuilt_index=not before.index_matches, dry_run=dry_run,
+        model=embedder.model_name,
+        dimensions=embedder.dimensions,
+        stale=before.stale,
+        migrated=migrated,
+        remaining=after.stale,
+        index_dimensions=before.index_dimensions,
+        rebuilt_index=not before.index_matches,
+        dry_run=dry_run,
         seconds=time.monotonic() - began,
-    )  # fmt: skip
+    )
 
 
 async def _migrate(
@@ -165,8 +170,10 @@ async def _migrate(
         vectors = await embedder.aembed_memories(
             [m.text for m in batch], [m.context_texts for m in batch]
         )
-        new = [NewEmbedding(m.id, m.text, v.search, v.content)
-               for m, v in zip(batch, vectors, strict=True)]  # fmt: skip
+        new = [
+            NewEmbedding(m.id, m.text, v.search, v.content)
+            for m, v in zip(batch, vectors, strict=True)
+        ]
         migrated += await store.write_embeddings(new, model)
         cursor, done = batch[-1].id, done + len(batch)
         if progress is not None:

@@ -106,12 +106,15 @@ async def _next_batch(db: Database, after: str, limit: int) -> list[StoredText]:
     rows = await db.read("list_unlinked_memories", params)
     return [
         StoredText(
-            id=r["id"], text=r["text"], speaker=r["speaker"], said_at=r["said_at"],
+            id=r["id"],
+            text=r["text"],
+            speaker=r["speaker"],
+            said_at=r["said_at"],
             scope=Scope(user_id=r["user_id"], agent_id=r["agent_id"], run_id=r["run_id"]),
             confidence=r["confidence"],
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 async def _relink_batch(db: Database, extractor: Extractor, batch: list[StoredText]) -> None:
@@ -142,12 +145,16 @@ def _link_scope(
     facts = extractor.extract(messages, [m.said_at for m in memories])
     candidates = [
         Candidate(
-            key=m.id, hash=text_hash(m.text),
-            fact=whole_text_fact(m.text, found, m.confidence), said_at=m.said_at,
-            speaker=m.speaker, subject=m.speaker, source_ids=[],
+            key=m.id,
+            hash=text_hash(m.text),
+            fact=whole_text_fact(m.text, found, m.confidence),
+            said_at=m.said_at,
+            speaker=m.speaker,
+            subject=m.speaker,
+            source_ids=[],
         )
         for m, found in zip(memories, facts, strict=True)
-    ]  # fmt: skip
+    ]
     return link(scope, [link_input(c) for c in candidates], known)
 
 

@@ -60,15 +60,32 @@ _FIRST_PERSON = [
 ]
 
 
-_IRREGULAR_3SG = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is",
-                  "'m": "is", "’m": "is", "'ve": "has", "’ve": "has",
-                  # Contracted modals keep their meaning once spelled out: "I'll" -> "Ann will".
-                  "'ll": "will", "’ll": "will", "'d": "would", "’d": "would"}  # fmt: skip
+_IRREGULAR_3SG = {
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "be": "is",
+    "am": "is",
+    "'m": "is",
+    "’m": "is",
+    "'ve": "has",
+    "’ve": "has",
+    # Contracted modals keep their meaning once spelled out: "I'll" -> "Ann will".
+    "'ll": "will",
+    "’ll": "will",
+    "'d": "would",
+    "’d": "would",
+}
 # A subject of the verb, of the passive too ("I'm swamped": nsubjpass + auxpass).
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _AUXILIARIES = {"aux", "auxpass"}
-_PRONOUNS = {"i": "{name}", "me": "{name}", "myself": "{name}", "my": "{name}'s",
-             "mine": "{name}'s"}  # fmt: skip
+_PRONOUNS = {
+    "i": "{name}",
+    "me": "{name}",
+    "myself": "{name}",
+    "my": "{name}'s",
+    "mine": "{name}'s",
+}
 
 
 def third_person(verb: str) -> str:
@@ -95,8 +112,9 @@ def resolve_first_person_tokens(sentence: Span, speaker: str | None) -> str:
         pronoun = _PRONOUNS.get(word.lower())
         if pronoun and token.tag_ in {"PRP", "PRP$"}:
             word = pronoun.format(name=speaker)
-        elif _has_first_person_subject(token) and (token.tag_ == "VBP" or token.lower_ in
-                                                   _IRREGULAR_3SG):  # fmt: skip
+        elif _has_first_person_subject(token) and (
+            token.tag_ == "VBP" or token.lower_ in _IRREGULAR_3SG
+        ):
             word = third_person(word)
             if token.text.startswith(("'", "’")):
                 word = " " + word

@@ -165,8 +165,14 @@ class EntityDirectory:
         well as name): such nodes are replaced by `engram relink`, not linked to."""
         if known.key != entity_key(self.scope, known.name):
             return
-        draft = _Draft(known.key, known.name, known.type, known.type_confidence,
-                       list(known.aliases), stored=True)  # fmt: skip
+        draft = _Draft(
+            known.key,
+            known.name,
+            known.type,
+            known.type_confidence,
+            list(known.aliases),
+            stored=True,
+        )
         self.drafts[known.key] = draft
         for form in [known.name, *known.aliases]:
             self._claim(form, known.key, known.type)
@@ -257,9 +263,18 @@ class EntityDirectory:
         for key in dict.fromkeys(keys):
             d = self.drafts[key]
             alias_keys = {normalize_name(a) for a in d.aliases} | set(short_forms(d.name, d.type))
-            rows.append(EntityRow(d.key, d.name, d.type, d.type_confidence, tuple(d.aliases),
-                                  tuple(sorted(k for k in alias_keys if k)),
-                                  d.first_seen, d.last_seen))  # fmt: skip
+            rows.append(
+                EntityRow(
+                    d.key,
+                    d.name,
+                    d.type,
+                    d.type_confidence,
+                    tuple(d.aliases),
+                    tuple(sorted(k for k in alias_keys if k)),
+                    d.first_seen,
+                    d.last_seen,
+                )
+            )
         return rows
 
 
@@ -277,8 +292,9 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
     )
     for fact, mention in found:
-        directory.link(mention.text, mention.label.value, mention.confidence, fact.said_at,
-                       _trusted(mention))  # fmt: skip
+        directory.link(
+            mention.text, mention.label.value, mention.confidence, fact.said_at, _trusted(mention)
+        )
     mentions: list[MentionRow] = []
     relations: list[RelationRow] = []
     gazetteer = Gazetteer(directory.gazetteer_forms())
@@ -331,17 +347,40 @@ def _mention_rows(
 ) -> list[MentionRow]:
     rows = []
     for m in spans:
-        key, why = directory.link_why(m.text, m.label.value, m.confidence, fact.said_at,
-                                      _trusted(m))  # fmt: skip
-        rows.append(MentionRow(fact.memory_id, key, m.text, m.start, m.end, m.extractor,
-                               m.confidence, "mention", why))  # fmt: skip
+        key, why = directory.link_why(
+            m.text, m.label.value, m.confidence, fact.said_at, _trusted(m)
+        )
+        rows.append(
+            MentionRow(
+                fact.memory_id,
+                key,
+                m.text,
+                m.start,
+                m.end,
+                m.extractor,
+                m.confidence,
+                "mention",
+                why,
+            )
+        )
     first_person = _first_person(fact)
     if first_person is not None and fact.speaker:
-        key = directory.link(fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE,
-                             fact.said_at)  # fmt: skip
+        key = directory.link(
+            fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, fact.said_at
+        )
         start, end = first_person
-        rows.append(MentionRow(fact.memory_id, key, fact.text[start:end], start, end, "speaker",
-                               SPEAKER_CONFIDENCE, "subject"))  # fmt: skip
+        rows.append(
+            MentionRow(
+                fact.memory_id,
+                key,
+                fact.text[start:end],
+                start,
+                end,
+                "speaker",
+                SPEAKER_CONFIDENCE,
+                "subject",
+            )
+        )
     return rows
 
 
@@ -360,8 +399,16 @@ def _relation_rows(
         target = _endpoint_key(directory, fact, relation.target, spans)
         if source is None or target is None or source == target:
             continue
-        rows.append(RelationRow(fact.memory_id, relation.type, source, target,
-                                relation.confidence, relation.extractor))  # fmt: skip
+        rows.append(
+            RelationRow(
+                fact.memory_id,
+                relation.type,
+                source,
+                target,
+                relation.confidence,
+                relation.extractor,
+            )
+        )
     return rows
 
 
@@ -372,8 +419,9 @@ def _endpoint_key(
     if end.start is not None and end.end is not None:
         for m in spans:
             if m.start < end.end and end.start < m.end:
-                return directory.link(m.text, m.label.value, m.confidence, fact.said_at,
-                                      _trusted(m))  # fmt: skip
+                return directory.link(
+                    m.text, m.label.value, m.confidence, fact.said_at, _trusted(m)
+                )
     name = _without_fillers(display_name(end.name))
     if not name:
         return None
@@ -400,8 +448,10 @@ def _endpoint_mentions(
     memory find its relations through them)."""
     mentioned = {m.key for m in own}
     missing = [k for r in relations for k in (r.source_key, r.target_key) if k not in mentioned]
-    return [MentionRow(fact.memory_id, key, "", -1, -1, "relation", 1.0, "relation")
-            for key in dict.fromkeys(missing)]  # fmt: skip
+    return [
+        MentionRow(fact.memory_id, key, "", -1, -1, "relation", 1.0, "relation")
+        for key in dict.fromkeys(missing)
+    ]
 
 
 def _unique(rows: list[MentionRow]) -> list[MentionRow]:
@@ -436,8 +486,9 @@ class Gazetteer:
             if any(s < end and start < e for s, e in taken):
                 continue
             label = self.forms[normalize_name(surface)]
-            found.append(EntityMention(surface, label, start, end, "gazetteer",
-                                       GAZETTEER_CONFIDENCE))  # fmt: skip
+            found.append(
+                EntityMention(surface, label, start, end, "gazetteer", GAZETTEER_CONFIDENCE)
+            )
             taken.append((start, end))
         return sorted(found, key=lambda m: m.start)
 

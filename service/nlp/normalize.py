@@ -125,8 +125,9 @@ def _derive_short_forms(name: str, entity_type: str) -> list[str]:
     if len(words) < 2:
         return []
     if entity_type == "PLACE":
-        return [norm[: -len(s)].strip() for s in rules.place_suffixes_en
-                if norm.endswith(" " + s)][:1]  # fmt: skip
+        return [norm[: -len(s)].strip() for s in rules.place_suffixes_en if norm.endswith(" " + s)][
+            :1
+        ]
     forms = _organisation_short_forms(words, rules)
     if display_name(name).lower().startswith("the ") and len(words) >= 2:
         forms.append(words[-1])  # The Paper Lanterns -> lanterns, as bands and teams are called

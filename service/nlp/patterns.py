@@ -309,8 +309,9 @@ class EntityExtractor:
                 continue
             if run and not any(t.idx in taken for t in run):
                 span = doc[run[0].i : run[-1].i + 1]
-                result += self._mentions(doc, span, (EntityLabel.OTHER, "spacy:PROPN",
-                                                     PROPN_CONFIDENCE))  # fmt: skip
+                result += self._mentions(
+                    doc, span, (EntityLabel.OTHER, "spacy:PROPN", PROPN_CONFIDENCE)
+                )
             run = []
         return result
 
@@ -338,6 +339,9 @@ class EntityExtractor:
                 continue
             if self._junk.is_junk(part, surface, from_table=row is not None):
                 continue
-            result.append(EntityMention(surface, self._junk.relabel(surface, label), start, end,
-                                        extractor, confidence))  # fmt: skip
+            result.append(
+                EntityMention(
+                    surface, self._junk.relabel(surface, label), start, end, extractor, confidence
+                )
+            )
         return result

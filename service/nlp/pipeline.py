@@ -168,8 +168,9 @@ class Extractor:
                 continue
             mentions = self.entities.extract(source, "zh")
             text = resolve_first_person(source, message.speaker, "zh")
-            facts.append((self._fact(source, text, index, "zh", said_at, mentions), None,
-                          message.speaker))  # fmt: skip
+            facts.append(
+                (self._fact(source, text, index, "zh", said_at, mentions), None, message.speaker)
+            )
         return facts
 
     @staticmethod
@@ -206,16 +207,21 @@ def whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> F
         if offset < 0:
             continue
         cursor = offset + len(fact.source_text)
-        mentions += [replace(m, start=m.start + offset, end=m.end + offset)
-                     for m in fact.mentions]  # fmt: skip
+        mentions += [replace(m, start=m.start + offset, end=m.end + offset) for m in fact.mentions]
         relations += [_shifted(r, offset) for r in fact.relations]
         times += fact.times
     slot = next((f.slot for f in facts if f.slot is not None), None)
     return Fact(
-        text=text, source_text=text, message_index=0, lang=detect_lang(text),
+        text=text,
+        source_text=text,
+        message_index=0,
+        lang=detect_lang(text),
         confidence=confidence if confidence is not None else 1.0,
-        mentions=mentions, times=times, slot=slot, relations=relations,
-    )  # fmt: skip
+        mentions=mentions,
+        times=times,
+        slot=slot,
+        relations=relations,
+    )
 
 
 def _shifted(relation: RelationMention, offset: int) -> RelationMention:

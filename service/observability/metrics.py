@@ -66,22 +66,32 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.graphql_requests = Counter(
-            "engram_graphql_requests", "GraphQL operations answered, by root field(s).",
-            ["operation"], registry=r,
-        )  # fmt: skip
+            "engram_graphql_requests",
+            "GraphQL operations answered, by root field(s).",
+            ["operation"],
+            registry=r,
+        )
         self.graphql_seconds = Histogram(
-            "engram_graphql_request_duration_seconds", "GraphQL operation latency.",
-            ["operation"], buckets=LATENCY_BUCKETS, registry=r,
-        )  # fmt: skip
+            "engram_graphql_request_duration_seconds",
+            "GraphQL operation latency.",
+            ["operation"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
         self.mcp_calls = Counter("engram_mcp_tool_calls", "MCP tool calls.", ["tool"], registry=r)
         self.mcp_seconds = Histogram(
-            "engram_mcp_tool_duration_seconds", "MCP tool call latency.",
-            ["tool"], buckets=LATENCY_BUCKETS, registry=r,
-        )  # fmt: skip
+            "engram_mcp_tool_duration_seconds",
+            "MCP tool call latency.",
+            ["tool"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
         self.errors = Counter(
-            "engram_errors", "Failed answers by surface (graphql, mcp) and kind.",
-            ["surface", "kind"], registry=r,
-        )  # fmt: skip
+            "engram_errors",
+            "Failed answers by surface (graphql, mcp) and kind.",
+            ["surface", "kind"],
+            registry=r,
+        )
         self.requests_in_flight = Gauge(
             "engram_requests_in_flight", "GraphQL and MCP requests running now.", registry=r
         )
@@ -97,9 +107,11 @@ class Metrics:
             "engram_neo4j_up", "1 if Neo4j answered the last check, else 0.", registry=r
         )
         self.model_load = Gauge(
-            "engram_model_load_seconds", "Seconds spent loading each model at start-up.",
-            ["model"], registry=r,
-        )  # fmt: skip
+            "engram_model_load_seconds",
+            "Seconds spent loading each model at start-up.",
+            ["model"],
+            registry=r,
+        )
 
     def count_write(self, result: AddResult) -> None:
         """What one add() call wrote."""

@@ -7,9 +7,12 @@ import numpy as np
 
 
 def mmr_order(
-    ids: list[str], relevance: list[float], embeddings: dict[str, list[float]], k: int,
+    ids: list[str],
+    relevance: list[float],
+    embeddings: dict[str, list[float]],
+    k: int,
     weight: float,
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     """Greedy MMR: pick argmax weight * rel - (1 - weight) * max cosine to those picked.
 
     Relevance is scaled to [0, 1] by the best score; ids without an embedding keep their

@@ -44,9 +44,13 @@ class HybridRetriever:
     @property
     def weights(self) -> dict[str, float]:
         s = self.settings
-        return {"vector": s.weight_vector, "fulltext": s.weight_fulltext,
-                "graph": s.weight_graph, "time": s.weight_time,
-                "speaker": s.weight_speaker}  # fmt: skip
+        return {
+            "vector": s.weight_vector,
+            "fulltext": s.weight_fulltext,
+            "graph": s.weight_graph,
+            "time": s.weight_time,
+            "speaker": s.weight_speaker,
+        }
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         plan = plan_query(query, options)
@@ -74,9 +78,10 @@ class HybridRetriever:
         if missing:
             loaded = {**loaded, **await self.store.fetch_hits(missing, params)}
         says_nothing = {
-            f.id for f in pool
+            f.id
+            for f in pool
             if f.id in loaded and states_nothing(loaded[f.id].memory.text, loaded[f.id].memory.lang)
-        }  # fmt: skip
+        }
         sources = {f.id: loaded[f.id].memory.source_ids for f in pool if f.id in loaded}
         by_id = {f.id: f for f in pool}
         order = informative_first([f.id for f in pool], says_nothing, sources)
@@ -111,8 +116,9 @@ class HybridRetriever:
         exact = {**params, "embedding": embedding, "window_cap": self.settings.time_window_cap}
         voices = list(speakers) if route.voiced else []
         ranking = {**exact, "cover": cover(loads, text_rows, voices)}
-        calls = {name: _call_params(call, exact, ranking, speakers) for name, call
-                 in route.calls.items()}  # fmt: skip
+        calls = {
+            name: _call_params(call, exact, ranking, speakers) for name, call in route.calls.items()
+        }
         answers = await asyncio.gather(
             *(self.store.retrieve(route.calls[name].ranker, p) for name, p in calls.items())
         )
@@ -211,8 +217,11 @@ class HybridRetriever:
         start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2000, 2, 1, tzinfo=UTC)
         for window in (None, *(TimeWindow(clock, start, end) for clock in Clock)):
             plan = QueryPlan(text="", lucene=None, window=window, as_of=None)
-            params = {**Scope(user_id="plan").params(), **plan.filter_params(),
-                      "limit": s.retriever_depth}  # fmt: skip
+            params = {
+                **Scope(user_id="plan").params(),
+                **plan.filter_params(),
+                "limit": s.retriever_depth,
+            }
             exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
             ranking = {**exact, "cover": NO_COVER}
             steps = [
@@ -276,12 +285,20 @@ class HybridRetriever:
             if f.id not in loaded:
                 continue
             memory, sources, entities = loaded[f.id]
-            hits.append(SearchHit(
-                memory=memory, score=f.score, sources=sources, entities=entities,
-                retrievers=[RetrieverScore(retriever=name, rank=rank, score=score)
-                            for name, (rank, score) in f.ranks.items()],
-                matched_entities=list(f.matched), path=list(f.path),
-            ))  # fmt: skip
+            hits.append(
+                SearchHit(
+                    memory=memory,
+                    score=f.score,
+                    sources=sources,
+                    entities=entities,
+                    retrievers=[
+                        RetrieverScore(retriever=name, rank=rank, score=score)
+                        for name, (rank, score) in f.ranks.items()
+                    ],
+                    matched_entities=list(f.matched),
+                    path=list(f.path),
+                )
+            )
         return hits
 
 
@@ -296,13 +313,17 @@ def text_params(
     ``relation_types``: the typed relations the graph retriever follows (QueryPlan)."""
     s = settings
     return {
-        **params, "memory_lucene": memory_text_query(lucene, s.context_weight),
-        "text_fetch_k": params["limit"] * s.fulltext_overfetch, "entity_lucene": lucene,
-        "max_entities": s.graph_entities, "hub_limit": s.graph_hub_limit,
-        "hop_decay": s.graph_hop_decay, "preload": wanted,
+        **params,
+        "memory_lucene": memory_text_query(lucene, s.context_weight),
+        "text_fetch_k": params["limit"] * s.fulltext_overfetch,
+        "entity_lucene": lucene,
+        "max_entities": s.graph_entities,
+        "hub_limit": s.graph_hub_limit,
+        "hop_decay": s.graph_hop_decay,
+        "preload": wanted,
         # In a map: Neo4j keys plans by parameter types, and an empty list types differently.
         "relations": {"types": list(relation_types)},
-    }  # fmt: skip
+    }
 
 
 def _call_params(
@@ -322,10 +343,17 @@ def _call_params(
 def rankings(found: dict[str, list[Record]]) -> dict[str, list[Ranked]]:
     """The retrievers' rows as fusion reads them."""
     return {
-        name: [Ranked(r["id"], float(r["score"]), tuple(r.get("path") or ()),
-                      tuple(r.get("matched") or ())) for r in rows]
+        name: [
+            Ranked(
+                r["id"],
+                float(r["score"]),
+                tuple(r.get("path") or ()),
+                tuple(r.get("matched") or ()),
+            )
+            for r in rows
+        ]
         for name, rows in found.items()
-    }  # fmt: skip
+    }
 
 
 def loaded_evidence(found: dict[str, list[Record]]) -> dict[str, Evidence]:
@@ -353,5 +381,9 @@ def cover(
     if text_rows.done() and not text_rows.cancelled() and text_rows.exception() is None:
         rows = text_rows.result()
     held = [r for ranked in rows.values() for r in ranked]
-    return {"first": wanted, "known": list({r["id"] for r in held}),
-            "loaded": [r["id"] for r in held if r.get("hit")], "speakers": speakers}  # fmt: skip
+    return {
+        "first": wanted,
+        "known": list({r["id"] for r in held}),
+        "loaded": [r["id"] for r in held if r.get("hit")],
+        "speakers": speakers,
+    }

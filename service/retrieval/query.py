@@ -157,9 +157,14 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
     ):
         window, recent = None, window
     return QueryPlan(
-        text=text, lucene=lucene_query(text), window=window, as_of=options.as_of,
-        names=candidate_names(text), recent=recent, relation_types=relation_types(text),
-    )  # fmt: skip
+        text=text,
+        lucene=lucene_query(text),
+        window=window,
+        as_of=options.as_of,
+        names=candidate_names(text),
+        recent=recent,
+        relation_types=relation_types(text),
+    )
 
 
 RELATION_WORDS_PATH = NLP_MODELS_DIR / "relation_words.json"
@@ -171,10 +176,13 @@ def _relation_words(
 ) -> dict[str, list[tuple[str, re.Pattern[str]]]]:
     raw = json.loads(path.read_text(encoding="utf-8"))
     return {
-        lang: [(kind, re.compile(rf"\b(?:{words})\b" if lang == "en" else words, re.IGNORECASE))
-               for kind, words in table.items()]
-        for lang, table in raw.items() if not lang.startswith("_")
-    }  # fmt: skip
+        lang: [
+            (kind, re.compile(rf"\b(?:{words})\b" if lang == "en" else words, re.IGNORECASE))
+            for kind, words in table.items()
+        ]
+        for lang, table in raw.items()
+        if not lang.startswith("_")
+    }
 
 
 def relation_types(text: str) -> tuple[str, ...]:

@@ -121,9 +121,14 @@ class GraphTraversal:
         if start.key == end.key:
             return EntityPath(entities=[start], steps=[])
         found = await self.store.path(
-            scope, start.key, end.key, max_hops, self.hub_limit, self.memories_per_step,
+            scope,
+            start.key,
+            end.key,
+            max_hops,
+            self.hub_limit,
+            self.memories_per_step,
             instant_or_error(as_of),
-        )  # fmt: skip
+        )
         if found is None:
             raise NotFoundError(
                 f"no path from {start.name!r} to {end.name!r} within {max_hops} "
@@ -151,8 +156,9 @@ class GraphTraversal:
         if entity is not None:
             key = (await self._lookup(check_name(entity, "entity"), scope, ENTITY_TYPES)).key
         query = RelationQuery(wanted, key, direction, instant_or_error(as_of))
-        return await list_relations(self.store.db, scope, query, first, after,
-                                    MEMORIES_PER_RELATION)  # fmt: skip
+        return await list_relations(
+            self.store.db, scope, query, first, after, MEMORIES_PER_RELATION
+        )
 
     async def _lookup(self, name: str, scope: Scope, types: tuple[str, ...]) -> EntityNode:
         """The entity with this name or alias (``types``: the one asked for, or all)."""

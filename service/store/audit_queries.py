@@ -71,19 +71,32 @@ class ReadEventStore:
         result_count: int,
         now: datetime,
     ) -> None:
-        await self.db.write("record_read_event", {
-            **scope.params(), "operation": operation.value, "actor": actor,
-            "query_hash": query_hash, "result_count": result_count, "now": now,
-        })  # fmt: skip
+        await self.db.write(
+            "record_read_event",
+            {
+                **scope.params(),
+                "operation": operation.value,
+                "actor": actor,
+                "query_hash": query_hash,
+                "result_count": result_count,
+                "now": now,
+            },
+        )
 
     async def page(self, scope: Scope, first: int, after: str | None) -> Page[ReadEvent]:
         """Newest first; ``after`` is the cursor of the last event of the previous page."""
         if not 1 <= first <= MAX_PAGE:
             raise ValidationError(f"first: must be between 1 and {MAX_PAGE}")
         after_at, after_id = decode_cursor(after) if after else (None, None)
-        rows = await self.db.read("list_read_events", {
-            **scope.params(), "after_at": after_at, "after_id": after_id, "limit": first + 1,
-        })  # fmt: skip
+        rows = await self.db.read(
+            "list_read_events",
+            {
+                **scope.params(),
+                "after_at": after_at,
+                "after_id": after_id,
+                "limit": first + 1,
+            },
+        )
         events = [ReadEvent.model_validate(_without_nulls(r)) for r in rows[0]["rows"]]
         edges = [Edge(encode_cursor(e), e) for e in events[:first]]
         return Page(

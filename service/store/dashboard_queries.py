@@ -124,8 +124,15 @@ class DashboardStore:
     ) -> Page[StoredMemory]:
         """Memories (current and superseded) matching `where`, one page in `sort` order."""
         ordering = memory_ordering(sort)
-        rows = await self._fetch_page("list_memories", scope, memory_predicate(where), ordering,
-                                first, after, {"as_of": _aware(as_of)})  # fmt: skip
+        rows = await self._fetch_page(
+            "list_memories",
+            scope,
+            memory_predicate(where),
+            ordering,
+            first,
+            after,
+            {"as_of": _aware(as_of)},
+        )
         return _to_page(rows, ordering, first, to_memory)
 
     async def entities(
@@ -138,8 +145,9 @@ class DashboardStore:
     ) -> Page[EntityNode]:
         """Entities matching `where`, with their mention counts, one page in `sort` order."""
         ordering = entity_ordering(sort)
-        rows = await self._fetch_page("list_entities", scope, entity_predicate(where), ordering,
-                                first, after, {})  # fmt: skip
+        rows = await self._fetch_page(
+            "list_entities", scope, entity_predicate(where), ordering, first, after, {}
+        )
         return _to_page(rows, ordering, first, lambda r: EntityNode.model_validate(r))
 
     async def timeline(
@@ -153,10 +161,17 @@ class DashboardStore:
         """Memory counts per bucket on one clock, oldest first; empty buckets are left out."""
         if start is not None and end is not None and end <= start:
             raise ValidationError("timeline: `to` must be later than `from`")
-        rows = await self.db.read("count_memories_by_bucket", {
-            **scope.params(), "as_of": None, "unit": Bucket(bucket).value,
-            "clock": Clock(clock).value, "start": _aware(start), "end": _aware(end),
-        })  # fmt: skip
+        rows = await self.db.read(
+            "count_memories_by_bucket",
+            {
+                **scope.params(),
+                "as_of": None,
+                "unit": Bucket(bucket).value,
+                "clock": Clock(clock).value,
+                "start": _aware(start),
+                "end": _aware(end),
+            },
+        )
         return [TimelineCount.model_validate(r) for r in rows]
 
     async def entity_type_counts(self, scope: Scope) -> list[TypeCount]:
@@ -193,8 +208,12 @@ class DashboardStore:
         if not 1 <= first <= MAX_PAGE:
             raise ValidationError(f"first: must be between 1 and {MAX_PAGE}")
         resume = ordering.after(after)
-        fills = {"where": and_(where.text), "keys": ordering.keys, "after": and_(resume.text),
-                 "order": ordering.order_by}  # fmt: skip
+        fills = {
+            "where": and_(where.text),
+            "keys": ordering.keys,
+            "after": and_(resume.text),
+            "order": ordering.order_by,
+        }
         params = {**scope.params(), **extra, **where.params, **resume.params, "limit": first + 1}
         rows = await self.db.read(name, params, fills=fills)
         return rows[0]

@@ -65,8 +65,15 @@ class EmbeddingStore:
 
     async def write_embeddings(self, batch: list[NewEmbedding], model: str) -> int:
         """One transaction for the batch; returns how many memories took their new vector."""
-        rows = [{"id": e.id, "text": e.text, "embedding": e.embedding,
-                 "content_embedding": e.content_embedding} for e in batch]  # fmt: skip
+        rows = [
+            {
+                "id": e.id,
+                "text": e.text,
+                "embedding": e.embedding,
+                "content_embedding": e.content_embedding,
+            }
+            for e in batch
+        ]
         written = await self.db.write("set_memory_embeddings", {"rows": rows, "model": model})
         return int(written[0]["written"])
 

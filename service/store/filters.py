@@ -130,8 +130,13 @@ _W = TypeVar("_W", bound=BaseModel)
 
 # --- the whitelists: the only Cypher text a filter can contribute ---------------------------
 
-_COMPARE = {"eq": "{x} = {p}", "lt": "{x} < {p}", "lte": "{x} <= {p}",
-            "gt": "{x} > {p}", "gte": "{x} >= {p}"}  # fmt: skip
+_COMPARE = {
+    "eq": "{x} = {p}",
+    "lt": "{x} < {p}",
+    "lte": "{x} <= {p}",
+    "gt": "{x} > {p}",
+    "gte": "{x} >= {p}",
+}
 _STRING = {
     "eq": "{x} = {p}",
     "in_": "{x} IN {p}",
@@ -333,8 +338,9 @@ class SortField:
 def _instant_sort(prop: str) -> SortField:
     # Datetimes sort as epoch microseconds: exact, comparable across zones, JSON-safe in cursors.
     key = instant_key(prop)
-    return SortField(f"coalesce({key}, 9223372036854775807)",
-                     f"coalesce({key}, -9223372036854775807)", int)  # fmt: skip
+    return SortField(
+        f"coalesce({key}, 9223372036854775807)", f"coalesce({key}, -9223372036854775807)", int
+    )
 
 
 MEMORY_SORT: Mapping[str, SortField] = {

@@ -93,8 +93,13 @@ class TraversalStore:
     async def neighbors(
         self, scope: Scope, key: str, hops: int, limit: int, hub_limit: int
     ) -> list[Neighbor]:
-        params = {**visibility(scope), "key": key, "hops": hops, "limit": limit,
-                  "hub_limit": hub_limit}  # fmt: skip
+        params = {
+            **visibility(scope),
+            "key": key,
+            "hops": hops,
+            "limit": limit,
+            "hub_limit": hub_limit,
+        }
         rows = await self.db.read("find_neighbors", params)
         near = [r["entity"]["key"] for r in rows if r["distance"] == 1]
         typed = await self.db.read(
@@ -123,8 +128,14 @@ class TraversalStore:
         as_of: datetime | None = None,
     ) -> EntityPath | None:
         """The shortest path within ``max_hops``, or None when there is none."""
-        params = {**visibility(scope, as_of), "from_key": from_key, "to_key": to_key,
-                  "max_hops": max_hops, "hub_limit": hub_limit, "per_step": per_step}  # fmt: skip
+        params = {
+            **visibility(scope, as_of),
+            "from_key": from_key,
+            "to_key": to_key,
+            "max_hops": max_hops,
+            "hub_limit": hub_limit,
+            "per_step": per_step,
+        }
         # Typed relations alone first: they say how two things are linked, where a memory that
         # names both (its speaker's "my", a list of places) may only say they met in a sentence.
         rows = await self.db.read("find_path", {**params, "typed_only": True})
@@ -149,9 +160,13 @@ class TraversalStore:
 def visibility(scope: Scope, as_of: datetime | None = None) -> dict[str, Any]:
     """Parameters of {{memory_visible}}: the scope, current or as of an instant, no time window."""
     return {
-        **scope.params(), "as_of": as_of, "said_from": None, "said_to": None,
-        "happened_from": None, "happened_to": None,
-    }  # fmt: skip
+        **scope.params(),
+        "as_of": as_of,
+        "said_from": None,
+        "said_to": None,
+        "happened_from": None,
+        "happened_to": None,
+    }
 
 
 def to_entity(record: Record) -> EntityNode:
@@ -202,18 +217,27 @@ async def list_relations(
     """One page of the scope's relations, ordered by (source key, type, target key); ``after``
     is the id of the last relation of the previous page."""
     params = {
-        **visibility(scope, query.as_of), "types": list(query.types) or None,
-        "entity_key": query.entity_key, "direction": query.direction, "after": after,
-        "limit": first + 1, "per_relation": per_relation,
-    }  # fmt: skip
+        **visibility(scope, query.as_of),
+        "types": list(query.types) or None,
+        "entity_key": query.entity_key,
+        "direction": query.direction,
+        "after": after,
+        "limit": first + 1,
+        "per_relation": per_relation,
+    }
     [row] = await db.read("list_relations", params)
     rows = row["rows"]
     relations = [
         Relation(
-            id=r["id"], type=r["type"], source=to_entity(r["source"]),
-            target=to_entity(r["target"]), valid_from=r["valid_from"], valid_to=r["valid_to"],
-            confidence=r["confidence"], memories=[to_memory(m) for m in r["memories"]],
+            id=r["id"],
+            type=r["type"],
+            source=to_entity(r["source"]),
+            target=to_entity(r["target"]),
+            valid_from=r["valid_from"],
+            valid_to=r["valid_to"],
+            confidence=r["confidence"],
+            memories=[to_memory(m) for m in r["memories"]],
         )
         for r in rows[:first]
-    ]  # fmt: skip
+    ]
     return RelationPage(relations, len(rows) > first, int(row["total"]))

@@ -130,8 +130,11 @@ class LifecycleStore:
         if not rows:
             return None
         node = rows[0]["memory"]
-        return FoundMemory(memory=to_memory(node), entity_keys=rows[0]["entity_keys"],
-                           context_texts=node.get("context_texts") or [])  # fmt: skip
+        return FoundMemory(
+            memory=to_memory(node),
+            entity_keys=rows[0]["entity_keys"],
+            context_texts=node.get("context_texts") or [],
+        )
 
     async def touch(self, memory_id: str, scope: Scope, now: datetime) -> StoredMemory | None:
         """The memory, with the read counted in access_count."""
@@ -162,8 +165,15 @@ class LifecycleStore:
         orphaned entities removed."""
         memory_id = found.memory.id
         own = found.memory
-        entity_scope = {k: v for k, v in {"user_id": own.user_id, "agent_id": own.agent_id,
-                        "run_id": own.run_id}.items() if v is not None}  # fmt: skip
+        entity_scope = {
+            k: v
+            for k, v in {
+                "user_id": own.user_id,
+                "agent_id": own.agent_id,
+                "run_id": own.run_id,
+            }.items()
+            if v is not None
+        }
         scoped = {**scope.params(), "id": memory_id, "actor": actor, "now": now}
         steps: list[tuple[str, Mapping[str, Any]]] = [
             ("update_memory_text", {**scoped, "props": props}),
@@ -184,21 +194,31 @@ class LifecycleStore:
         min_confidence: float | None = None,
     ) -> Deletion:
         """Memories matching any criterion (or all, with ``everything``) and their orphans."""
-        rows = await self.db.read("list_eviction_candidates", {
-            **scope.params(), "everything": everything, "older_than": older_than,
-            "max_access_count": max_access_count, "min_confidence": min_confidence,
-        })  # fmt: skip
+        rows = await self.db.read(
+            "list_eviction_candidates",
+            {
+                **scope.params(),
+                "everything": everything,
+                "older_than": older_than,
+                "max_access_count": max_access_count,
+                "min_confidence": min_confidence,
+            },
+        )
         return Deletion.model_validate(rows[0])
 
     async def delete(self, scope: Scope, deletion: Deletion, actor: str, now: datetime) -> Deletion:
         """Delete the memories (DELETE events keep their text), then entities left unmentioned."""
         if not deletion.memory_ids:
             return Deletion()
-        results = await self.db.write_many([
-            ("delete_memories", {**scope.params(), "ids": deletion.memory_ids, "actor": actor,
-                                 "now": now}),
-            ("delete_orphan_entities", {**scope.params(), "keys": deletion.entity_keys}),
-        ])  # fmt: skip
+        results = await self.db.write_many(
+            [
+                (
+                    "delete_memories",
+                    {**scope.params(), "ids": deletion.memory_ids, "actor": actor, "now": now},
+                ),
+                ("delete_orphan_entities", {**scope.params(), "keys": deletion.entity_keys}),
+            ]
+        )
         return Deletion(
             memory_ids=sorted(results[0][0]["deleted"]),
             entity_keys=sorted(results[1][0]["deleted"]),
@@ -215,10 +235,17 @@ class LifecycleStore:
     ) -> tuple[int, float | None]:
         """How many memories decay (or would, on a dry run) and the lowest new confidence; one
         statement, so the dry run counts exactly what the real run changes."""
-        rows = await self.db.write("decay_memories", {
-            **scope.params(), "half_life_days": half_life_days, "floor": floor,
-            "dry_run": dry_run, "actor": actor, "now": now,
-        })  # fmt: skip
+        rows = await self.db.write(
+            "decay_memories",
+            {
+                **scope.params(),
+                "half_life_days": half_life_days,
+                "floor": floor,
+                "dry_run": dry_run,
+                "actor": actor,
+                "now": now,
+            },
+        )
         return int(rows[0]["changed"]), rows[0]["lowest"]
 
     async def forget_targets(
@@ -231,9 +258,10 @@ class LifecycleStore:
         targets = ForgetTargets.model_validate(row)
         texts = [t for t in row["memory_texts"] + row["source_texts"] + row["message_texts"] if t]
         content = ForgottenContent(
-            texts=sorted(set(texts)), entity_names=sorted(set(row["entity_names"])),
+            texts=sorted(set(texts)),
+            entity_names=sorted(set(row["entity_names"])),
             embeddings=[e for e in row["embeddings"] if e],
-        )  # fmt: skip
+        )
         return targets, content
 
     async def forget(
@@ -245,30 +273,45 @@ class LifecycleStore:
         Returns what was actually removed or redacted (the listed ids that were still there).
         """
         params = {**scope.params(), "actor": actor, "now": now}
-        results = await self.db.write_many([
-            ("record_forget_events", {**params, "ids": targets.memories}),
-            ("redact_memory_events", {**params, "ids": targets.events}),
-            ("delete_relationships", {**params, "ids": [e.id for e in targets.edges]}),
-            ("delete_scope_nodes", {**params, "messages": targets.messages,
-                                    "memories": targets.memories, "entities": targets.entities}),
-            ("delete_read_events", params),
-        ])  # fmt: skip
+        results = await self.db.write_many(
+            [
+                ("record_forget_events", {**params, "ids": targets.memories}),
+                ("redact_memory_events", {**params, "ids": targets.events}),
+                ("delete_relationships", {**params, "ids": [e.id for e in targets.edges]}),
+                (
+                    "delete_scope_nodes",
+                    {
+                        **params,
+                        "messages": targets.messages,
+                        "memories": targets.memories,
+                        "entities": targets.entities,
+                    },
+                ),
+                ("delete_read_events", params),
+            ]
+        )
         deleted_edges = set(results[2][0]["deleted"])
         nodes = results[3][0]
         return ForgetTargets(
-            messages=sorted(nodes["messages"]), memories=sorted(nodes["memories"]),
+            messages=sorted(nodes["messages"]),
+            memories=sorted(nodes["memories"]),
             entities=sorted(nodes["entities"]),
             edges=[e for e in targets.edges if e.id in deleted_edges],
             events=sorted(results[1][0]["redacted"]),
             read_events=int(results[4][0]["deleted"]),
-        )  # fmt: skip
+        )
 
     async def leftovers(self, scope: Scope, content: ForgottenContent, probe_k: int) -> Leftovers:
-        rows = await self.db.read("count_forget_leftovers", {
-            **scope.params(), "phrases": [lucene_phrase(t) for t in content.texts],
-            "names": [lucene_phrase(n) for n in content.entity_names],
-            "embeddings": content.embeddings, "probe_k": probe_k,
-        })  # fmt: skip
+        rows = await self.db.read(
+            "count_forget_leftovers",
+            {
+                **scope.params(),
+                "phrases": [lucene_phrase(t) for t in content.texts],
+                "names": [lucene_phrase(n) for n in content.entity_names],
+                "embeddings": content.embeddings,
+                "probe_k": probe_k,
+            },
+        )
         return Leftovers.model_validate(rows[0])
 
     async def delete_everything(self) -> int:

@@ -285,9 +285,14 @@ class LocalNeo4j:
             "NEO4J_CONF": str(self.data_dir / "conf"),
         }
         launcher = [
-            "java", "-cp", f"{self.home}/lib/*", f"-Dbasedir={self.home}",
-            "org.neo4j.server.startup.Neo4jCommand", "console", "--dry-run",
-        ]  # fmt: skip
+            "java",
+            "-cp",
+            f"{self.home}/lib/*",
+            f"-Dbasedir={self.home}",
+            "org.neo4j.server.startup.Neo4jCommand",
+            "console",
+            "--dry-run",
+        ]
         result = subprocess.run(launcher, capture_output=True, text=True, env=env, check=False)
         lines = [ln for ln in result.stdout.splitlines() if "CommunityEntryPoint" in ln]
         if result.returncode != 0 or not lines:

@@ -76,9 +76,14 @@ class GraphStore:
         """Per candidate key: same-hash memory, nearest near-duplicate, current slot holders."""
         if not asks:
             return {}
-        params = {**scope.params(), "candidates": [asdict(a) for a in asks],
-                  "threshold": threshold, "fetch_k": fetch_k, "near_duplicates": True,
-                  "vector_index": self.shards.vector_index(scope.user_id)}  # fmt: skip
+        params = {
+            **scope.params(),
+            "candidates": [asdict(a) for a in asks],
+            "threshold": threshold,
+            "fetch_k": fetch_k,
+            "near_duplicates": True,
+            "vector_index": self.shards.vector_index(scope.user_id),
+        }
         try:
             found = await self.db.read("find_reconcile_candidates", params)
         except neo4j.exceptions.ClientError as e:
@@ -104,19 +109,25 @@ class GraphStore:
         entity_scope = {k: v for k, v in scoped.items() if v is not None}
         common = {"scope": entity_scope, "actor": actor, "now": now}
         memories = [
-            {"id": m.id, "props": {**m.props, **scoped}, "source_ids": m.source_ids,
-             "shard": self.shards.label(scope.user_id)}
+            {
+                "id": m.id,
+                "props": {**m.props, **scoped},
+                "source_ids": m.source_ids,
+                "shard": self.shards.label(scope.user_id),
+            }
             for m in plan.new
-        ]  # fmt: skip
+        ]
         steps: list[tuple[str, Mapping[str, Any]]] = [
-            ("merge_messages", {"messages": [
-                {"id": m.id, "props": {**m.props, **scoped}} for m in messages]}),
+            (
+                "merge_messages",
+                {"messages": [{"id": m.id, "props": {**m.props, **scoped}} for m in messages]},
+            ),
             ("merge_memories", {**common, "memories": memories}),
             *link_steps(entity_scope, linked),
             ("apply_updates", {**common, "updates": writes.params(plan.updates)}),
             ("link_sources", {"links": writes.params(plan.source_links)}),
             ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
-        ]  # fmt: skip
+        ]
         await self.db.write_many(steps)
 
     async def link_entities(self, scope: Scope) -> list[KnownEntity]:
@@ -126,10 +137,11 @@ class GraphStore:
         params = {**scope.params(), "limit": self.db.settings.link_known_max}
         rows = await self.db.read("list_link_entities", params)
         return [
-            KnownEntity(r["key"], r["name"], r["type"], float(r["type_confidence"]),
-                        tuple(r["aliases"]))
+            KnownEntity(
+                r["key"], r["name"], r["type"], float(r["type_confidence"]), tuple(r["aliases"])
+            )
             for r in rows
-        ]  # fmt: skip
+        ]
 
     async def retrieve(self, retriever: str, params: dict[str, Any]) -> Ranking:
         """Run one retriever of the hybrid search (only the known ones exist): its ranking.
@@ -232,9 +244,11 @@ def link_steps(
     return [
         ("merge_entities", {"scope": scope, "entities": [asdict(e) for e in linked.entities]}),
         ("merge_mentions", {"mentions": [asdict(m) for m in linked.mentions]}),
-        ("merge_relations", {"relations": [
-            {**asdict(r), "type": r.type.value} for r in linked.relations]}),
-    ]  # fmt: skip
+        (
+            "merge_relations",
+            {"relations": [{**asdict(r), "type": r.type.value} for r in linked.relations]},
+        ),
+    ]
 
 
 class Ranker(StrEnum):

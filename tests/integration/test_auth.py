@@ -22,12 +22,16 @@ SEARCH = """query($scope: ScopeInput!) { search(query: "secret project", scope: 
 @pytest.fixture
 async def client(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterator[httpx.AsyncClient]:
     await mem.add([{"content": "Alice leads the secret project Bluebird."}], Scope(user_id="alice"))
-    await mem.add([{"content": "Bob leads the secret project Redwood."}],
-                  Scope(user_id="bob", agent_id="helper"))  # fmt: skip
-    settings = neo4j_target.settings(api_keys={
-        KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
-        KEY_ADMIN: {"principal": "admin"},
-    })  # fmt: skip
+    await mem.add(
+        [{"content": "Bob leads the secret project Redwood."}],
+        Scope(user_id="bob", agent_id="helper"),
+    )
+    settings = neo4j_target.settings(
+        api_keys={
+            KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
+            KEY_ADMIN: {"principal": "admin"},
+        }
+    )
     transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         yield http

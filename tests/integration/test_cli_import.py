@@ -27,11 +27,21 @@ def test_import_twice_writes_once(
     tmp_path: Path, neo4j_target: Neo4jTarget, mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = [
-        {"conversation_id": "c1", "speaker": "Ana", "content": "I moved to Lisbon last year.",
-         "timestamp": "2024-02-01T10:00:00Z", "id": "1"},
-        {"conversation_id": "c1", "speaker": "Ben", "content": "I started learning the cello.",
-         "timestamp": "2024-02-01T10:01:00Z", "id": "2"},
-    ]  # fmt: skip
+        {
+            "conversation_id": "c1",
+            "speaker": "Ana",
+            "content": "I moved to Lisbon last year.",
+            "timestamp": "2024-02-01T10:00:00Z",
+            "id": "1",
+        },
+        {
+            "conversation_id": "c1",
+            "speaker": "Ben",
+            "content": "I started learning the cello.",
+            "timestamp": "2024-02-01T10:01:00Z",
+            "id": "2",
+        },
+    ]
     source = tmp_path / "chat.jsonl"
     source.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
     monkeypatch.setenv("ENGRAM_NEO4J_URI", neo4j_target.uri)

@@ -21,10 +21,15 @@ async def test_client_adds_searches_and_builds_context(
     transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
     async with EngramClient("http://test", api_key=KEY, transport=transport) as engram:
         added = await engram.add(
-            [{"content": "I moved to Lisbon last year.", "speaker": "Ana",
-              "timestamp": "2024-02-01T10:00:00Z"}],
+            [
+                {
+                    "content": "I moved to Lisbon last year.",
+                    "speaker": "Ana",
+                    "timestamp": "2024-02-01T10:00:00Z",
+                }
+            ],
             user_id="ana",
-        )  # fmt: skip
+        )
         assert len(added.added) == 1
         [hit] = await engram.search("Where does Ana live?", limit=1, user_id="ana")
         assert hit.memory.text == "Ana moved to Lisbon last year."

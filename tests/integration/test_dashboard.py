@@ -21,28 +21,61 @@ MALLORY = {"userId": "mallory"}
 # Two speakers over four months; one message holds two facts said at the same instant. The
 # write path supersedes "Bob lives in Boston." and "Bob joined Microsoft in Seattle.".
 CONVERSATION = [
-    {"speaker": "Alice", "timestamp": "2024-01-05T09:00:00Z",
-     "content": "I work at Google as an engineer."},
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-01-05T09:00:00Z",
+        "content": "I work at Google as an engineer.",
+    },
     {"speaker": "Bob", "timestamp": "2024-01-05T09:05:00Z", "content": "I live in Boston."},
-    {"speaker": "Alice", "timestamp": "2024-01-20T18:00:00Z",
-     "content": "I started learning Rust yesterday."},
-    {"speaker": "Bob", "timestamp": "2024-02-03T10:00:00Z",
-     "content": "I visited Paris with my sister."},
-    {"speaker": "Alice", "timestamp": "2024-02-14T12:00:00Z",
-     "content": "I adopted a puppy named Max. I went hiking in Denver last weekend."},
-    {"speaker": "Bob", "timestamp": "2024-03-02T08:30:00Z",
-     "content": "I joined Microsoft in Seattle."},
-    {"speaker": "Alice", "timestamp": "2024-03-03T21:00:00Z",
-     "content": "I bought a red bicycle last week."},
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-01-20T18:00:00Z",
+        "content": "I started learning Rust yesterday.",
+    },
+    {
+        "speaker": "Bob",
+        "timestamp": "2024-02-03T10:00:00Z",
+        "content": "I visited Paris with my sister.",
+    },
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-02-14T12:00:00Z",
+        "content": "I adopted a puppy named Max. I went hiking in Denver last weekend.",
+    },
+    {
+        "speaker": "Bob",
+        "timestamp": "2024-03-02T08:30:00Z",
+        "content": "I joined Microsoft in Seattle.",
+    },
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-03-03T21:00:00Z",
+        "content": "I bought a red bicycle last week.",
+    },
     {"speaker": "Bob", "timestamp": "2024-04-10T07:00:00Z", "content": "I moved to Seattle."},
     {"speaker": "Bob", "timestamp": "2024-04-12T07:00:00Z", "content": "我在阿里巴巴集团工作。"},
-]  # fmt: skip
+]
 # Another tenant, with the same speaker name and overlapping entities.
-OTHER_TENANT = [{"speaker": "Alice", "timestamp": "2024-02-14T12:00:00Z",
-                 "content": "I live in Boston and work at Google."}]  # fmt: skip
+OTHER_TENANT = [
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-02-14T12:00:00Z",
+        "content": "I live in Boston and work at Google.",
+    }
+]
 # Each memory of the conversation by a word of its text (the first that matches, in order).
-LABELS = ["Google", "Boston", "Rust", "Paris", "Max", "Denver", "Microsoft", "bicycle",
-          "Seattle", "阿里巴巴"]  # fmt: skip
+LABELS = [
+    "Google",
+    "Boston",
+    "Rust",
+    "Paris",
+    "Max",
+    "Denver",
+    "Microsoft",
+    "bicycle",
+    "Seattle",
+    "阿里巴巴",
+]
 
 MEMORIES = """
 query Memories($scope: ScopeInput!, $where: MemoryWhereInput, $sort: [MemorySortInput!],
@@ -136,18 +169,22 @@ FILTERS: list[tuple[dict[str, Any], set[str]]] = [
     ({"AND": [{"saidAt": {"gte": FEB}}, {"saidAt": {"lt": MAR}}]}, {"Paris", "Max", "Denver"}),
     # Bought "last week" on March 3rd: happened in February, said in March.
     ({"happenedStart": {"gte": FEB, "lt": MAR}}, {"Paris", "Max", "Denver", "bicycle"}),
-    ({"OR": [{"entityType": {"eq": "ORG"}}, {"entityName": {"contains": "pari"}}]},
-     {"Google", "Microsoft", "阿里巴巴", "Paris"}),
+    (
+        {"OR": [{"entityType": {"eq": "ORG"}}, {"entityName": {"contains": "pari"}}]},
+        {"Google", "Microsoft", "阿里巴巴", "Paris"},
+    ),
     ({"entityType": {"in": ["PLACE"]}, "NOT": {"speaker": {"eq": "Bob"}}}, {"Denver"}),
-    ({"NOT": {"OR": [{"speaker": {"eq": "Bob"}}, {"text": {"contains": "puppy"}}]}},
-     {"Google", "Rust", "Denver", "bicycle"}),
+    (
+        {"NOT": {"OR": [{"speaker": {"eq": "Bob"}}, {"text": {"contains": "puppy"}}]}},
+        {"Google", "Rust", "Denver", "bicycle"},
+    ),
     # Cypher nulls, as in @neo4j/graphql: an undated memory matches neither this nor its NOT.
     ({"NOT": {"OR": [{"speaker": {"eq": "Bob"}}, {"validFrom": {"gte": JAN}}]}}, set()),
     ({"validFrom": {"gte": FEB}}, {"Denver", "bicycle"}),
     ({"lang": {"eq": "zh"}}, {"阿里巴巴"}),
     ({"confidence": {"gt": 0.5, "lte": 1.0}}, set(LABELS)),
     ({"entityName": {"eq": "Boston"}, "current": True}, set()),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("where, expected", FILTERS)
@@ -255,18 +292,49 @@ async def test_a_cursor_of_another_sort_is_refused(
 @pytest.mark.parametrize(
     "bucket, clock, bounds, expected",
     [
-        ("DAY", "SAID", {}, {"2024-01-05": 2, "2024-01-20": 1, "2024-02-03": 1, "2024-02-14": 2,
-                             "2024-03-02": 1, "2024-03-03": 1, "2024-04-10": 1, "2024-04-12": 1}),
-        ("WEEK", "SAID", {}, {"2024-01-01": 2, "2024-01-15": 1, "2024-01-29": 1, "2024-02-12": 2,
-                              "2024-02-26": 2, "2024-04-08": 2}),
-        ("MONTH", "SAID", {}, {"2024-01-01": 3, "2024-02-01": 3, "2024-03-01": 2,
-                               "2024-04-01": 2}),
-        ("MONTH", "HAPPENED", {}, {"2024-01-01": 3, "2024-02-01": 4, "2024-03-01": 1,
-                                   "2024-04-01": 2}),
-        ("MONTH", "SAID", {"from": FEB, "to": "2024-04-01T00:00:00Z"},
-         {"2024-02-01": 3, "2024-03-01": 2}),
+        (
+            "DAY",
+            "SAID",
+            {},
+            {
+                "2024-01-05": 2,
+                "2024-01-20": 1,
+                "2024-02-03": 1,
+                "2024-02-14": 2,
+                "2024-03-02": 1,
+                "2024-03-03": 1,
+                "2024-04-10": 1,
+                "2024-04-12": 1,
+            },
+        ),
+        (
+            "WEEK",
+            "SAID",
+            {},
+            {
+                "2024-01-01": 2,
+                "2024-01-15": 1,
+                "2024-01-29": 1,
+                "2024-02-12": 2,
+                "2024-02-26": 2,
+                "2024-04-08": 2,
+            },
+        ),
+        ("MONTH", "SAID", {}, {"2024-01-01": 3, "2024-02-01": 3, "2024-03-01": 2, "2024-04-01": 2}),
+        (
+            "MONTH",
+            "HAPPENED",
+            {},
+            {"2024-01-01": 3, "2024-02-01": 4, "2024-03-01": 1, "2024-04-01": 2},
+        ),
+        (
+            "MONTH",
+            "SAID",
+            {"from": FEB, "to": "2024-04-01T00:00:00Z"},
+            {"2024-02-01": 3, "2024-03-01": 2},
+        ),
     ],
-)  # fmt: skip
+)
 async def test_timeline_buckets(
     mem: MemoryService,
     seeded: dict[str, list[str]],
@@ -287,15 +355,23 @@ async def test_entity_type_counts_and_stats(
     data = await gql(mem, COUNTS, scope=ALICE)
     assert data["entityTypeCounts"] == [
         # The speakers Alice and Bob are people too.
-        {"type": "PLACE", "count": 4}, {"type": "ORG", "count": 3},
-        {"type": "PERSON", "count": 3}, {"type": "CONCEPT", "count": 2},
-    ]  # fmt: skip
+        {"type": "PLACE", "count": 4},
+        {"type": "ORG", "count": 3},
+        {"type": "PERSON", "count": 3},
+        {"type": "CONCEPT", "count": 2},
+    ]
     assert data["stats"] == {
         # Ten first-person facts mention their speaker too.
-        "memories": 10, "currentMemories": 8, "superseded": 2, "messages": 9, "entities": 12,
-        "mentions": 21, "events": 12, "firstSaidAt": "2024-01-05T09:00:00+00:00",
+        "memories": 10,
+        "currentMemories": 8,
+        "superseded": 2,
+        "messages": 9,
+        "entities": 12,
+        "mentions": 21,
+        "events": 12,
+        "firstSaidAt": "2024-01-05T09:00:00+00:00",
         "lastSaidAt": "2024-04-12T07:00:00+00:00",
-    }  # fmt: skip
+    }
     events = await run_cypher(
         neo4j_target, "MATCH (e:MemoryEvent {user_id: 'alice'}) RETURN count(e) AS n"
     )
@@ -342,8 +418,12 @@ async def test_another_tenant_never_shows_up(
     mem: MemoryService, seeded: dict[str, list[str]]
 ) -> None:
     theirs = set(seeded["mallory"])
-    for where in [{}, {"speaker": {"eq": "Alice"}}, {"entityName": {"eq": "Boston"}},
-                  {"text": {"contains": "work at Google"}}]:  # fmt: skip
+    for where in [
+        {},
+        {"speaker": {"eq": "Alice"}},
+        {"entityName": {"eq": "Boston"}},
+        {"text": {"contains": "work at Google"}},
+    ]:
         page = await memories(mem, where=where, first=100)
         assert not theirs & {e["node"]["id"] for e in page["edges"]}
     alone = await memories(mem, scope=MALLORY, first=100)
@@ -373,11 +453,15 @@ async def test_injection_attempts_in_values_are_harmless(
 ) -> None:
     before = await graph_size(neo4j_target)
     wheres = [
-        {"text": {"contains": attack}}, {"text": {"eq": attack}}, {"text": {"in": [attack]}},
-        {"speaker": {"eq": attack}}, {"entityName": {"contains": attack}},
-        {"entityType": {"in": [attack]}}, {"lang": {"eq": attack}},
+        {"text": {"contains": attack}},
+        {"text": {"eq": attack}},
+        {"text": {"in": [attack]}},
+        {"speaker": {"eq": attack}},
+        {"entityName": {"contains": attack}},
+        {"entityType": {"in": [attack]}},
+        {"lang": {"eq": attack}},
         {"OR": [{"text": {"startsWith": attack}}, {"NOT": {"speaker": {"contains": attack}}}]},
-    ]  # fmt: skip
+    ]
     for where in wheres[:-1]:
         page = await memories(mem, where=where)
         assert page["totalCount"] == 0, where
@@ -385,8 +469,9 @@ async def test_injection_attempts_in_values_are_harmless(
     assert (await memories(mem, scope={"userId": attack}))["totalCount"] == 0
     forged = await memories(mem, after=attack)
     assert forged["__typename"] == "InvalidInput"
-    found = await gql(mem, ENTITIES, scope=ALICE, where={"name": {"contains": attack},
-                                                          "type": {"eq": attack}})  # fmt: skip
+    found = await gql(
+        mem, ENTITIES, scope=ALICE, where={"name": {"contains": attack}, "type": {"eq": attack}}
+    )
     assert found["entities"]["totalCount"] == 0
     assert await graph_size(neo4j_target) == before
     assert (await memories(mem))["totalCount"] == 10

@@ -197,9 +197,15 @@ async def test_evicting_by_confidence_after_decay_removes_the_faded_memories_onl
 
 @pytest.mark.parametrize(
     ("half_life", "floor", "complaint"),
-    [(0, 0.0, "halfLifeDays"), (-3, 0.0, "halfLifeDays"), (math.inf, 0.0, "halfLifeDays"),
-     (30, 1.5, "floor"), (30, -0.1, "floor"), (30, math.nan, "floor")],
-)  # fmt: skip
+    [
+        (0, 0.0, "halfLifeDays"),
+        (-3, 0.0, "halfLifeDays"),
+        (math.inf, 0.0, "halfLifeDays"),
+        (30, 1.5, "floor"),
+        (30, -0.1, "floor"),
+        (30, math.nan, "floor"),
+    ],
+)
 async def test_bad_decay_arguments_are_refused_before_anything_changes(
     mem: MemoryService, neo4j_target: Neo4jTarget, half_life: float, floor: float, complaint: str
 ) -> None:

@@ -37,9 +37,10 @@ MEMORIES = """query($s: ScopeInput!) { memories(scope: $s, first: 100) {
 
 async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
     result = await schema.execute(
-        query, variable_values=variables,
+        query,
+        variable_values=variables,
         context_value={"memory": mem, "principal": Principal.unrestricted("test")},
-    )  # fmt: skip
+    )
     assert result.errors is None, result.errors
     assert result.data is not None
     return result.data
@@ -60,8 +61,10 @@ async def entities(mem: MemoryService, user: str) -> dict[str, dict[str, Any]]:
 async def relations(mem: MemoryService, user: str, **kwargs: Any) -> set[tuple[str, str, str]]:
     data = (await gql(mem, RELATIONS, s={"userId": user}, **kwargs))["relations"]
     assert data["__typename"] == "RelationConnection", data
-    return {(r["node"]["source"]["name"], r["node"]["type"], r["node"]["target"]["name"])
-            for r in data["edges"]}  # fmt: skip
+    return {
+        (r["node"]["source"]["name"], r["node"]["type"], r["node"]["target"]["name"])
+        for r in data["edges"]
+    }
 
 
 async def path(mem: MemoryService, user: str, source: str, target: str, **kwargs: Any) -> Any:
@@ -70,10 +73,16 @@ async def path(mem: MemoryService, user: str, source: str, target: str, **kwargs
 
 async def test_a_speaker_reaches_a_city_through_their_employer(mem: MemoryService) -> None:
     # Two messages, two add calls: the company at a sentence start is the node of the first.
-    await add(mem, "u1", ("Alice", "2026-03-02T09:00:00Z",
-                          "I work at Acme Robotics as a firmware engineer."))  # fmt: skip
-    await add(mem, "u1", ("Alice", "2026-03-03T09:00:00Z",
-                          "Acme Robotics has its headquarters in Toronto."))  # fmt: skip
+    await add(
+        mem,
+        "u1",
+        ("Alice", "2026-03-02T09:00:00Z", "I work at Acme Robotics as a firmware engineer."),
+    )
+    await add(
+        mem,
+        "u1",
+        ("Alice", "2026-03-03T09:00:00Z", "Acme Robotics has its headquarters in Toronto."),
+    )
     found = await entities(mem, "u1")
     assert found["Alice"]["type"] == "PERSON"
     assert [n for n in found if "acme" in n.lower()] == ["Acme Robotics"]
@@ -120,8 +129,10 @@ async def test_chinese_speaker_company_and_city(mem: MemoryService) -> None:
     found = await entities(mem, "zh1")
     assert found["张伟"]["type"] == "PERSON" and found["李娜"]["type"] == "PERSON"
     assert "腾讯科技" in found and "深圳" in found
-    texts = [e["node"]["text"] for e in (await gql(mem, MEMORIES, s={"userId": "zh1"}))[
-        "memories"]["edges"]]  # fmt: skip
+    texts = [
+        e["node"]["text"]
+        for e in (await gql(mem, MEMORIES, s={"userId": "zh1"}))["memories"]["edges"]
+    ]
     assert not any("张伟叫张伟" in t for t in texts), texts
     assert ("张伟", "WORKS_AT", "腾讯科技") in await relations(mem, "zh1")
     found_path = await path(mem, "zh1", "张伟", "深圳")
@@ -130,12 +141,13 @@ async def test_chinese_speaker_company_and_city(mem: MemoryService) -> None:
 
 async def test_coordinations_split_and_junk_never_becomes_an_entity(mem: MemoryService) -> None:
     await add(
-        mem, "u3",
+        mem,
+        "u3",
         ("Dana", "2026-04-01T09:00:00Z", "Alice and Bob went hiking in the Alps with Carol."),
         ("Dana", "2026-04-01T09:05:00Z", "Yeah! Wow, that's awesome. Congrats, Maria!"),
         ("Dana", "2026-04-01T09:06:00Z", "Woohoo! Felt so good to be back, I kinda miss it."),
         ("Dana", "2026-04-01T09:07:00Z", "We played Fetch and Frisbee with the dog all day."),
-    )  # fmt: skip
+    )
     found = await entities(mem, "u3")
     assert {"Alice", "Bob", "Carol", "Fetch", "Frisbee", "Maria"} <= set(found)
     assert found["Alice"]["type"] == found["Bob"]["type"] == "PERSON"
@@ -146,19 +158,23 @@ async def test_coordinations_split_and_junk_never_becomes_an_entity(mem: MemoryS
 
 async def test_bare_chinese_reactions_are_not_memories(mem: MemoryService) -> None:
     result = await add(
-        mem, "zh2",
+        mem,
+        "zh2",
         ("韩雪", "2026-04-01T09:00:00Z", "哈哈，那挺好。"),
         ("彭磊", "2026-04-01T09:01:00Z", "厉害！"),
         ("韩雪", "2026-04-01T09:02:00Z", "真的吗？"),
         ("彭磊", "2026-04-01T09:03:00Z", "我下个月去墨尔本出差。"),
-    )  # fmt: skip
+    )
     assert len(result["added"]) == 1
     assert set(await entities(mem, "zh2")) >= {"彭磊", "墨尔本"}
 
 
 async def test_kin_become_people_related_to_the_speaker(mem: MemoryService) -> None:
-    await add(mem, "u4", ("Marcus", "2026-03-09T12:00:00Z",
-                          "My sister Emma did her master's at Carnegie Mellon."))  # fmt: skip
+    await add(
+        mem,
+        "u4",
+        ("Marcus", "2026-03-09T12:00:00Z", "My sister Emma did her master's at Carnegie Mellon."),
+    )
     await add(mem, "zh3", ("李娜", "2026-03-09T12:00:00Z", "我妹妹小红下个月也要开始实习了。"))
     assert (await entities(mem, "u4"))["Emma"]["type"] == "PERSON"
     assert ("Marcus", "FAMILY_OF", "Emma") in await relations(mem, "u4")
@@ -185,9 +201,11 @@ async def test_relink_rebuilds_a_store_written_the_old_way(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await add(
-        mem, "u6", ("Alice", "2026-03-02T09:00:00Z", "I work at Acme Robotics."),
+        mem,
+        "u6",
+        ("Alice", "2026-03-02T09:00:00Z", "I work at Acme Robotics."),
         ("Alice", "2026-03-03T09:00:00Z", "Acme Robotics has its headquarters in Toronto."),
-    )  # fmt: skip
+    )
     # The old way: entities keyed by type, no speaker, no relations, no linker version.
     await run_cypher(
         neo4j_target,
@@ -221,5 +239,8 @@ async def test_a_chain_of_typed_relations_beats_a_memory_naming_both_ends(
     await add(mem, "u7", ("Ines", "2026-05-02T09:30:00Z", said))
     found = await path(mem, "u7", "Ines", "Delft University of Technology")
     assert [e["name"] for e in found["entities"]] == [
-        "Ines", "Rafael", "Delft University of Technology"]  # fmt: skip
+        "Ines",
+        "Rafael",
+        "Delft University of Technology",
+    ]
     assert [s["kind"] for s in found["steps"]] == ["FAMILY_OF", "STUDIES_AT"]

@@ -34,16 +34,23 @@ def context(mem: MemoryService) -> dict[str, object]:
 
 
 MESSAGES = [
-    {"content": "I started learning to play the cello in March.", "speaker": "Bea",
-     "timestamp": "2024-04-02T10:00:00Z"},
-    {"content": "We repainted the kitchen walls yellow.", "speaker": "Bea",
-     "timestamp": "2024-04-02T10:01:00Z"},
-]  # fmt: skip
+    {
+        "content": "I started learning to play the cello in March.",
+        "speaker": "Bea",
+        "timestamp": "2024-04-02T10:00:00Z",
+    },
+    {
+        "content": "We repainted the kitchen walls yellow.",
+        "speaker": "Bea",
+        "timestamp": "2024-04-02T10:01:00Z",
+    },
+]
 
 
 async def test_add_and_search_over_http(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
-    settings = neo4j_target.settings(api_keys={KEY_BEA: {"principal": "bea-app",
-                                                         "user_ids": ["bea"]}})  # fmt: skip
+    settings = neo4j_target.settings(
+        api_keys={KEY_BEA: {"principal": "bea-app", "user_ids": ["bea"]}}
+    )
     app = create_app(settings, memory=mem)
     transport = httpx.ASGITransport(app=app)
     headers = {"X-API-Key": KEY_BEA}
@@ -74,10 +81,12 @@ async def test_add_and_search_over_http(mem: MemoryService, neo4j_target: Neo4jT
 async def test_invalid_input_comes_back_typed(mem: MemoryService) -> None:
     result = await schema.execute(
         ADD,
-        variable_values={"messages": [{"content": "ok"}, {"content": "bad\u0000byte"}],
-                         "scope": {"userId": "bea"}},
+        variable_values={
+            "messages": [{"content": "ok"}, {"content": "bad\u0000byte"}],
+            "scope": {"userId": "bea"},
+        },
         context_value=context(mem),
-    )  # fmt: skip
+    )
     assert result.errors is None and result.data is not None
     payload = result.data["addMessages"]
     assert payload["__typename"] == "InvalidInput"

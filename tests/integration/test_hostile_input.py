@@ -51,36 +51,95 @@ PROPERTY = settings(
 MASKED = "Unexpected error."
 SECRET = "Bluebird"
 ALICE = Scope(user_id="alice")
-SEED = [{"content": f"Alice leads the secret project {SECRET} with Zanzibar Labs in Oslo.",
-         "speaker": "Alice", "timestamp": "2024-03-01T10:00:00Z"}]  # fmt: skip
+SEED = [
+    {
+        "content": f"Alice leads the secret project {SECRET} with Zanzibar Labs in Oslo.",
+        "speaker": "Alice",
+        "timestamp": "2024-03-01T10:00:00Z",
+    }
+]
 MALLORY_KEY = "mallory-key-0123456789"
 
 # --- strategies -------------------------------------------------------------------------------
 
 PAYLOADS = [
-    "'}) MATCH (n) DETACH DELETE n //", '"}) MATCH (n) DETACH DELETE n //', "`", "``x`` ",
-    "$param", "$user_id", "CALL db.index.fulltext.queryNodes('memory_text', '*')", "\\u0027",
-    "' OR 1=1 //", 'AND OR NOT ( ) [ ] { } ~ * ? : \\ / " ^ +-', "title:*", "*", "?", "~",
-    "text:/.*/", "\\", "NOT", "AND", "{{in_scope}}", "/*where*/", "\u202eevil\u202c",
-    "\u200f\u200e", "\ufeff", "e\u0301", "\u0958", "\U0001f469\u200d\U0001f469\u200d\U0001f467",
-    "\U0001f3f3\ufe0f\u200d\U0001f308", "\u2028\u2029", "\x00", "\x1f", "\t\n\r", "\ufdfa",
-    "\uff21", "\u0130", "\u00df", "\u05d0\u05d1\u05d2", "\u0627\u0644\u0639\u0631\u0628\u064a",
-    "我在阿里巴巴集团工作。", "yesterday", "last March",
-]  # fmt: skip
-SENTENCES = ["Alice moved to Paris last March.", "Bob works at Google as an engineer.",
-             "Yesterday I adopted a puppy named Max.", "我在阿里巴巴集团工作。"]  # fmt: skip
+    "'}) MATCH (n) DETACH DELETE n //",
+    '"}) MATCH (n) DETACH DELETE n //',
+    "`",
+    "``x`` ",
+    "$param",
+    "$user_id",
+    "CALL db.index.fulltext.queryNodes('memory_text', '*')",
+    "\\u0027",
+    "' OR 1=1 //",
+    'AND OR NOT ( ) [ ] { } ~ * ? : \\ / " ^ +-',
+    "title:*",
+    "*",
+    "?",
+    "~",
+    "text:/.*/",
+    "\\",
+    "NOT",
+    "AND",
+    "{{in_scope}}",
+    "/*where*/",
+    "\u202eevil\u202c",
+    "\u200f\u200e",
+    "\ufeff",
+    "e\u0301",
+    "\u0958",
+    "\U0001f469\u200d\U0001f469\u200d\U0001f467",
+    "\U0001f3f3\ufe0f\u200d\U0001f308",
+    "\u2028\u2029",
+    "\x00",
+    "\x1f",
+    "\t\n\r",
+    "\ufdfa",
+    "\uff21",
+    "\u0130",
+    "\u00df",
+    "\u05d0\u05d1\u05d2",
+    "\u0627\u0644\u0639\u0631\u0628\u064a",
+    "我在阿里巴巴集团工作。",
+    "yesterday",
+    "last March",
+]
+SENTENCES = [
+    "Alice moved to Paris last March.",
+    "Bob works at Google as an engineer.",
+    "Yesterday I adopted a puppy named Max.",
+    "我在阿里巴巴集团工作。",
+]
 # Control characters get their own strategy, so that most strings pass validation and reach
 # the database while some are refused.
-ODD_CHARS = st.characters(categories=("Cf", "Zs", "Zl", "Zp", "So", "Sk", "Sm", "Mn", "Me",
-                                      "Lo", "Lu", "Nd", "Po", "Ps", "Pe"))  # fmt: skip
+ODD_CHARS = st.characters(
+    categories=(
+        "Cf",
+        "Zs",
+        "Zl",
+        "Zp",
+        "So",
+        "Sk",
+        "Sm",
+        "Mn",
+        "Me",
+        "Lo",
+        "Lu",
+        "Nd",
+        "Po",
+        "Ps",
+        "Pe",
+    )
+)
 odd_text = st.text(ODD_CHARS, min_size=1, max_size=30)
 hostile = st.one_of(
     odd_text,
     st.sampled_from(PAYLOADS),
     st.text(ODD_CHARS | st.characters(categories=("Cc",)), min_size=1, max_size=10),
-    st.lists(odd_text | st.sampled_from(PAYLOADS + SENTENCES), min_size=2, max_size=5)
-    .map(" ".join),
-)  # fmt: skip
+    st.lists(odd_text | st.sampled_from(PAYLOADS + SENTENCES), min_size=2, max_size=5).map(
+        " ".join
+    ),
+)
 
 
 def longer_than(limit: int) -> st.SearchStrategy[str]:
@@ -110,22 +169,25 @@ def as_cursor(value: object) -> str:
 int64 = st.integers(-(2**63), 2**63 - 1)
 json_leaf = st.none() | st.booleans() | int64 | st.floats() | st.text(ODD_CHARS, max_size=20)
 json_value = st.recursive(
-    json_leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(odd_text, inner),
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(odd_text, inner),
     max_leaves=6,
-)  # fmt: skip
+)
 cursors = st.one_of(
     hostile,
     st.binary(max_size=64).map(lambda raw: base64.urlsafe_b64encode(raw).decode()),
     json_value.map(as_cursor),
-    st.builds(lambda s, k: as_cursor({"s": s, "k": k}),
-              st.sampled_from(["said_at:DESC", "confidence:DESC", "name:ASC", ""]),
-              st.lists(json_leaf, max_size=3)),
+    st.builds(
+        lambda s, k: as_cursor({"s": s, "k": k}),
+        st.sampled_from(["said_at:DESC", "confidence:DESC", "name:ASC", ""]),
+        st.lists(json_leaf, max_size=3),
+    ),
     # well formed, odd values: these get past the decoder to the database
-    st.builds(lambda key, ident: as_cursor({"s": "said_at:DESC", "k": [key, ident]}),
-              int64, odd_text),
-    st.builds(lambda name, key: as_cursor({"s": "name:ASC", "k": [name, key]}),
-              odd_text, odd_text),
-)  # fmt: skip
+    st.builds(
+        lambda key, ident: as_cursor({"s": "said_at:DESC", "k": [key, ident]}), int64, odd_text
+    ),
+    st.builds(lambda name, key: as_cursor({"s": "name:ASC", "k": [name, key]}), odd_text, odd_text),
+)
 
 
 def ops(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
@@ -143,8 +205,10 @@ memory_where = ops(
     lang=ops(eq=value, **{"in": values}),
 )
 memory_where = memory_where | memory_where.map(lambda w: {"OR": [w, {"NOT": w}]})
-entity_where = ops(name=ops(eq=value, contains=value, startsWith=value, **{"in": values}),
-                   type=ops(eq=value, **{"in": values}))  # fmt: skip
+entity_where = ops(
+    name=ops(eq=value, contains=value, startsWith=value, **{"in": values}),
+    type=ops(eq=value, **{"in": values}),
+)
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -166,8 +230,12 @@ def stored_form(text: str | None) -> str | None:
 
 def must_refuse(message: dict[str, str | None]) -> bool:
     """Whether a message breaks a documented rule: empty, too long, or a control character."""
-    limits = {"content": MAX_TEXT_CHARS, "speaker": MAX_ID_CHARS, "id": MAX_ID_CHARS,
-              "session_id": MAX_ID_CHARS}  # fmt: skip
+    limits = {
+        "content": MAX_TEXT_CHARS,
+        "speaker": MAX_ID_CHARS,
+        "id": MAX_ID_CHARS,
+        "session_id": MAX_ID_CHARS,
+    }
     for field, text in message.items():
         kept = None if text is None else text.strip()
         if kept is not None and (not kept or len(kept) > limits[field] or has_control(kept)):
@@ -182,8 +250,7 @@ def has_control(text: str) -> bool:
 async def post(client: httpx.AsyncClient, query: str, **variables: object) -> httpx.Response:
     # ensure_ascii: every character travels as a JSON escape, as a hostile client may send it.
     body = json.dumps({"query": query, "variables": variables}, ensure_ascii=True)
-    return await client.post("/graphql", content=body,
-                             headers={"content-type": "application/json"})  # fmt: skip
+    return await client.post("/graphql", content=body, headers={"content-type": "application/json"})
 
 
 def answered(response: httpx.Response) -> dict[str, Any]:
@@ -234,8 +301,11 @@ async def mallory(
     """A client whose API key may touch user "mallory" only."""
     keys = {MALLORY_KEY: {"principal": "mallory-app", "user_ids": ["mallory"]}}
     app = create_app(neo4j_target.settings(api_keys=keys), memory=seeded)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t",
-                                 headers={"X-API-Key": MALLORY_KEY}) as c:  # fmt: skip
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url="http://t",
+        headers={"X-API-Key": MALLORY_KEY},
+    ) as c:
         yield c
 
 
@@ -245,9 +315,13 @@ async def mallory(
 @PROPERTY
 @given(content=hostile_or_long, speaker=optional, ext_id=optional, session_id=optional)
 async def test_add_stores_hostile_fields_exactly_or_refuses_them(
-    mem: MemoryService, neo4j_target: Neo4jTarget,
-    content: str, speaker: str | None, ext_id: str | None, session_id: str | None,
-) -> None:  # fmt: skip
+    mem: MemoryService,
+    neo4j_target: Neo4jTarget,
+    content: str,
+    speaker: str | None,
+    ext_id: str | None,
+    session_id: str | None,
+) -> None:
     message = {"content": content, "speaker": speaker, "id": ext_id, "session_id": session_id}
     scope = Scope(user_id="writer", run_id=uuid.uuid4().hex)  # a fresh run: ids never collide
     before = await graph_size(neo4j_target)
@@ -333,8 +407,12 @@ async def test_add_messages_over_http_is_typed_and_exact(
     assert result["__typename"] == "AddMessagesSuccess"
     for sent, message_id in zip(messages, result["messageIds"], strict=True):
         [stored] = await run_cypher(neo4j_target, READ_MESSAGE, id=message_id)
-        expected = {"content": sent["content"], "speaker": sent.get("speaker"),
-                    "id": sent.get("id"), "session_id": sent.get("sessionId")}  # fmt: skip
+        expected = {
+            "content": sent["content"],
+            "speaker": sent.get("speaker"),
+            "id": sent.get("id"),
+            "session_id": sent.get("sessionId"),
+        }
         assert stored == {k: stored_form(v) for k, v in expected.items()}
 
 
@@ -384,8 +462,11 @@ PAGES = """query($after: String, $msort: [MemorySortInput!], $esort: [EntitySort
 
 
 @PROPERTY
-@given(after=cursors, msort=st.sampled_from([None, [{"confidence": "DESC"}]]),
-       esort=st.sampled_from([None, [{"mentionCount": "DESC"}]]))  # fmt: skip
+@given(
+    after=cursors,
+    msort=st.sampled_from([None, [{"confidence": "DESC"}]]),
+    esort=st.sampled_from([None, [{"mentionCount": "DESC"}]]),
+)
 async def test_garbage_cursors_are_invalid_input(
     client: httpx.AsyncClient, after: str, msort: object, esort: object
 ) -> None:
@@ -404,8 +485,11 @@ GRAPH = """query($name: String!, $type: String, $to: String!) {
 
 
 @PROPERTY
-@given(name=st.sampled_from([SECRET, "bluebird's", "Oslo"]) | hostile_or_long,
-       entity_type=st.none() | st.just("ORG") | hostile, to=st.just(SECRET) | hostile)  # fmt: skip
+@given(
+    name=st.sampled_from([SECRET, "bluebird's", "Oslo"]) | hostile_or_long,
+    entity_type=st.none() | st.just("ORG") | hostile,
+    to=st.just(SECRET) | hostile,
+)
 async def test_entity_and_path_answer_hostile_names(
     client: httpx.AsyncClient, name: str, entity_type: str | None, to: str
 ) -> None:
@@ -423,17 +507,35 @@ TENANT = """query($scope: ScopeInput!) {
   entities(scope: $scope) { __typename ... on EntityConnection { totalCount } }
   entity(name: "Bluebird", scope: $scope) { __typename }
   stats(scope: $scope) { memories messages entities } }"""
-NEAR_ALICE = ["alice ", " alice", "Alice", "ALICE", "alice\u200b", "\u200balice", "alice\x00",
-              "alic\u0435", "a\u0301lice", "alice' OR 1=1 //", "*", ".*", "$user_id", "null",
-              ""]  # fmt: skip
+NEAR_ALICE = [
+    "alice ",
+    " alice",
+    "Alice",
+    "ALICE",
+    "alice\u200b",
+    "\u200balice",
+    "alice\x00",
+    "alic\u0435",
+    "a\u0301lice",
+    "alice' OR 1=1 //",
+    "*",
+    ".*",
+    "$user_id",
+    "null",
+    "",
+]
 
 
 @PROPERTY
 @given(user=st.sampled_from(NEAR_ALICE) | hostile, agent=optional, run=optional)
 async def test_hostile_scope_ids_never_reach_another_tenant(
-    client: httpx.AsyncClient, mallory: httpx.AsyncClient, seeded: MemoryService,
-    user: str, agent: str | None, run: str | None,
-) -> None:  # fmt: skip
+    client: httpx.AsyncClient,
+    mallory: httpx.AsyncClient,
+    seeded: MemoryService,
+    user: str,
+    agent: str | None,
+    run: str | None,
+) -> None:
     assume(unicodedata.normalize("NFC", user) != "alice")
     scope = {"userId": user, "agentId": agent, "runId": run}
     data = answered(await post(client, TENANT, scope=scope))
@@ -461,45 +563,106 @@ EDGE = "0001-01-01T00:00:00+14:00"  # a valid ISO instant whose UTC value is bef
 OUT_OF_CALENDAR = "a datetime whose UTC instant is outside years 1..9999 reaches the driver"
 SPEAKER_AS_TEMPLATE = "Chinese extraction uses the speaker as a re.sub template"
 MASKED_CASES = [
-    ("search-query-surrogate", SEARCH, {"q": SURROGATE},
-     "the search query is never validated: a lone surrogate reaches the tokenizer"),
-    ("search-query-cjk-run", SEARCH, {"q": CJK_RUN},
-     "one CJK word over 1,024 characters: Lucene TooManyClauses from queryNodes"),
-    ("phrase-over-200", SEARCH, {"q": "tea", "when": {"phrase": "x" * 201}},
-     "TimeFilterInput.to_domain raises pydantic.ValidationError outside to_options' try"),
-    ("phrase-surrogate", SEARCH, {"q": "tea", "when": {"phrase": SURROGATE}},
-     "TimeFilterInput.to_domain raises pydantic.ValidationError outside to_options' try"),
-    ("entity-name-surrogate", GRAPH, {"name": SURROGATE, "to": SECRET},
-     "clean_text lets lone surrogates through; the Neo4j driver cannot encode them"),
-    ("cursor-int-beyond-64-bits", PAGES, {"after": as_cursor({"s": "said_at:DESC",
-                                                              "k": [2**70, "x"]})},
-     "Ordering._decode accepts ints the Neo4j driver cannot pack (OverflowError)"),
-    ("cursor-string-surrogate", PAGES, {"after": as_cursor({"s": "name:ASC",
-                                                            "k": ["\ud800", "x"]})},
-     "Ordering._decode accepts lone surrogates the Neo4j driver cannot encode"),
-    ("search-asOf-edge", 'query($t: DateTime) { search(query: "tea", scope: {userId: "a"}, '
-     "asOf: $t) { __typename } }", {"t": EDGE}, OUT_OF_CALENDAR),
+    (
+        "search-query-surrogate",
+        SEARCH,
+        {"q": SURROGATE},
+        "the search query is never validated: a lone surrogate reaches the tokenizer",
+    ),
+    (
+        "search-query-cjk-run",
+        SEARCH,
+        {"q": CJK_RUN},
+        "one CJK word over 1,024 characters: Lucene TooManyClauses from queryNodes",
+    ),
+    (
+        "phrase-over-200",
+        SEARCH,
+        {"q": "tea", "when": {"phrase": "x" * 201}},
+        "TimeFilterInput.to_domain raises pydantic.ValidationError outside to_options' try",
+    ),
+    (
+        "phrase-surrogate",
+        SEARCH,
+        {"q": "tea", "when": {"phrase": SURROGATE}},
+        "TimeFilterInput.to_domain raises pydantic.ValidationError outside to_options' try",
+    ),
+    (
+        "entity-name-surrogate",
+        GRAPH,
+        {"name": SURROGATE, "to": SECRET},
+        "clean_text lets lone surrogates through; the Neo4j driver cannot encode them",
+    ),
+    (
+        "cursor-int-beyond-64-bits",
+        PAGES,
+        {"after": as_cursor({"s": "said_at:DESC", "k": [2**70, "x"]})},
+        "Ordering._decode accepts ints the Neo4j driver cannot pack (OverflowError)",
+    ),
+    (
+        "cursor-string-surrogate",
+        PAGES,
+        {"after": as_cursor({"s": "name:ASC", "k": ["\ud800", "x"]})},
+        "Ordering._decode accepts lone surrogates the Neo4j driver cannot encode",
+    ),
+    (
+        "search-asOf-edge",
+        'query($t: DateTime) { search(query: "tea", scope: {userId: "a"}, '
+        "asOf: $t) { __typename } }",
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
     ("search-when-from-edge", SEARCH, {"q": "tea", "when": {"from": EDGE}}, OUT_OF_CALENDAR),
-    ("memories-asOf-edge", 'query($t: DateTime) { memories(scope: {userId: "a"}, asOf: $t) '
-     "{ __typename } }", {"t": EDGE}, OUT_OF_CALENDAR),
-    ("timeline-from-edge", 'query($t: DateTime) { timeline(scope: {userId: "a"}, bucket: DAY, '
-     "from: $t) { count } }", {"t": EDGE}, OUT_OF_CALENDAR),
-    ("entity-memories-asOf-edge", 'query($t: DateTime) { entity(name: "Bluebird", scope: '
-     '{userId: "alice"}) { ... on Entity { memories(asOf: $t) { text } } } }', {"t": EDGE},
-     OUT_OF_CALENDAR),
-    ("zh-speaker-backslash", ADD, {"scope": {"userId": "alice"}, "messages": [
-        {"content": "我在阿里巴巴集团工作。", "speaker": "CORP\\jane"}]}, SPEAKER_AS_TEMPLATE),
-    ("add-timestamp-edge", ADD, {"messages": [{"content": "I like tea.", "timestamp": EDGE}],
-                                 "scope": {"userId": "alice"}}, OUT_OF_CALENDAR),
-    ("add-timestamp-year-10000", ADD, {"scope": {"userId": "alice"}, "messages": [
-        {"content": "I like tea.", "timestamp": "9999-12-31T23:59:59-14:00"}]}, OUT_OF_CALENDAR),
-]  # fmt: skip
+    (
+        "memories-asOf-edge",
+        'query($t: DateTime) { memories(scope: {userId: "a"}, asOf: $t) { __typename } }',
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "timeline-from-edge",
+        'query($t: DateTime) { timeline(scope: {userId: "a"}, bucket: DAY, from: $t) { count } }',
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "entity-memories-asOf-edge",
+        'query($t: DateTime) { entity(name: "Bluebird", scope: '
+        '{userId: "alice"}) { ... on Entity { memories(asOf: $t) { text } } } }',
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "zh-speaker-backslash",
+        ADD,
+        {
+            "scope": {"userId": "alice"},
+            "messages": [{"content": "我在阿里巴巴集团工作。", "speaker": "CORP\\jane"}],
+        },
+        SPEAKER_AS_TEMPLATE,
+    ),
+    (
+        "add-timestamp-edge",
+        ADD,
+        {"messages": [{"content": "I like tea.", "timestamp": EDGE}], "scope": {"userId": "alice"}},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "add-timestamp-year-10000",
+        ADD,
+        {
+            "scope": {"userId": "alice"},
+            "messages": [{"content": "I like tea.", "timestamp": "9999-12-31T23:59:59-14:00"}],
+        },
+        OUT_OF_CALENDAR,
+    ),
+]
 
 
 @pytest.mark.parametrize(
     ("query", "variables"),
     [pytest.param(q, v, id=name) for name, q, v, _ in MASKED_CASES],
-)  # fmt: skip
+)
 async def test_known_masked_errors(
     client: httpx.AsyncClient, neo4j_target: Neo4jTarget, query: str, variables: dict[str, Any]
 ) -> None:
@@ -535,9 +698,8 @@ async def test_the_widest_cjk_search_stays_within_lucene_clause_limit(
 
 @pytest.mark.parametrize(
     "speaker",
-    [pytest.param("CORP\\bob", id="silently-rewritten"),
-     pytest.param("CORP\\jane", id="crash")],
-)  # fmt: skip
+    [pytest.param("CORP\\bob", id="silently-rewritten"), pytest.param("CORP\\jane", id="crash")],
+)
 async def test_speaker_of_a_chinese_message_is_kept_verbatim(
     mem: MemoryService, speaker: str
 ) -> None:
@@ -556,15 +718,20 @@ async def test_python_add_refuses_a_timestamp_beyond_the_calendar(mem: MemorySer
 async def test_one_id_twice_in_a_batch_is_refused_or_kept_apart(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
-    batch = [{"content": "Alice visited Paris with her sister.", "id": "m1"},
-             {"content": "Bob bought a red bicycle in Seattle.", "id": "m1"}]  # fmt: skip
+    batch = [
+        {"content": "Alice visited Paris with her sister.", "id": "m1"},
+        {"content": "Bob bought a red bicycle in Seattle.", "id": "m1"},
+    ]
     try:
         result = await mem.add(batch, ALICE, infer=False)
     except ValidationError:
         return
-    rows = await run_cypher(neo4j_target, "MATCH (m:Memory)-[:DERIVED_FROM]->(s:Message) "
-                            "WHERE m.id IN $ids RETURN m.text AS fact, s.text AS source",
-                            ids=result.added)  # fmt: skip
+    rows = await run_cypher(
+        neo4j_target,
+        "MATCH (m:Memory)-[:DERIVED_FROM]->(s:Message) "
+        "WHERE m.id IN $ids RETURN m.text AS fact, s.text AS source",
+        ids=result.added,
+    )
     assert rows and all(r["fact"] == r["source"] for r in rows)
 
 

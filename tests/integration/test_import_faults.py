@@ -30,22 +30,37 @@ BOLT_PORT, HTTP_PORT = 7705, 7495
 BATCH = 3  # messages per transaction: 30 transactions for the file below
 SPEAKERS = {"c1": "Ana", "c2": "Ben", "c3": "Chloe"}
 DEEDS = [
-    "adopted a grey kitten named Pixel", "started learning the cello",
-    "ran a half marathon in Porto", "repainted the kitchen a pale yellow",
-    "booked a ferry trip to the Faroe Islands", "finished reading Moby Dick",
-    "joined a chess club at the library", "planted tomatoes on the balcony",
-    "sold an old motorbike to a neighbour", "baked sourdough bread for the first time",
-    "fixed the leaking bathroom tap", "visited the Prado museum in Madrid",
-    "signed up for a welding course", "lost a wallet on the night bus",
-    "bought noise cancelling headphones", "taught a nephew to ride a bicycle",
-    "volunteered at the food bank on Saturday", "switched from coffee to green tea",
-    "hiked up Ben Nevis in the fog", "built a birdhouse out of pine",
-    "learned to juggle three oranges", "moved the piano into the spare room",
-    "watched a solar eclipse from the roof", "started a podcast about trains",
-    "knitted a scarf for a grandmother", "sprained an ankle playing volleyball",
-    "won a pub quiz about geography", "repaired an antique clock",
-    "took a pottery class in Kyoto", "wrote a short story about a lighthouse",
-]  # fmt: skip
+    "adopted a grey kitten named Pixel",
+    "started learning the cello",
+    "ran a half marathon in Porto",
+    "repainted the kitchen a pale yellow",
+    "booked a ferry trip to the Faroe Islands",
+    "finished reading Moby Dick",
+    "joined a chess club at the library",
+    "planted tomatoes on the balcony",
+    "sold an old motorbike to a neighbour",
+    "baked sourdough bread for the first time",
+    "fixed the leaking bathroom tap",
+    "visited the Prado museum in Madrid",
+    "signed up for a welding course",
+    "lost a wallet on the night bus",
+    "bought noise cancelling headphones",
+    "taught a nephew to ride a bicycle",
+    "volunteered at the food bank on Saturday",
+    "switched from coffee to green tea",
+    "hiked up Ben Nevis in the fog",
+    "built a birdhouse out of pine",
+    "learned to juggle three oranges",
+    "moved the piano into the spare room",
+    "watched a solar eclipse from the roof",
+    "started a podcast about trains",
+    "knitted a scarf for a grandmother",
+    "sprained an ankle playing volleyball",
+    "won a pub quiz about geography",
+    "repaired an antique clock",
+    "took a pottery class in Kyoto",
+    "wrote a short story about a lighthouse",
+]
 INTERRUPTED = re.compile(
     r"Neo4j stopped answering in conversation (\S+) at message (\d+): "
     r"(\d+) messages were written before that \(\d+ memories added\); "
@@ -61,10 +76,17 @@ def conversation_file(path: Path) -> dict[str, list[str]]:
         for i in range(len(DEEDS)):
             ids.setdefault(conv, []).append(f"{conv}-{i}")
             deed = DEEDS[(i + 3 * n) % len(DEEDS)]
-            lines.append(json.dumps({
-                "conversation_id": conv, "id": f"{conv}-{i}", "speaker": speaker,
-                "timestamp": f"2024-03-{1 + i:02d}T10:00:00Z", "content": f"Yesterday I {deed}.",
-            }))  # fmt: skip
+            lines.append(
+                json.dumps(
+                    {
+                        "conversation_id": conv,
+                        "id": f"{conv}-{i}",
+                        "speaker": speaker,
+                        "timestamp": f"2024-03-{1 + i:02d}T10:00:00Z",
+                        "content": f"Yesterday I {deed}.",
+                    }
+                )
+            )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return ids
 

@@ -82,9 +82,14 @@ async def test_each_users_memories_share_one_partition_label_with_its_own_indexe
 ) -> None:
     users = [f"person-{i}" for i in range(12)]
     for user in users:
-        await mem.add([{"content": f"{user} keeps bees on the roof."},
-                       {"content": f"{user} repairs old bicycles."}],
-                      Scope(user_id=user), infer=False)  # fmt: skip
+        await mem.add(
+            [
+                {"content": f"{user} keeps bees on the roof."},
+                {"content": f"{user} repairs old bicycles."},
+            ],
+            Scope(user_id=user),
+            infer=False,
+        )
     await mem.add([{"content": "The agent keeps its own notes."}], Scope(agent_id="a"), infer=False)
     owners = await memory_owners(neo4j_target)
     labels = await shard_labels(neo4j_target)
@@ -116,8 +121,14 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
 ) -> None:
     big_id, mid_id = users_in_distinct_shards(mem.store.shards, 2)
     big, mid = Scope(user_id=big_id), Scope(user_id=mid_id)
-    await mem.add([{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
-                   for i in range(400)], big, infer=False)  # fmt: skip
+    await mem.add(
+        [
+            {"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
+            for i in range(400)
+        ],
+        big,
+        infer=False,
+    )
     mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
     await mem.add([{"content": text} for text in mine], mid, infer=False)
     # No exact scan and the usual over-fetch only (30): the global indexes' top 30 hold the
@@ -129,9 +140,17 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
     global_only = GraphStore(mem.db, IndexShards(0))
     assert len((await global_only.retrieve("vector", probe)).hits) < 10
     lucene = plan_query(DOG_WALKS, SearchOptions()).lucene
-    text = {**probe, "memory_lucene": lucene, "entity_lucene": lucene, "text_fetch_k": 30,
-            "max_entities": 8, "hub_limit": 20, "hop_decay": 0.3, "preload": 10,
-            "relations": {"types": []}}  # fmt: skip
+    text = {
+        **probe,
+        "memory_lucene": lucene,
+        "entity_lucene": lucene,
+        "text_fetch_k": 30,
+        "max_entities": 8,
+        "hub_limit": 20,
+        "hop_decay": 0.3,
+        "preload": 10,
+        "relations": {"types": []},
+    }
     assert len((await global_only.retrieve_text(text))["fulltext"]) < 10
     ran, retrieve = [], sharded.store.retrieve
 
@@ -162,8 +181,9 @@ async def test_a_new_shard_count_relabels_every_memory_and_drops_the_partitions_
             indexes = await shard_indexes(neo4j_target)
             assert sorted(indexes) == partition_names(count)
             expected = {f"MemoryShard_{i}" for i in range(count)}
-            assert all(len(found) == min(count, 1) and found <= expected
-                       for found in labels.values())  # fmt: skip
+            assert all(
+                len(found) == min(count, 1) and found <= expected for found in labels.values()
+            )
     finally:  # the shared service's count again, for the tests after this one
         await apply_schema(mem.db, mem.embedder.dimensions)
     await assert_labelled_by_owner(mem, neo4j_target)
@@ -177,8 +197,9 @@ async def test_a_start_reads_every_memory_only_when_a_label_is_missing(
     assert await apply_index_shards(mem.db, shards, dimensions) == 0
     # A memory written without its label (say, by a process with partitions off).
     await run_cypher(
-        neo4j_target, "MATCH (m:Memory {user_id: 'person-3'}) "
+        neo4j_target,
+        "MATCH (m:Memory {user_id: 'person-3'}) "
         "REMOVE m:$([l IN labels(m) WHERE l STARTS WITH 'MemoryShard_'][0])",
-    )  # fmt: skip
+    )
     assert await apply_index_shards(mem.db, shards, dimensions) == 1
     await assert_labelled_by_owner(mem, neo4j_target)

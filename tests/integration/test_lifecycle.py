@@ -24,13 +24,25 @@ ANNA = Scope(user_id="tenant-a")
 BORIS = Scope(user_id="tenant-b")
 CONVERSATION = [
     {"id": "a1", "speaker": "Anna", "timestamp": "2024-05-10T09:00:00Z", "content": "Hi there!"},
-    {"id": "a2", "speaker": "Anna", "timestamp": "2024-05-10T09:01:00Z",
-     "content": "I live in Boston with my sister Clara."},
-    {"id": "a3", "speaker": "Anna", "timestamp": "2024-05-10T09:02:00Z",
-     "content": "I work at Google as a data engineer."},
-    {"id": "a4", "speaker": "Anna", "timestamp": "2024-06-01T09:00:00Z",
-     "content": "I moved to Seattle for a new job."},
-]  # fmt: skip
+    {
+        "id": "a2",
+        "speaker": "Anna",
+        "timestamp": "2024-05-10T09:01:00Z",
+        "content": "I live in Boston with my sister Clara.",
+    },
+    {
+        "id": "a3",
+        "speaker": "Anna",
+        "timestamp": "2024-05-10T09:02:00Z",
+        "content": "I work at Google as a data engineer.",
+    },
+    {
+        "id": "a4",
+        "speaker": "Anna",
+        "timestamp": "2024-06-01T09:00:00Z",
+        "content": "I moved to Seattle for a new job.",
+    },
+]
 schema = strawberry.Schema(query=LifecycleQuery, mutation=LifecycleMutation)
 
 
@@ -110,9 +122,11 @@ async def test_an_id_from_another_scope_is_not_found(mem: MemoryService) -> None
     life = mem.lifecycle
     google = await memory_id(mem, ANNA, "Google")
     calls = [
-        life.get(google, BORIS), life.history(google, BORIS), life.delete(google, BORIS),
+        life.get(google, BORIS),
+        life.history(google, BORIS),
+        life.delete(google, BORIS),
         life.update(google, "Boris works at Google.", BORIS),
-    ]  # fmt: skip
+    ]
     for call in calls:
         with pytest.raises(NotFoundError) as foreign:
             await call
@@ -141,8 +155,9 @@ async def test_update_reembeds_relinks_and_records_both_texts(
     life = mem.lifecycle
     google = await memory_id(mem, ANNA, "Google")
     assert "Google" in await mentioned(neo4j_target, google)
-    before = await run_cypher(neo4j_target, "MATCH (m:Memory {id: $id}) RETURN m.embedding AS e",
-                              id=google)  # fmt: skip
+    before = await run_cypher(
+        neo4j_target, "MATCH (m:Memory {id: $id}) RETURN m.embedding AS e", id=google
+    )
 
     updated = await life.update(google, "Anna works at Microsoft in Lisbon.", ANNA, actor="ops")
 
@@ -239,8 +254,9 @@ async def test_delete_keeps_the_event_and_removes_only_orphaned_entities(
 
 
 async def test_history_lists_every_change_oldest_first(mem: MemoryService) -> None:
-    added = await mem.add([{"content": "Anna plays the violin every evening.",
-                            "speaker": "Anna"}], ANNA)  # fmt: skip
+    added = await mem.add(
+        [{"content": "Anna plays the violin every evening.", "speaker": "Anna"}], ANNA
+    )
     life = mem.lifecycle
     violin = added.added[0]
     await life.update(violin, "Anna plays the cello every evening.", ANNA)
@@ -377,8 +393,7 @@ async def test_forget_over_graphql_is_scoped_to_the_callers_key(
         counts { messages memories entities mentions derivedFrom supersedes eventsRedacted }
         verification { nodesLeft textsLeft fulltextHits entityHits vectorHits } }
       ... on Forbidden { message } } }"""
-    boris_key = Principal("boris-app", frozenset({"tenant-b"}), frozenset({"*"}),
-                          frozenset({"*"}))  # fmt: skip
+    boris_key = Principal("boris-app", frozenset({"tenant-b"}), frozenset({"*"}), frozenset({"*"}))
     refused = await gql(mem, forget, boris_key, s={"userId": "tenant-a"}, dry=False)
     assert refused["forget"]["__typename"] == "Forbidden"
     assert (await scope_snapshot(neo4j_target, "tenant-a"))["Memory"] == 3
@@ -395,15 +410,27 @@ async def test_forget_over_graphql_is_scoped_to_the_callers_key(
 # --- evict ----------------------------------------------------------------------------------
 
 OLD_AND_NEW = [
-    {"speaker": "Anna", "timestamp": "2019-03-01T10:00:00Z",
-     "content": "I bought a second-hand piano for my apartment."},
-    {"speaker": "Anna", "timestamp": "2019-04-01T10:00:00Z",
-     "content": "My favourite painter is Claude Monet."},
-    {"speaker": "Anna", "timestamp": "2024-04-01T10:00:00Z",
-     "content": "I am training for the Berlin marathon this autumn."},
-    {"speaker": "Anna", "timestamp": "2024-04-02T10:00:00Z",
-     "content": "Should I switch my running shoes to a lighter pair?"},
-]  # fmt: skip
+    {
+        "speaker": "Anna",
+        "timestamp": "2019-03-01T10:00:00Z",
+        "content": "I bought a second-hand piano for my apartment.",
+    },
+    {
+        "speaker": "Anna",
+        "timestamp": "2019-04-01T10:00:00Z",
+        "content": "My favourite painter is Claude Monet.",
+    },
+    {
+        "speaker": "Anna",
+        "timestamp": "2024-04-01T10:00:00Z",
+        "content": "I am training for the Berlin marathon this autumn.",
+    },
+    {
+        "speaker": "Anna",
+        "timestamp": "2024-04-02T10:00:00Z",
+        "content": "Should I switch my running shoes to a lighter pair?",
+    },
+]
 
 
 async def test_evict_by_age_access_or_confidence_with_a_faithful_dry_run(
@@ -498,9 +525,12 @@ async def test_add_update_history_and_delete_over_graphql(mem: MemoryService) ->
         id=tea,
         s=scope,
     )
-    assert updated["updateMemory"] == {"__typename": "Memory", "id": tea,
-                                       "text": "Anna prefers oolong tea.",
-                                       "saidAt": "2024-05-01T08:00:00+00:00"}  # fmt: skip
+    assert updated["updateMemory"] == {
+        "__typename": "Memory",
+        "id": tea,
+        "text": "Anna prefers oolong tea.",
+        "saidAt": "2024-05-01T08:00:00+00:00",
+    }
     empty = await gql(
         mem,
         'mutation($id: ID!, $s: ScopeInput!) { updateMemory(id: $id, text: "", scope: $s) '
@@ -527,13 +557,20 @@ async def test_add_update_history_and_delete_over_graphql(mem: MemoryService) ->
     )
     assert history["memory"]["__typename"] == "NotFound"
     assert history["history"]["events"] == [
-        {"op": "ADD", "oldText": None, "newText": "I prefer green tea to coffee. Really.",
-         "actor": "test"},
-        {"op": "UPDATE", "oldText": "I prefer green tea to coffee. Really.",
-         "newText": "Anna prefers oolong tea.", "actor": "test"},
-        {"op": "DELETE", "oldText": "Anna prefers oolong tea.", "newText": None,
-         "actor": "test"},
-    ]  # fmt: skip
+        {
+            "op": "ADD",
+            "oldText": None,
+            "newText": "I prefer green tea to coffee. Really.",
+            "actor": "test",
+        },
+        {
+            "op": "UPDATE",
+            "oldText": "I prefer green tea to coffee. Really.",
+            "newText": "Anna prefers oolong tea.",
+            "actor": "test",
+        },
+        {"op": "DELETE", "oldText": "Anna prefers oolong tea.", "newText": None, "actor": "test"},
+    ]
 
 
 def test_lifecycle_types_merge_into_the_root_schema() -> None:

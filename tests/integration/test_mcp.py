@@ -27,8 +27,19 @@ pytestmark = pytest.mark.integration
 KEY_ALICE = "alice-key-0123456789"
 KEY_ADMIN = "admin-key-0123456789"
 BASE = "http://127.0.0.1:8300"  # loopback: the SDK's DNS-rebinding check accepts the Host
-TOOLS = {"add_messages", "add_memory", "search", "context", "entity", "path", "list_memories",
-         "get_memory", "update_memory", "delete_memory", "forget"}  # fmt: skip
+TOOLS = {
+    "add_messages",
+    "add_memory",
+    "search",
+    "context",
+    "entity",
+    "path",
+    "list_memories",
+    "get_memory",
+    "update_memory",
+    "delete_memory",
+    "forget",
+}
 REPO = Path(__file__).resolve().parents[2]
 
 Connect = Callable[[str], AbstractAsyncContextManager[Client]]
@@ -37,10 +48,12 @@ Connect = Callable[[str], AbstractAsyncContextManager[Client]]
 @pytest.fixture
 def connect(mem: MemoryService, neo4j_target: Neo4jTarget) -> Connect:
     """Open an MCP client with an API key (alice's, or an admin's) on a running app."""
-    settings = neo4j_target.settings(api_keys={
-        KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
-        KEY_ADMIN: {"principal": "admin"},
-    })  # fmt: skip
+    settings = neo4j_target.settings(
+        api_keys={
+            KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
+            KEY_ADMIN: {"principal": "admin"},
+        }
+    )
     return lambda key: mcp_client(create_app(settings, memory=mem), {"X-API-Key": key})
 
 
@@ -74,22 +87,44 @@ def error_text(result: CallToolResult) -> str:
 async def test_http_serves_every_tool_in_the_keys_scope(connect: Connect) -> None:
     async with connect(KEY_ALICE) as client:
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-        added = await call(client, "add_messages", messages=[
-            {"content": "I moved to Lisbon last year and I work at Acme Robotics now.",
-             "speaker": "Alice", "timestamp": "2025-03-10T09:00:00Z"},
-            {"content": "My sister Maria lives in Porto.", "speaker": "Alice",
-             "timestamp": "2025-03-10T09:01:00Z"},
-        ])  # fmt: skip
+        added = await call(
+            client,
+            "add_messages",
+            messages=[
+                {
+                    "content": "I moved to Lisbon last year and I work at Acme Robotics now.",
+                    "speaker": "Alice",
+                    "timestamp": "2025-03-10T09:00:00Z",
+                },
+                {
+                    "content": "My sister Maria lives in Porto.",
+                    "speaker": "Alice",
+                    "timestamp": "2025-03-10T09:01:00Z",
+                },
+            ],
+        )
         assert added["added"] and len(added["message_ids"]) == 2
 
         hits = (await call(client, "search", query="Where does Alice work?"))["hits"]
         acme = next(h for h in hits if "Acme" in h["text"])
         assert acme["line"].startswith("[2025-03-10, Alice] ") and acme["speaker"] == "Alice"
-        window = await call(client, "search", query="Acme", time_from="2025-03-01T00:00:00Z",
-                            time_to="2025-04-01T00:00:00Z", clock="SAID")  # fmt: skip
+        window = await call(
+            client,
+            "search",
+            query="Acme",
+            time_from="2025-03-01T00:00:00Z",
+            time_to="2025-04-01T00:00:00Z",
+            clock="SAID",
+        )
         assert any("Acme" in h["text"] for h in window["hits"])
-        before = await call(client, "search", query="Acme", time_from="2024-01-01T00:00:00Z",
-                            time_to="2024-02-01T00:00:00Z", clock="SAID")  # fmt: skip
+        before = await call(
+            client,
+            "search",
+            query="Acme",
+            time_from="2024-01-01T00:00:00Z",
+            time_to="2024-02-01T00:00:00Z",
+            clock="SAID",
+        )
         assert before["hits"] == []
 
         block = await call(client, "context", query="Alice's job", token_budget=200)
@@ -132,8 +167,11 @@ async def test_http_serves_every_tool_in_the_keys_scope(connect: Connect) -> Non
 async def test_http_key_may_not_touch_another_user(connect: Connect, mem: MemoryService) -> None:
     await mem.add([{"content": "Bob leads the secret project Redwood."}], Scope(user_id="bob"))
     async with connect(KEY_ALICE) as client:
-        for tool, arguments in (("search", {"query": "secret project"}),
-                                ("list_memories", {}), ("forget", {"dry_run": False})):  # fmt: skip
+        for tool, arguments in (
+            ("search", {"query": "secret project"}),
+            ("list_memories", {}),
+            ("forget", {"dry_run": False}),
+        ):
             result = await client.call_tool(tool, {**arguments, "user_id": "bob"})
             assert result.is_error, tool
             assert error_text(result) == "Forbidden: this key may not touch user_id 'bob'"
@@ -142,9 +180,16 @@ async def test_http_key_may_not_touch_another_user(connect: Connect, mem: Memory
         assert [h["text"] for h in hits] == ["Bob leads the secret project Redwood."]
 
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "test", "version": "0"}}}  # fmt: skip
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
@@ -188,17 +233,26 @@ async def test_expected_failures_are_tool_errors_not_tracebacks(connect: Connect
 
 
 async def test_stdio_serves_the_configured_scope(neo4j_target: Neo4jTarget, clean_db: None) -> None:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "ENGRAM_MCP_USER_ID": "dana",
-           "ENGRAM_NEO4J_URI": neo4j_target.uri, "ENGRAM_NEO4J_USER": neo4j_target.user,
-           "ENGRAM_NEO4J_PASSWORD": neo4j_target.password}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "ENGRAM_MCP_USER_ID": "dana",
+        "ENGRAM_NEO4J_URI": neo4j_target.uri,
+        "ENGRAM_NEO4J_USER": neo4j_target.user,
+        "ENGRAM_NEO4J_PASSWORD": neo4j_target.password,
+    }
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "service.cli", "mcp"], env=env, cwd=str(REPO)
     )
     async with Client(params, read_timeout_seconds=120) as client:
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-        added = await call(client, "add_messages", messages=[
-            {"content": "I adopted a golden retriever puppy called Biscuit.", "speaker": "Dana"}
-        ])  # fmt: skip
+        added = await call(
+            client,
+            "add_messages",
+            messages=[
+                {"content": "I adopted a golden retriever puppy called Biscuit.", "speaker": "Dana"}
+            ],
+        )
         assert added["added"]
         hits = (await call(client, "search", query="Dana's dog"))["hits"]
         assert hits and "Biscuit" in hits[0]["text"]

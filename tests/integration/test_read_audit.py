@@ -34,10 +34,13 @@ ALL_EVENTS = (
 @pytest.fixture
 async def audited(mem: MemoryService) -> MemoryService:
     """The shared service with the read audit on, over Alice's and Bob's memories."""
-    await mem.add([{"content": "Alice hid the Bluebird prototype in the Lisbon office.",
-                    "speaker": "Alice"}], ALICE)  # fmt: skip
-    await mem.add([{"content": "Bob keeps the Redwood budget in a Berlin locker.",
-                    "speaker": "Bob"}], BOB)  # fmt: skip
+    await mem.add(
+        [{"content": "Alice hid the Bluebird prototype in the Lisbon office.", "speaker": "Alice"}],
+        ALICE,
+    )
+    await mem.add(
+        [{"content": "Bob keeps the Redwood budget in a Berlin locker.", "speaker": "Bob"}], BOB
+    )
     settings = mem.settings.model_copy(update={"audit_reads": True})
     return dataclasses.replace(mem, settings=settings)
 
@@ -46,10 +49,13 @@ async def audited(mem: MemoryService) -> MemoryService:
 async def client(
     audited: MemoryService, neo4j_target: Neo4jTarget
 ) -> AsyncIterator[httpx.AsyncClient]:
-    settings = neo4j_target.settings(audit_reads=True, api_keys={
-        KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
-        KEY_BOB: {"principal": "bob-app", "user_ids": ["bob"]},
-    })  # fmt: skip
+    settings = neo4j_target.settings(
+        audit_reads=True,
+        api_keys={
+            KEY_ALICE: {"principal": "alice-app", "user_ids": ["alice"]},
+            KEY_BOB: {"principal": "bob-app", "user_ids": ["bob"]},
+        },
+    )
     transport = httpx.ASGITransport(app=create_app(settings, memory=audited))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         yield http
@@ -85,8 +91,12 @@ async def test_off_by_default_no_read_leaves_a_trace(
     settings = neo4j_target.settings(api_keys={KEY_ALICE: {"principal": "alice-app"}})
     transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        await gql(http, KEY_ALICE, "query($s: ScopeInput!) { stats(scope: $s) { memories } }",
-                  s={"userId": "alice"})  # fmt: skip
+        await gql(
+            http,
+            KEY_ALICE,
+            "query($s: ScopeInput!) { stats(scope: $s) { memories } }",
+            s={"userId": "alice"},
+        )
     assert await events(neo4j_target) == []
 
 
@@ -105,9 +115,13 @@ async def test_each_python_read_records_one_event(
     found = await events(neo4j_target)
     # context searches inside, yet is one read: the nested search records nothing of its own
     assert [(e["operation"], e["result_count"]) for e in found] == [
-        ("search", len(hits)), ("context", len(block.memory_ids)), ("get", 1),
-        ("get_all", len(page.edges)), ("history", len(history)), ("get", 0),
-    ]  # fmt: skip
+        ("search", len(hits)),
+        ("context", len(block.memory_ids)),
+        ("get", 1),
+        ("get_all", len(page.edges)),
+        ("history", len(history)),
+        ("get", 0),
+    ]
     assert {e["actor"] for e in found[:5]} == {"support-desk"}
     assert all(e["user_id"] == "alice" and e["agent_id"] is None for e in found[:5])
     assert (found[5]["actor"], found[5]["user_id"]) == ("bob-desk", "bob")
@@ -148,10 +162,23 @@ async def test_each_graphql_read_records_one_event_with_the_principal(
         s=s,
     )
     found = await events(neo4j_target)
-    assert sorted(e["operation"] for e in found) == sorted([
-        "search", "context", "get_all", "entities", "timeline", "entity_type_counts", "stats",
-        "get", "history", "entity", "entity_memories", "neighbors", "path",
-    ])  # fmt: skip
+    assert sorted(e["operation"] for e in found) == sorted(
+        [
+            "search",
+            "context",
+            "get_all",
+            "entities",
+            "timeline",
+            "entity_type_counts",
+            "stats",
+            "get",
+            "history",
+            "entity",
+            "entity_memories",
+            "neighbors",
+            "path",
+        ]
+    )
     assert {(e["actor"], e["user_id"]) for e in found} == {("alice-app", "alice")}
     by_op = {e["operation"]: e for e in found}
     assert by_op["get"]["result_count"] == by_op["history"]["result_count"] == 0
@@ -202,8 +229,11 @@ async def test_read_audit_is_scoped_and_paged(
     assert refused["__typename"] == "Forbidden"
     first = (await gql(client, KEY_ALICE, listing, s={"userId": "alice"}))["readAudit"]
     assert first["totalCount"] == 3 and first["pageInfo"]["hasNextPage"]
-    rest = (await gql(client, KEY_ALICE, listing, s={"userId": "alice"},
-                      after=first["pageInfo"]["endCursor"]))["readAudit"]  # fmt: skip
+    rest = (
+        await gql(
+            client, KEY_ALICE, listing, s={"userId": "alice"}, after=first["pageInfo"]["endCursor"]
+        )
+    )["readAudit"]
     hashes = [e["node"]["queryHash"] for e in first["edges"] + rest["edges"]]
     assert hashes == [sha256("three"), sha256("two"), sha256("one")]  # newest first
     assert not rest["pageInfo"]["hasNextPage"]

@@ -60,8 +60,11 @@ def record_retrievers(
 
 def one_global_index(mem: MemoryService, **settings: Any) -> MemoryService:
     """``mem`` without user partitions (every user in the global indexes), with ``settings``."""
-    return replace(mem, store=GraphStore(mem.db, IndexShards(0)),
-                   settings=mem.settings.model_copy(update=settings))  # fmt: skip
+    return replace(
+        mem,
+        store=GraphStore(mem.db, IndexShards(0)),
+        settings=mem.settings.model_copy(update=settings),
+    )
 
 
 async def test_paraphrase_is_found_by_the_vector_retriever(seeded: MemoryService) -> None:
@@ -180,9 +183,17 @@ async def test_a_window_is_ranked_exactly_when_that_reads_little_else_by_the_ind
     # to the window, when it answers with enough of it (10), else exactly after all.
     monkeypatch.setattr(mem.settings, "exact_scan_max", exact_max)
     days = [(3, d) for d in range(1, 21)] + [(4, d) for d in range(1, in_april + 1)]
-    await mem.add([{"content": f"I practised the cello for {d} hours on {m}/{d}.",
-                    "timestamp": f"2024-{m:02d}-{d:02d}T10:00:00Z"} for m, d in days],
-                  ALICE, infer=False)  # fmt: skip
+    await mem.add(
+        [
+            {
+                "content": f"I practised the cello for {d} hours on {m}/{d}.",
+                "timestamp": f"2024-{m:02d}-{d:02d}T10:00:00Z",
+            }
+            for m, d in days
+        ],
+        ALICE,
+        infer=False,
+    )
     calls = record_retrievers(monkeypatch, mem)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE)
     hits = await mem.search("cello practice", ALICE, options=SearchOptions(limit=10, when=when))
@@ -225,8 +236,10 @@ async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
     far = [(4, d, "Tuned the old piano in the hall, day {d}.") for d in range(1, 36)]
     far += [(m, d, "Paid the electricity bill number {d}.") for m in (1, 2) for d in range(1, 51)]
     far += [(5, d, "Paid the water bill number {d}.") for d in range(1, later + 1)]
-    messages = [{"content": text.format(d=d + 100 * m), "timestamp": f"2024-{m:02d}-01T10:00Z"}
-                for m, d, text in near + far]  # fmt: skip
+    messages = [
+        {"content": text.format(d=d + 100 * m), "timestamp": f"2024-{m:02d}-01T10:00Z"}
+        for m, d, text in near + far
+    ]
     await mem.add(messages, scope, infer=False)
     calls = record_retrievers(monkeypatch, mem)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE)
@@ -241,8 +254,10 @@ async def test_a_window_is_asked_of_the_index_as_deep_as_its_share_needs(
 async def test_memories_stored_before_the_happened_bounds_are_given_them_at_start(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
-    fences = [{"content": f"Repainted the fence, coat {i}.", "timestamp": "2024-04-12T10:00Z"}
-              for i in range(3)]  # fmt: skip
+    fences = [
+        {"content": f"Repainted the fence, coat {i}.", "timestamp": "2024-04-12T10:00Z"}
+        for i in range(3)
+    ]
     await mem.add(fences, ALICE, infer=False)
     when = TimeFilter(phrase="last month", reference_time=REFERENCE, clock=Clock.HAPPENED)
 
@@ -260,10 +275,20 @@ async def test_memories_stored_before_the_happened_bounds_are_given_them_at_star
 
 
 async def test_as_of_shows_memory_as_it_stood(mem: MemoryService) -> None:
-    await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
-                    "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
-    await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
-                    "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
+    await mem.add(
+        [{"content": "I live in Boston.", "speaker": "Alice", "timestamp": "2023-01-05T10:00:00Z"}],
+        ALICE,
+    )
+    await mem.add(
+        [
+            {
+                "content": "I moved to Seattle.",
+                "speaker": "Alice",
+                "timestamp": "2024-03-01T10:00:00Z",
+            }
+        ],
+        ALICE,
+    )
 
     async def cities(as_of: datetime | None) -> set[str]:
         hits = await mem.search(
@@ -312,10 +337,12 @@ async def test_context_is_a_dated_block_within_the_budget(seeded: MemoryService)
 async def test_a_named_speaker_is_found_by_the_speaker_retriever(mem: MemoryService) -> None:
     two_speakers = Scope(user_id="pair")
     await mem.add(
-        [{"content": "I relax by painting landscapes on weekends.", "speaker": "Melanie"},
-         {"content": "I relax by running along the river.", "speaker": "Caroline"}],
+        [
+            {"content": "I relax by painting landscapes on weekends.", "speaker": "Melanie"},
+            {"content": "I relax by running along the river.", "speaker": "Caroline"},
+        ],
         two_speakers,
-    )  # fmt: skip
+    )
     [top, *_] = await mem.search("How does Melanie relax?", two_speakers, limit=2)
     assert top.memory.speaker == "Melanie" and retrievers(top).get("speaker") == 1
 
@@ -325,11 +352,13 @@ async def test_a_named_speaker_does_not_rank_by_how_often_memories_repeat_the_na
 ) -> None:
     pair = Scope(user_id="pair")
     await mem.add(
-        [{"content": "I researched adoption agencies for weeks.", "speaker": "Caroline"},
-         {"content": "I told my mom that I am proud of who I am.", "speaker": "Caroline"},
-         {"content": "I looked into adoption too, years ago.", "speaker": "Melanie"}],
+        [
+            {"content": "I researched adoption agencies for weeks.", "speaker": "Caroline"},
+            {"content": "I told my mom that I am proud of who I am.", "speaker": "Caroline"},
+            {"content": "I looked into adoption too, years ago.", "speaker": "Melanie"},
+        ],
         pair,
-    )  # fmt: skip
+    )
     # Stored in the third person ("Caroline researched ..."): the name is in every memory of
     # hers, three times in the second. "Caroline" speaks here, "Boston" does not.
     speakers = await mem.store.speaker_counts(["Caroline", "Boston"], pair.params())
@@ -373,11 +402,14 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
     pair = Scope(user_id="pair")
     hobbies = ["painting", "running", "baking", "hiking", "chess", "gardening"]
     await mem.add(
-        [{"content": f"I relax by {h} on weekends, number {i + offset}.", "speaker": speaker}
-         for i, h in enumerate(hobbies * 4)
-         for speaker, offset in (("Melanie", 0), ("Caroline", 100))],
-        pair, infer=False,
-    )  # fmt: skip
+        [
+            {"content": f"I relax by {h} on weekends, number {i + offset}.", "speaker": speaker}
+            for i, h in enumerate(hobbies * 4)
+            for speaker, offset in (("Melanie", 0), ("Caroline", 100))
+        ],
+        pair,
+        infer=False,
+    )
     monkeypatch.setattr(mem.settings, "exact_scan_max", 0)  # the index ranks the scope
     calls = record_retrievers(monkeypatch, mem)
     hits = await mem.search("How does Melanie relax?", pair, limit=5)
@@ -399,8 +431,11 @@ async def test_a_named_speakers_ranking_comes_with_the_index_answer_that_holds_e
 async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
     mem: MemoryService, monkeypatch: pytest.MonkeyPatch, bobs: int, ranked_by: list[str]
 ) -> None:
-    mid = await beside_dog_walks(mem, Ann=("I walked my dog Rex to the park on day {}.", 12),
-                                 Bob=("I fixed the bike chain on day {}.", bobs))  # fmt: skip
+    mid = await beside_dog_walks(
+        mem,
+        Ann=("I walked my dog Rex to the park on day {}.", 12),
+        Bob=("I fixed the bike chain on day {}.", bobs),
+    )
     # One global index, no exact scan of the scope for its size alone. Ann's 12 would need the
     # index asked 2 x 10 x 550 / 12 = 917 deep, more than ranking her 12 exactly reads: they
     # are ranked exactly, beside the index's usual 90 for mid's 150. Mid's 42 of 442 would
@@ -417,8 +452,11 @@ async def test_a_named_speaker_who_holds_few_of_the_index_is_ranked_exactly(
 async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_after_it(
     mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mid = await beside_dog_walks(mem, Ann=("I fixed my bike chain on day {}.", 60),
-                                 Bob=("I walked my dog to the park on day {}.", 60))  # fmt: skip
+    mid = await beside_dog_walks(
+        mem,
+        Ann=("I fixed my bike chain on day {}.", 60),
+        Bob=("I walked my dog to the park on day {}.", 60),
+    )
     # One global index, no exact scan of the scope. Ann holds 60 of 520, so the usual top 90
     # should hold 2 x 3 of hers; but the question is about dogs, and the top 90 are dog walks.
     deep = one_global_index(mem, exact_scan_max=0)
@@ -433,10 +471,14 @@ async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_aft
 async def add_daily_lines(mem: MemoryService, scope: Scope, **lines: tuple[str, int]) -> None:
     """Each speaker's line ``count`` times, numbered by day (speaker=(line, count))."""
     await mem.add(
-        [{"content": line.format(day), "speaker": speaker}
-         for speaker, (line, count) in lines.items() for day in range(count)],
-        scope, infer=False,
-    )  # fmt: skip
+        [
+            {"content": line.format(day), "speaker": speaker}
+            for speaker, (line, count) in lines.items()
+            for day in range(count)
+        ],
+        scope,
+        infer=False,
+    )
 
 
 async def beside_dog_walks(mem: MemoryService, **lines: tuple[str, int]) -> Scope:
@@ -451,17 +493,23 @@ async def beside_dog_walks(mem: MemoryService, **lines: tuple[str, int]) -> Scop
 async def add_dog_walks(mem: MemoryService, scope: Scope, count: int) -> None:
     """A large scope of near-identical memories that crowd the vector index's global top-k."""
     await mem.add(
-        [{"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
-         for i in range(count)],
-        scope, infer=False,
-    )  # fmt: skip
+        [
+            {"content": f"My dog number {i} loves long walks in the park.", "id": f"b{i}"}
+            for i in range(count)
+        ],
+        scope,
+        infer=False,
+    )
 
 
 async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
     mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mid = await beside_dog_walks(mem, Ann=("I walked my dog Rex to the park on day {}.", 12),
-                                 Bob=("I fixed the bike chain on day {}.", 30))  # fmt: skip
+    mid = await beside_dog_walks(
+        mem,
+        Ann=("I walked my dog Rex to the park on day {}.", 12),
+        Bob=("I fixed the bike chain on day {}.", 30),
+    )
     # One global index: mid's 42 of 442 would need it asked 211 deep, so the scope is ranked
     # exactly, every memory of Ann's with it; no query of hers runs.
     deep = one_global_index(mem)
@@ -484,8 +532,14 @@ async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
     # The same ranking as her memories ranked on their own.
     [embedding] = await deep.embedder.aembed(["Where did walk the dog?"])
     plain = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
-    ann = {**mid.params(), **plain, "embedding": embedding, "speakers": ["Ann"], "limit": 30,
-           "window_cap": 5000}  # fmt: skip
+    ann = {
+        **mid.params(),
+        **plain,
+        "embedding": embedding,
+        "speakers": ["Ann"],
+        "limit": 30,
+        "window_cap": 5000,
+    }
     alone = await retrieve("speaker", ann)
     assert [r["id"] for r in scan.voiced] == [r["id"] for r in alone.hits]
 
@@ -557,10 +611,13 @@ async def test_hits_come_loaded_with_the_retrievers_answers(
     # hits it loads: fusion keeps only what the rankings loaded, and nothing is fetched after.
     people, topics = ["Priya", "Tomas", "Wen"], ["ramen", "hiking", "chess", "pottery"]
     await mem.add(
-        [{"content": f"{p} and I talked about {t} on day {i}.", "speaker": "Alice"}
-         for i, (p, t) in enumerate((p, t) for p in people for t in topics for _ in range(3))],
-        ALICE, infer=False,
-    )  # fmt: skip
+        [
+            {"content": f"{p} and I talked about {t} on day {i}.", "speaker": "Alice"}
+            for i, (p, t) in enumerate((p, t) for p in people for t in topics for _ in range(3))
+        ],
+        ALICE,
+        infer=False,
+    )
     questions = ["What did Priya say about ramen?", "hiking with Wen", "Who plays chess?"]
     fetched: list[list[str]] = []
     fetch_hits = mem.store.fetch_hits
@@ -575,16 +632,21 @@ async def test_hits_come_loaded_with_the_retrievers_answers(
     loaded = [await mem.search(q, ALICE, limit=limit) for q, limit in asked]
     assert fetched == [] and [len(hits) for hits in loaded] == [limit for _, limit in asked]
     # The same searches with nothing loaded by the retrievers fetch every hit: same answers.
-    monkeypatch.setattr(repository, "_with_evidence", lambda rows: [
-        {k: v for k, v in row.items() if k != "hit"} for row in rows])  # fmt: skip
+    monkeypatch.setattr(
+        repository,
+        "_with_evidence",
+        lambda rows: [{k: v for k, v in row.items() if k != "hit"} for row in rows],
+    )
     for (question, limit), hits in zip(asked, loaded, strict=True):
         assert await mem.search(question, ALICE, limit=limit) == hits
     assert len(fetched) == len(asked)
 
 
 async def test_the_vector_retriever_loads_what_fusion_can_keep(mem: MemoryService) -> None:
-    walks = [{"content": f"I walked the dog to park number {i}.", "speaker": speaker}
-             for i, speaker in enumerate(["Alice", "Bob"] * 6)]  # fmt: skip
+    walks = [
+        {"content": f"I walked the dog to park number {i}.", "speaker": speaker}
+        for i, speaker in enumerate(["Alice", "Bob"] * 6)
+    ]
     await mem.add(walks, ALICE, infer=False)
     [embedding] = await mem.embedder.aembed(["dog walks in the park"])
     plain = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
@@ -617,17 +679,31 @@ def cypher_type(value: Any) -> str:
     """A parameter's type as Neo4j keys plans by it (an empty list is a type of its own)."""
     if isinstance(value, list):
         return f"LIST<{cypher_type(value[0]) if value else 'NOTHING'}>"
-    kinds = {type(None): "NULL", bool: "BOOLEAN", int: "INTEGER", float: "FLOAT", str: "STRING",
-             datetime: "DATETIME", dict: "MAP"}  # fmt: skip
+    kinds = {
+        type(None): "NULL",
+        bool: "BOOLEAN",
+        int: "INTEGER",
+        float: "FLOAT",
+        str: "STRING",
+        datetime: "DATETIME",
+        dict: "MAP",
+    }
     return kinds[type(value)]
 
 
 async def test_the_plans_made_at_start_up_are_those_searches_use(
     seeded: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    searched = {"search_text", "search_vector", "search_time_window", "search_speaker",
-                "fetch_hits", "count_scope_memories", "count_scope_speakers",
-                "count_window_reads"}  # fmt: skip
+    searched = {
+        "search_text",
+        "search_vector",
+        "search_time_window",
+        "search_speaker",
+        "fetch_hits",
+        "count_scope_memories",
+        "count_scope_speakers",
+        "count_window_reads",
+    }
 
     def key(
         name: str, params: Mapping[str, Any], fills: Mapping[str, str] | None
@@ -666,8 +742,13 @@ async def test_the_plans_made_at_start_up_are_those_searches_use(
     if seeded.counts is not None:
         seeded.counts.clear()  # counted afresh, by the statements planned
     options = SearchOptions(limit=3, when=TimeFilter(reference_time=REFERENCE))
-    for question in ["new pet dog", "What did Alice say last month?", "What happened in March?",
-                     "Where did Alice fly to?", "What has Alice been up to lately?"]:  # fmt: skip
+    for question in [
+        "new pet dog",
+        "What did Alice say last month?",
+        "What happened in March?",
+        "Where did Alice fly to?",
+        "What has Alice been up to lately?",
+    ]:
         await seeded.search(question, ALICE, options=options)
     # Every statement a search ran, with its parameters' types, was planned at start-up.
     assert {"search_text", "search_vector", "search_time_window"} <= names
@@ -711,9 +792,12 @@ async def test_hits_that_state_something_rank_before_questions_and_repeats(
         ("Bob", "We ate at Ichiran in Fukuoka, and the broth was rich."),
     ]
     await mem.add(
-        [{"content": text, "speaker": who, "timestamp": "2024-05-01T10:00:00Z"}
-         for who, text in said], bob,
-    )  # fmt: skip
+        [
+            {"content": text, "speaker": who, "timestamp": "2024-05-01T10:00:00Z"}
+            for who, text in said
+        ],
+        bob,
+    )
     options = SearchOptions(limit=5)
 
     monkeypatch.setattr(mem.settings, "informative_first", False)

@@ -65,28 +65,31 @@ async def add_under(mem: MemoryService, embedder: Embedder, texts: list[str]) ->
 
 async def stored(target: Neo4jTarget) -> dict[str, dict[str, object]]:
     rows = await run_cypher(
-        target, "MATCH (m:Memory) RETURN m.id AS id, m.text AS text, "
+        target,
+        "MATCH (m:Memory) RETURN m.id AS id, m.text AS text, "
         "m.embedding AS embedding, m.embedding_model AS model, m.context_texts AS context, "
         "m.content_embedding AS own",
-    )  # fmt: skip
+    )
     return {str(r["id"]): r for r in rows}
 
 
 async def index_dimensions(target: Neo4jTarget) -> int | None:
     rows = await run_cypher(
-        target, "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'memory_embedding' "
+        target,
+        "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'memory_embedding' "
         "RETURN options.indexConfig['vector.dimensions'] AS d",
-    )  # fmt: skip
+    )
     return int(rows[0]["d"]) if rows else None  # type: ignore[call-overload]
 
 
 async def partition_dimensions(target: Neo4jTarget) -> set[int]:
     """The sizes of the per-user partitions' vector indexes (service/store/index_shards.py)."""
     rows = await run_cypher(
-        target, "SHOW VECTOR INDEXES YIELD name, options "
+        target,
+        "SHOW VECTOR INDEXES YIELD name, options "
         "WHERE name STARTS WITH 'memory_embedding_shard_' "
         "RETURN options.indexConfig['vector.dimensions'] AS d",
-    )  # fmt: skip
+    )
     return {int(r["d"]) for r in rows}  # type: ignore[call-overload]
 
 
@@ -121,7 +124,9 @@ async def test_start_up_counts_by_model_and_reembed_also_by_vector_size(
     report = await reembed(mem.db, embedder)
     assert report.migrated == 2 and report.remaining == 0
     assert {r["id"]: len(r["embedding"]) for r in (await stored(neo4j_target)).values()} == {
-        old: embedder.dimensions, short: embedder.dimensions}  # fmt: skip
+        old: embedder.dimensions,
+        short: embedder.dimensions,
+    }
 
 
 async def test_start_up_counts_memories_of_another_model(
@@ -222,9 +227,9 @@ async def restore_vector_index(
 async def drop_vector_indexes(target: Neo4jTarget) -> None:
     """The global vector index and the partitions' (names from SHOW, not from the code)."""
     rows = await run_cypher(
-        target, "SHOW VECTOR INDEXES YIELD name WHERE name STARTS WITH 'memory_embedding' "
-        "RETURN name",
-    )  # fmt: skip
+        target,
+        "SHOW VECTOR INDEXES YIELD name WHERE name STARTS WITH 'memory_embedding' RETURN name",
+    )
     for row in rows:
         await run_cypher(target, f"DROP INDEX `{row['name']}` IF EXISTS")
 
@@ -249,8 +254,10 @@ async def test_a_new_vector_size_rebuilds_the_index(
     assert report.rebuilt_index and (report.migrated, report.remaining) == (5, 0)
     assert await index_dimensions(neo4j_target) == embedder.dimensions
     assert await partition_dimensions(neo4j_target) == {embedder.dimensions}
-    assert all(len(r["embedding"]) == embedder.dimensions  # type: ignore[arg-type]
-               for r in (await stored(neo4j_target)).values())  # fmt: skip
+    assert all(
+        len(r["embedding"]) == embedder.dimensions  # type: ignore[arg-type]
+        for r in (await stored(neo4j_target)).values()
+    )
     [top, *_] = await service.search(PET_QUERY, ALICE)
     assert top.memory.text == FACTS[0]
     assert any(r.retriever == "vector" and r.rank == 1 for r in top.retrievers)

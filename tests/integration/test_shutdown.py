@@ -50,9 +50,14 @@ def free_port() -> int:
 def engram_serve(target: Neo4jTarget, **settings: str) -> Iterator[Served]:
     """`engram serve` on a free port of the test Neo4j (local auth), up; killed if still running."""
     port = free_port()
-    env = {**os.environ, "ENGRAM_AUTH_MODE": "local", "ENGRAM_API_PORT": str(port),
-           "ENGRAM_NEO4J_URI": target.uri, "ENGRAM_NEO4J_USER": target.user,
-           "ENGRAM_NEO4J_PASSWORD": target.password}  # fmt: skip
+    env = {
+        **os.environ,
+        "ENGRAM_AUTH_MODE": "local",
+        "ENGRAM_API_PORT": str(port),
+        "ENGRAM_NEO4J_URI": target.uri,
+        "ENGRAM_NEO4J_USER": target.user,
+        "ENGRAM_NEO4J_PASSWORD": target.password,
+    }
     env.update({f"ENGRAM_{name.upper()}": value for name, value in settings.items()})
     engram = str(Path(sys.executable).parent / "engram")
     server = subprocess.Popen([engram, "serve"], env=env, stdout=subprocess.DEVNULL)

@@ -38,27 +38,39 @@ SPEAKER = "Jordan"  # both tenants' speaker
 
 def _messages(texts: list[str]) -> list[dict[str, Any]]:
     days = ["2024-05-06", "2024-05-13", "2024-06-03", "2024-06-10"]
-    return [{"id": f"m{i}", "content": text, "speaker": SPEAKER,
-             "timestamp": f"{days[i]}T10:00:00Z"} for i, text in enumerate(texts)]  # fmt: skip
+    return [
+        {"id": f"m{i}", "content": text, "speaker": SPEAKER, "timestamp": f"{days[i]}T10:00:00Z"}
+        for i, text in enumerate(texts)
+    ]
 
 
-ALICE_MESSAGES = _messages([
-    "I moved to Paris last March and hid the alice-secret ledger in Zanzibar.",
-    "I work at Google in Paris on the alice-secret Orchid project with Priya.",
-    "Max the dog is my golden retriever and he guards the alice-secret key.",
-    "Google sent me to Paris for the alice-secret merger talks, and Max the dog came along.",
-])  # fmt: skip
-BOB_MESSAGES = _messages([
-    "I visited Paris in May for the Reykjavik climate summit with Lena.",
-    "I interviewed at Google for a data engineering role in Dublin.",
-    "Max the dog belongs to my neighbour and barks at the mail carrier.",
-    "Lena and I walked Max the dog through Paris after the summit.",
-])  # fmt: skip
+ALICE_MESSAGES = _messages(
+    [
+        "I moved to Paris last March and hid the alice-secret ledger in Zanzibar.",
+        "I work at Google in Paris on the alice-secret Orchid project with Priya.",
+        "Max the dog is my golden retriever and he guards the alice-secret key.",
+        "Google sent me to Paris for the alice-secret merger talks, and Max the dog came along.",
+    ]
+)
+BOB_MESSAGES = _messages(
+    [
+        "I visited Paris in May for the Reykjavik climate summit with Lena.",
+        "I interviewed at Google for a data engineering role in Dublin.",
+        "Max the dog belongs to my neighbour and barks at the mail carrier.",
+        "Lena and I walked Max the dog through Paris after the summit.",
+    ]
+)
 # What Bob asks for: shared names, Alice-only names, Alice's very words.
 PROBES = [
-    "Paris", "Google", "Max the dog", f"what did {SPEAKER} say", "Zanzibar ledger", "Priya",
-    "alice-secret", *[m["content"] for m in ALICE_MESSAGES],
-]  # fmt: skip
+    "Paris",
+    "Google",
+    "Max the dog",
+    f"what did {SPEAKER} say",
+    "Zanzibar ledger",
+    "Priya",
+    "alice-secret",
+    *[m["content"] for m in ALICE_MESSAGES],
+]
 WHEN = [
     None,
     {"phrase": "last month", "referenceTime": "2024-06-15T00:00:00Z"},
@@ -108,15 +120,20 @@ async def tenants(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterato
     audited = dataclasses.replace(
         mem, settings=mem.settings.model_copy(update={"audit_reads": True})
     )
-    settings = neo4j_target.settings(audit_reads=True, api_keys={
-        KEY_ALICE: {"principal": "alice-app", "user_ids": [ALICE.user_id]},
-        KEY_BOB: {"principal": "bob-app", "user_ids": [BOB.user_id]},
-    })  # fmt: skip
+    settings = neo4j_target.settings(
+        audit_reads=True,
+        api_keys={
+            KEY_ALICE: {"principal": "alice-app", "user_ids": [ALICE.user_id]},
+            KEY_BOB: {"principal": "bob-app", "user_ids": [BOB.user_id]},
+        },
+    )
     transport = httpx.ASGITransport(app=create_app(settings, memory=audited))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         t = Tenants(http, audited, neo4j_target)
-        for key, scope, messages in ((KEY_ALICE, ALICE, ALICE_MESSAGES),
-                                     (KEY_BOB, BOB, BOB_MESSAGES)):  # fmt: skip
+        for key, scope, messages in (
+            (KEY_ALICE, ALICE, ALICE_MESSAGES),
+            (KEY_BOB, BOB, BOB_MESSAGES),
+        ):
             added = await t.as_key(key, ADD_MESSAGES, m=messages, s={"userId": scope.user_id})
             assert added["addMessages"]["added"], added
         search = """query { search(query: "alice-secret ledger", scope: {userId: "alice-tenant"})
@@ -198,39 +215,58 @@ def memory_wheres() -> list[dict[str, Any]]:
     alice_texts = [m["content"] for m in ALICE_MESSAGES]
     t0, t1 = "2000-01-01T00:00:00Z", "2100-01-01T00:00:00Z"
     return [
-        {}, {"text": {"contains": "alice"}}, {"text": {"eq": alice_texts[0]}},
-        {"text": {"startsWith": SPEAKER}}, {"text": {"in": alice_texts}},
-        {"speaker": {"eq": SPEAKER}}, {"speaker": {"in": [SPEAKER]}},
-        {"speaker": {"contains": "jord"}}, {"entityType": {"eq": "PLACE"}},
-        {"entityType": {"in": ["ORG", "PERSON", "PLACE"]}}, {"entityName": {"eq": "Zanzibar"}},
+        {},
+        {"text": {"contains": "alice"}},
+        {"text": {"eq": alice_texts[0]}},
+        {"text": {"startsWith": SPEAKER}},
+        {"text": {"in": alice_texts}},
+        {"speaker": {"eq": SPEAKER}},
+        {"speaker": {"in": [SPEAKER]}},
+        {"speaker": {"contains": "jord"}},
+        {"entityType": {"eq": "PLACE"}},
+        {"entityType": {"in": ["ORG", "PERSON", "PLACE"]}},
+        {"entityName": {"eq": "Zanzibar"}},
         {"entityName": {"contains": "pari"}},
-        *[{f: {op: when}} for f in ("saidAt", "validFrom", "validTo", "happenedStart",
-                                                   "createdAt")
-          for op, when in (("gte", t0), ("gt", t0), ("lte", t1), ("lt", t1))],
-        {"saidAt": {"eq": "2024-05-06T10:00:00Z"}}, {"validFrom": {"eq": "2024-03-01T00:00:00Z"}},
-        {"validTo": {"eq": "2024-04-01T00:00:00Z"}}, {"createdAt": {"eq": t0}},
+        *[
+            {f: {op: when}}
+            for f in ("saidAt", "validFrom", "validTo", "happenedStart", "createdAt")
+            for op, when in (("gte", t0), ("gt", t0), ("lte", t1), ("lt", t1))
+        ],
+        {"saidAt": {"eq": "2024-05-06T10:00:00Z"}},
+        {"validFrom": {"eq": "2024-03-01T00:00:00Z"}},
+        {"validTo": {"eq": "2024-04-01T00:00:00Z"}},
+        {"createdAt": {"eq": t0}},
         {"happenedStart": {"eq": "2024-05-06T10:00:00Z"}},
-        *[{"confidence": {op: v}} for op, v in (("gte", 0.0), ("gt", 0.0), ("lte", 1.0),
-                                                  ("lt", 1.1))],
-        {"lang": {"eq": "en"}}, {"lang": {"in": ["en", "zh"]}}, {"current": True},
+        *[
+            {"confidence": {op: v}}
+            for op, v in (("gte", 0.0), ("gt", 0.0), ("lte", 1.0), ("lt", 1.1))
+        ],
+        {"lang": {"eq": "en"}},
+        {"lang": {"in": ["en", "zh"]}},
+        {"current": True},
         {"current": False},
         {"OR": [{"text": {"contains": "alice"}}, {"speaker": {"eq": SPEAKER}}]},
         {"AND": [{"entityName": {"eq": "Paris"}}, {"speaker": {"eq": SPEAKER}}]},
         {"NOT": {"text": {"contains": "no such words"}}},
-    ]  # fmt: skip
+    ]
 
 
 def entity_wheres() -> list[dict[str, Any]]:
     """A filter on every field and operator of EntityWhereInput (checked by introspection)."""
     return [
-        {}, {"name": {"eq": "Zanzibar"}}, {"name": {"contains": "a"}},
-        {"name": {"startsWith": "P"}}, {"name": {"in": ["Paris", "Google", "Priya", "Max"]}},
-        {"type": {"eq": "PLACE"}}, {"type": {"in": ["ORG", "PERSON"]}},
-        {"lastSeen": {"lt": "2100-01-01T00:00:00Z"}}, {"lastSeen": {"gt": "2000-01-01T00:00:00Z"}},
+        {},
+        {"name": {"eq": "Zanzibar"}},
+        {"name": {"contains": "a"}},
+        {"name": {"startsWith": "P"}},
+        {"name": {"in": ["Paris", "Google", "Priya", "Max"]}},
+        {"type": {"eq": "PLACE"}},
+        {"type": {"in": ["ORG", "PERSON"]}},
+        {"lastSeen": {"lt": "2100-01-01T00:00:00Z"}},
+        {"lastSeen": {"gt": "2000-01-01T00:00:00Z"}},
         {"OR": [{"name": {"eq": "Paris"}}, {"type": {"eq": "ORG"}}]},
         {"AND": [{"name": {"contains": "i"}}, {"type": {"in": ["PLACE", "PERSON"]}}]},
         {"NOT": {"name": {"eq": "Dublin"}}},
-    ]  # fmt: skip
+    ]
 
 
 MEMORY_SORTS = ["saidAt", "createdAt", "validFrom", "confidence"]
@@ -268,8 +304,9 @@ async def check_memories(t: Tenants) -> None:
     for as_of in (None, "2024-06-04T00:00:00Z"):
         for field in MEMORY_SORTS:
             for direction in ("ASC", "DESC"):
-                nodes = await all_pages(t, MEMORIES, "memories",
-                                        sort=[{field: direction}], asOf=as_of)  # fmt: skip
+                nodes = await all_pages(
+                    t, MEMORIES, "memories", sort=[{field: direction}], asOf=as_of
+                )
                 assert {n["id"] for n in nodes} <= bob_ids
                 if as_of is None:
                     assert {n["id"] for n in nodes} == bob_ids  # all of Bob's, one page at a time
@@ -291,9 +328,12 @@ async def check_entities(t: Tenants) -> None:
 
 async def mention_counts(t: Tenants) -> dict[tuple[str, str], int]:
     """Bob's entities, (name, type) -> how many memories mention them."""
-    rows = await run_cypher(t.target, """MATCH (e:Entity {user_id: $u})
+    rows = await run_cypher(
+        t.target,
+        """MATCH (e:Entity {user_id: $u})
         RETURN e.name AS name, e.type AS type, COUNT { (e)<-[:MENTIONS]-() } AS n""",
-                            u=BOB.user_id)  # fmt: skip
+        u=BOB.user_id,
+    )
     return {(r["name"], r["type"]): r["n"] for r in rows}
 
 
@@ -349,8 +389,9 @@ async def check_entity(t: Tenants) -> None:
     for name in ("Paris", "Google", "Max", SPEAKER, "Zanzibar", "Priya"):
         for entity_type in (None, "PLACE", "ORG", "PERSON"):
             for hops in (1, 2, 3):
-                data = await t.bob(ENTITY, name=name, s=BOB_SCOPE, type=entity_type, hops=hops,
-                                   asOf=None)  # fmt: skip
+                data = await t.bob(
+                    ENTITY, name=name, s=BOB_SCOPE, type=entity_type, hops=hops, asOf=None
+                )
                 entity = data["entity"]
                 if entity["__typename"] == "NotFound":
                     continue
@@ -397,8 +438,14 @@ async def check_path(t: Tenants) -> None:
     names = await bob_entity_names(t)
     # Alice's graph joins Paris and Google (read past the API: her audit must not change)
     await GraphTraversal(t.mem.db).path("Paris", "Google", ALICE, max_hops=1)
-    pairs = [("Paris", "Google"), ("Google", "Max"), ("Paris", "Zanzibar"), ("Paris", "Reykjavik"),
-             ("Max", "Lena"), ("Priya", "Dublin")]  # fmt: skip
+    pairs = [
+        ("Paris", "Google"),
+        ("Google", "Max"),
+        ("Paris", "Zanzibar"),
+        ("Paris", "Reykjavik"),
+        ("Max", "Lena"),
+        ("Priya", "Dublin"),
+    ]
     for source, target in pairs:
         for hops in (1, 2, 3, 4):
             data = await t.bob(PATH, **{"from": source}, to=target, s=BOB_SCOPE, hops=hops)
@@ -424,8 +471,13 @@ ENTITY_RELATIONS = """query($name: String!, $s: ScopeInput!, $asOf: DateTime) {
 async def check_relations(t: Tenants) -> None:
     """relations over every filter and instant: only Bob's entities and memories."""
     bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
-    wheres = [None, {"types": ["LIVES_IN", "WORKS_AT", "VISITED"]}, {"entity": "Paris"},
-              {"entity": "Google", "direction": "IN"}, {"entity": "Zanzibar"}]  # fmt: skip
+    wheres = [
+        None,
+        {"types": ["LIVES_IN", "WORKS_AT", "VISITED"]},
+        {"entity": "Paris"},
+        {"entity": "Google", "direction": "IN"},
+        {"entity": "Zanzibar"},
+    ]
     for where in wheres:
         for as_of in (None, "2024-05-07T00:00:00Z", "2030-01-01T00:00:00Z"):
             data = (await t.bob(RELATIONS, s=BOB_SCOPE, w=where, asOf=as_of))["relations"]
@@ -455,10 +507,20 @@ async def not_found_like_unknown(t: Tenants, query: str, field: str, **variables
         data = await t.bob(query.replace("MESSAGE", ""), id=alice_id, s=BOB_SCOPE, **variables)
         assert data[field]["__typename"] == "NotFound", data
         # the message echoes the id Bob sent; fetched outside the leak scan
-        mine = await t.as_key(KEY_BOB, query.replace("MESSAGE", "... on NotFound { message }"),
-                              id=alice_id, s=BOB_SCOPE, **variables)  # fmt: skip
-        unknown = await t.as_key(KEY_BOB, query.replace("MESSAGE", "... on NotFound { message }"),
-                                 id="0" * len(alice_id), s=BOB_SCOPE, **variables)  # fmt: skip
+        mine = await t.as_key(
+            KEY_BOB,
+            query.replace("MESSAGE", "... on NotFound { message }"),
+            id=alice_id,
+            s=BOB_SCOPE,
+            **variables,
+        )
+        unknown = await t.as_key(
+            KEY_BOB,
+            query.replace("MESSAGE", "... on NotFound { message }"),
+            id="0" * len(alice_id),
+            s=BOB_SCOPE,
+            **variables,
+        )
         assert mine[field]["message"].replace(alice_id, "?") == unknown[field]["message"].replace(
             "0" * len(alice_id), "?"
         )
@@ -474,9 +536,12 @@ async def check_memory(t: Tenants) -> None:
 
 
 async def check_history(t: Tenants) -> None:
-    await not_found_like_unknown(t, """query($id: ID!, $s: ScopeInput!) { history(memoryId: $id,
+    await not_found_like_unknown(
+        t,
+        """query($id: ID!, $s: ScopeInput!) { history(memoryId: $id,
       scope: $s) { __typename ... on MemoryHistory { events { oldText newText } } MESSAGE } }""",
-                                 "history")  # fmt: skip
+        "history",
+    )
 
 
 async def check_read_audit(t: Tenants) -> None:
@@ -502,14 +567,23 @@ async def check_add_messages(t: Tenants) -> None:
     alice_messages = await t.ids("Message", ALICE)
     alice_memories = await t.ids("Memory", ALICE)
     copies = [{**m, "id": f"copy-{m['id']}"} for m in ALICE_MESSAGES]
-    extra = [{"content": "Priya met me at Google in Zanzibar with Max the dog.",
-              "speaker": SPEAKER, "id": "m9"}]  # fmt: skip
+    extra = [
+        {
+            "content": "Priya met me at Google in Zanzibar with Max the dog.",
+            "speaker": SPEAKER,
+            "id": "m9",
+        }
+    ]
     data = (await t.bob(ADD_MESSAGES, m=copies + extra, s=BOB_SCOPE))["addMessages"]
     assert data["__typename"] == "AddMessagesSuccess"
     assert not set(data["messageIds"]) & alice_messages
     assert data["added"] and not set(data["added"] + data["updated"]) & alice_memories
-    owners = await run_cypher(t.target, """MATCH (m:Memory {user_id: $u})-[:MENTIONS]->(e:Entity)
-        RETURN DISTINCT e.user_id AS owner""", u=BOB.user_id)  # fmt: skip
+    owners = await run_cypher(
+        t.target,
+        """MATCH (m:Memory {user_id: $u})-[:MENTIONS]->(e:Entity)
+        RETURN DISTINCT e.user_id AS owner""",
+        u=BOB.user_id,
+    )
     assert {r["owner"] for r in owners} == {BOB.user_id}
 
 
@@ -529,15 +603,23 @@ async def check_add_memory(t: Tenants) -> None:
 
 
 async def check_update_memory(t: Tenants) -> None:
-    await not_found_like_unknown(t, """mutation($id: ID!, $s: ScopeInput!, $text: String!) {
+    await not_found_like_unknown(
+        t,
+        """mutation($id: ID!, $s: ScopeInput!, $text: String!) {
       updateMemory(id: $id, text: $text, scope: $s) { __typename ... on Memory { id } MESSAGE }
-    }""", "updateMemory", text="Bob rewrote this memory.")  # fmt: skip
+    }""",
+        "updateMemory",
+        text="Bob rewrote this memory.",
+    )
 
 
 async def check_delete_memory(t: Tenants) -> None:
-    await not_found_like_unknown(t, """mutation($id: ID!, $s: ScopeInput!) { deleteMemory(id: $id,
+    await not_found_like_unknown(
+        t,
+        """mutation($id: ID!, $s: ScopeInput!) { deleteMemory(id: $id,
       scope: $s) { __typename ... on DeletedMemory { memoryId entityKeys } MESSAGE } }""",
-                                 "deleteMemory")  # fmt: skip
+        "deleteMemory",
+    )
 
 
 async def check_forget(t: Tenants) -> None:
@@ -721,8 +803,15 @@ def test_the_checks_use_every_sort(input_type: str, sorts: list[str]) -> None:
 
 # --- Bob naming Alice's scope, and the Python API ---------------------------------------------
 
-_SAMPLE = {"String": '"Paris"', "ID": '"x"', "Boolean": "true", "Float": "1.0", "Int": "1",
-           "DateTime": '"2024-01-01T00:00:00Z"', "Bucket": "DAY"}  # fmt: skip
+_SAMPLE = {
+    "String": '"Paris"',
+    "ID": '"x"',
+    "Boolean": "true",
+    "Float": "1.0",
+    "Int": "1",
+    "DateTime": '"2024-01-01T00:00:00Z"',
+    "Bucket": "DAY",
+}
 
 
 async def test_naming_alices_scope_is_refused_by_every_field(tenants: Tenants) -> None:
@@ -734,13 +823,15 @@ async def test_naming_alices_scope_is_refused_by_every_field(tenants: Tenants) -
         values = {a: _SAMPLE.get(t, "") for a, t in args.items() if a != "scope"}
         if field == "Mutation.addMessages":
             values["messages"] = '[{content: "Bob writes into Alice."}]'
-        rendered = ", ".join([f'scope: {{userId: "{ALICE.user_id}"}}',
-                              *(f"{a}: {v}" for a, v in values.items())])  # fmt: skip
+        rendered = ", ".join(
+            [f'scope: {{userId: "{ALICE.user_id}"}}', *(f"{a}: {v}" for a, v in values.items())]
+        )
         op = "mutation" if parent == "Mutation" else "query"
         response = await tenants.http.post(
-            "/graphql", json={"query": f"{op} {{ {name}({rendered}) {{ __typename }} }}"},
+            "/graphql",
+            json={"query": f"{op} {{ {name}({rendered}) {{ __typename }} }}"},
             headers={"X-API-Key": KEY_BOB},
-        )  # fmt: skip
+        )
         body = response.json()
         result = (body.get("data") or {}).get(name) or {}
         refused = result.get("__typename") == "Forbidden"

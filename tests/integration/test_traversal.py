@@ -26,21 +26,41 @@ BOB = Scope(user_id="bob")
 # Google" supersedes "I work at Microsoft", so Microsoft hangs off Priya Sharma only through a
 # superseded memory, which no walk may use.
 CHAIN = [
-    {"speaker": "Alice", "timestamp": "2023-05-01T09:00:00Z",
-     "content": "I work at Microsoft with Priya Sharma."},
-    {"speaker": "Alice", "timestamp": "2024-01-10T09:00:00Z",
-     "content": "I work at Google with Priya Sharma."},
-    {"speaker": "Alice", "timestamp": "2024-01-11T09:00:00Z",
-     "content": "Google hired Priya Sharma."},
-    {"speaker": "Alice", "timestamp": "2024-03-10T09:00:00Z",
-     "content": "Priya Sharma moved to Lisbon last year."},
-    {"speaker": "Alice", "timestamp": "2024-03-11T09:00:00Z",
-     "content": "Lisbon has great pottery classes."},
+    {
+        "speaker": "Alice",
+        "timestamp": "2023-05-01T09:00:00Z",
+        "content": "I work at Microsoft with Priya Sharma.",
+    },
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-01-10T09:00:00Z",
+        "content": "I work at Google with Priya Sharma.",
+    },
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-01-11T09:00:00Z",
+        "content": "Google hired Priya Sharma.",
+    },
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-03-10T09:00:00Z",
+        "content": "Priya Sharma moved to Lisbon last year.",
+    },
+    {
+        "speaker": "Alice",
+        "timestamp": "2024-03-11T09:00:00Z",
+        "content": "Lisbon has great pottery classes.",
+    },
     {"speaker": "Alice", "timestamp": "2024-03-12T09:00:00Z", "content": "Bob visited Rome."},
-]  # fmt: skip
+]
 # The other tenant: the same names, plus a link Alice's graph does not have.
-BOB_ONLY = [{"speaker": "Bob", "timestamp": "2024-04-01T09:00:00Z",
-             "content": "Google opened an office in Dublin."}]  # fmt: skip
+BOB_ONLY = [
+    {
+        "speaker": "Bob",
+        "timestamp": "2024-04-01T09:00:00Z",
+        "content": "Google opened an office in Dublin.",
+    }
+]
 # What the extractor makes of CHAIN (checked, so that a change there fails loudly here).
 EXPECTED_MENTIONS = {
     # Said in the first person: the speaker is mentioned too (role "subject").
@@ -124,12 +144,19 @@ async def test_one_hop_neighbors_with_support(graph: GraphTraversal) -> None:
     # Alice, the speaker, said "I work at Google": she is mentioned as its subject.
     priya, alice = await graph.neighbors(google, ALICE)
     assert (priya.entity.name, priya.distance, priya.via, priya.support) == (
-        "Priya Sharma", 1, [], 2)  # fmt: skip
+        "Priya Sharma",
+        1,
+        [],
+        2,
+    )
     assert (alice.entity.name, alice.entity.type, alice.support) == ("Alice", "PERSON", 1)
     around_priya = await graph.neighbors(priya.entity, ALICE)
     # Google in two memories, Alice and Lisbon in one; Microsoft only in a superseded memory.
     assert [(n.entity.name, n.support) for n in around_priya] == [
-        ("Google", 2), ("Alice", 1), ("Lisbon", 1)]  # fmt: skip
+        ("Google", 2),
+        ("Alice", 1),
+        ("Lisbon", 1),
+    ]
 
 
 async def test_two_and_three_hops_with_distances_and_via(graph: GraphTraversal) -> None:
@@ -141,9 +168,11 @@ async def test_two_and_three_hops_with_distances_and_via(graph: GraphTraversal) 
     assert names(three) == [("Priya Sharma", 1), ("Alice", 1), ("Lisbon", 2), ("pottery", 3)]
     assert three[3].via == ["Priya Sharma", "Lisbon"]
     assert names(await graph.neighbors(google, ALICE, hops=3, limit=2)) == names(three)[:2]
-    for hops, limit, message in [(0, 25, "hops must be between 1 and 3; got 0"),
-                                 (4, 25, "hops must be between 1 and 3; got 4"),
-                                 (1, 101, "limit must be between 1 and 100; got 101")]:  # fmt: skip
+    for hops, limit, message in [
+        (0, 25, "hops must be between 1 and 3; got 0"),
+        (4, 25, "hops must be between 1 and 3; got 4"),
+        (1, 101, "limit must be between 1 and 100; got 101"),
+    ]:
         with pytest.raises(ValidationError, match=message):
             await graph.neighbors(google, ALICE, hops=hops, limit=limit)
 
@@ -152,7 +181,10 @@ async def test_path_returns_the_chain_with_its_evidence(graph: GraphTraversal) -
     path = await graph.path("google", "Pottery", ALICE)
     assert [e.name for e in path.entities] == ["Google", "Priya Sharma", "Lisbon", "pottery"]
     assert [(s.from_entity.name, s.to_entity.name) for s in path.steps] == [
-        ("Google", "Priya Sharma"), ("Priya Sharma", "Lisbon"), ("Lisbon", "pottery")]  # fmt: skip
+        ("Google", "Priya Sharma"),
+        ("Priya Sharma", "Lisbon"),
+        ("Lisbon", "pottery"),
+    ]
     assert [[m.text for m in s.memories] for s in path.steps] == [
         ["Google hired Priya Sharma.", "Alice works at Google with Priya Sharma."],
         ["Priya Sharma moved to Lisbon last year."],
@@ -160,7 +192,8 @@ async def test_path_returns_the_chain_with_its_evidence(graph: GraphTraversal) -
     ]
     assert all(m.user_id == "alice" for s in path.steps for m in s.memories)
     capped = await GraphTraversal(graph.store.db, memories_per_step=1).path(
-        "Google", "pottery", ALICE)  # fmt: skip
+        "Google", "pottery", ALICE
+    )
     assert [len(s.memories) for s in capped.steps] == [1, 1, 1]
     same = await graph.path("Lisbon", "lisbon", ALICE)
     assert [e.name for e in same.entities] == ["Lisbon"] and same.steps == []
@@ -188,10 +221,16 @@ async def test_hubs_are_reached_but_not_walked_through(graph: GraphTraversal) ->
     strict = GraphTraversal(graph.store.db, hub_limit=3)
     pottery = await entity(strict, "pottery")
     assert names(await graph.neighbors(pottery, ALICE, hops=3)) == [
-        ("Lisbon", 1), ("Priya Sharma", 2), ("Google", 3), ("Alice", 3)]  # fmt: skip
+        ("Lisbon", 1),
+        ("Priya Sharma", 2),
+        ("Google", 3),
+        ("Alice", 3),
+    ]
     # Priya Sharma is now a hub: still a neighbour, but nothing beyond her.
     assert names(await strict.neighbors(pottery, ALICE, hops=3)) == [
-        ("Lisbon", 1), ("Priya Sharma", 2)]  # fmt: skip
+        ("Lisbon", 1),
+        ("Priya Sharma", 2),
+    ]
     # A path may leave the hub only through a typed relation, never through a co-mention.
     try:
         through = await strict.path("pottery", "Google", ALICE, max_hops=4)
@@ -202,14 +241,21 @@ async def test_hubs_are_reached_but_not_walked_through(graph: GraphTraversal) ->
     # A hub is walked from when it is where the walk starts.
     priya = await entity(strict, "Priya Sharma")
     assert names(await strict.neighbors(priya, ALICE, hops=2)) == [
-        ("Google", 1), ("Alice", 1), ("Lisbon", 1), ("pottery", 2)]  # fmt: skip
+        ("Google", 1),
+        ("Alice", 1),
+        ("Lisbon", 1),
+        ("pottery", 2),
+    ]
 
 
 async def test_another_tenant_with_the_same_names_never_shows(graph: GraphTraversal) -> None:
     alice_google, bob_google = await entity(graph, "Google"), await entity(graph, "Google", BOB)
     assert alice_google.key != bob_google.key
     assert names(await graph.neighbors(bob_google, BOB)) == [
-        ("Priya Sharma", 1), ("Alice", 1), ("Dublin", 1)]  # fmt: skip
+        ("Priya Sharma", 1),
+        ("Alice", 1),
+        ("Dublin", 1),
+    ]
     seen = await graph.neighbors(alice_google, ALICE, hops=3)
     assert "Dublin" not in {n.entity.name for n in seen}
     assert all(n.entity.key.startswith("alice\x1f") for n in seen)
@@ -258,9 +304,10 @@ async def execute(
     mem: MemoryService, query: str, principal: Principal | None = None, **variables: Any
 ) -> tuple[dict[str, Any] | None, list[str]]:
     result = await SCHEMA.execute(
-        query, variable_values=variables,
+        query,
+        variable_values=variables,
         context_value={"memory": mem, "principal": principal or Principal.unrestricted("test")},
-    )  # fmt: skip
+    )
     return result.data, [e.message for e in result.errors or []]
 
 
@@ -279,21 +326,37 @@ async def test_graphql_entity_with_memories_and_neighbors(
     google = data["entity"]
     assert errors == [] and google["__typename"] == "Entity"
     assert (google["name"], google["type"], google["aliases"], google["mentionCount"]) == (
-        "Google", "ORG", ["Google"], 2)  # fmt: skip
+        "Google",
+        "ORG",
+        ["Google"],
+        2,
+    )
     assert google["firstSeen"].startswith("2024-01-10T09:00:00")
     assert [m["text"] for m in google["memories"]] == [
-        "Google hired Priya Sharma.", "Alice works at Google with Priya Sharma."]  # fmt: skip
+        "Google hired Priya Sharma.",
+        "Alice works at Google with Priya Sharma.",
+    ]
     assert google["neighbors"] == [
-        {"distance": 1, "via": [], "support": 2,
-         "entity": {"name": "Priya Sharma", "type": "PERSON"}},
+        {
+            "distance": 1,
+            "via": [],
+            "support": 2,
+            "entity": {"name": "Priya Sharma", "type": "PERSON"},
+        },
         {"distance": 1, "via": [], "support": 1, "entity": {"name": "Alice", "type": "PERSON"}},
-        {"distance": 2, "via": ["Priya Sharma"], "support": 1,
-         "entity": {"name": "Lisbon", "type": "PLACE"}},
-    ]  # fmt: skip
-    data, _ = await gql(mem, ENTITY, name="Microsoft", scope={"userId": "alice"},
-                        asOf="2023-06-01T00:00:00Z")  # fmt: skip
+        {
+            "distance": 2,
+            "via": ["Priya Sharma"],
+            "support": 1,
+            "entity": {"name": "Lisbon", "type": "PLACE"},
+        },
+    ]
+    data, _ = await gql(
+        mem, ENTITY, name="Microsoft", scope={"userId": "alice"}, asOf="2023-06-01T00:00:00Z"
+    )
     assert [m["text"] for m in data["entity"]["memories"]] == [
-        "Alice works at Microsoft with Priya Sharma."]  # fmt: skip
+        "Alice works at Microsoft with Priya Sharma."
+    ]
     assert data["entity"]["neighbors"] == []  # its only link is superseded
 
 
@@ -330,8 +393,10 @@ async def test_nested_memories_load_in_one_query_per_request(
 
 async def test_graphql_expected_failures(mem: MemoryService, graph: GraphTraversal) -> None:
     data, _ = await gql(mem, ENTITY, name="Dublin", scope={"userId": "alice"})
-    assert data["entity"] == {"__typename": "NotFound",
-                              "message": "no entity named 'Dublin' in this scope"}  # fmt: skip
+    assert data["entity"] == {
+        "__typename": "NotFound",
+        "message": "no entity named 'Dublin' in this scope",
+    }
     data, _ = await gql(mem, ENTITY, name="Google", scope={}, type="ORG")
     assert data["entity"]["__typename"] == "InvalidInput"
     alice_app = Principal("alice-app", frozenset({"alice"}), frozenset({"*"}), frozenset({"*"}))
@@ -356,13 +421,18 @@ async def test_graphql_path(mem: MemoryService, graph: GraphTraversal) -> None:
     assert errors == [] and path["__typename"] == "EntityPath"
     assert [e["name"] for e in path["entities"]] == ["Google", "Priya Sharma", "Lisbon", "pottery"]
     steps = [(s["from"]["name"], s["to"]["name"], len(s["memories"])) for s in path["steps"]]
-    assert steps == [("Google", "Priya Sharma", 2), ("Priya Sharma", "Lisbon", 1),
-                     ("Lisbon", "pottery", 1)]  # fmt: skip
+    assert steps == [
+        ("Google", "Priya Sharma", 2),
+        ("Priya Sharma", "Lisbon", 1),
+        ("Lisbon", "pottery", 1),
+    ]
     assert (await path_of(mem, "Google", "pottery", maxHops=2))[0] == {
         "__typename": "NotFound",
-        "message": "no path from 'Google' to 'pottery' within 2 hops in this scope"}  # fmt: skip
+        "message": "no path from 'Google' to 'pottery' within 2 hops in this scope",
+    }
     assert (await path_of(mem, "Google", "pottery", maxHops=9))[0] == {
         "__typename": "InvalidInput",
-        "message": "maxHops must be between 1 and 4; got 9"}  # fmt: skip
+        "message": "maxHops must be between 1 and 4; got 9",
+    }
     bob_path, _ = await path_of(mem, "Google", "Dublin", user="bob")
     assert [e["name"] for e in bob_path["entities"]] == ["Google", "Dublin"]

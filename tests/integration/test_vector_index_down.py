@@ -35,8 +35,9 @@ async def index_down(
     await mem.add([kitten], BOB)
     # The global index and the partitions that serve alice and bob (store/index_shards.py).
     shards = mem.store.shards
-    indexes = {shards.vector_index(s.user_id): shards.label(s.user_id) or "Memory"
-               for s in (ALICE, BOB)} | {"memory_embedding": "Memory"}  # fmt: skip
+    indexes = {
+        shards.vector_index(s.user_id): shards.label(s.user_id) or "Memory" for s in (ALICE, BOB)
+    } | {"memory_embedding": "Memory"}
     for name in indexes:
         await run_cypher(neo4j_target, f"DROP INDEX {name} IF EXISTS")
     if request.param == "eight-dimensional":

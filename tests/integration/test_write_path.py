@@ -17,11 +17,19 @@ from tests.conftest import Neo4jTarget, run_cypher
 ALICE = Scope(user_id="alice")
 CONVERSATION = [
     {"id": "m1", "speaker": "Alice", "timestamp": "2024-05-10T09:00:00Z", "content": "Hi Bob!"},
-    {"id": "m2", "speaker": "Alice", "timestamp": "2024-05-10T09:01:00Z",
-     "content": "I moved to Boston last month. I work at Google as an engineer."},
-    {"id": "m3", "speaker": "Alice", "timestamp": "2024-05-10T09:02:00Z",
-     "content": "I started learning Rust yesterday."},
-]  # fmt: skip
+    {
+        "id": "m2",
+        "speaker": "Alice",
+        "timestamp": "2024-05-10T09:01:00Z",
+        "content": "I moved to Boston last month. I work at Google as an engineer.",
+    },
+    {
+        "id": "m3",
+        "speaker": "Alice",
+        "timestamp": "2024-05-10T09:02:00Z",
+        "content": "I started learning Rust yesterday.",
+    },
+]
 
 
 async def counts(target: Neo4jTarget) -> dict[str, int]:
@@ -86,10 +94,20 @@ async def test_re_adding_is_idempotent(mem: MemoryService, neo4j_target: Neo4jTa
 async def test_new_value_for_a_slot_supersedes_and_keeps_the_old(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
-    await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
-                    "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
-    later = await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
-                            "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
+    await mem.add(
+        [{"content": "I live in Boston.", "speaker": "Alice", "timestamp": "2023-01-05T10:00:00Z"}],
+        ALICE,
+    )
+    later = await mem.add(
+        [
+            {
+                "content": "I moved to Seattle.",
+                "speaker": "Alice",
+                "timestamp": "2024-03-01T10:00:00Z",
+            }
+        ],
+        ALICE,
+    )
     assert len(later.superseded) == 1
     rows = await run_cypher(
         neo4j_target,
@@ -141,10 +159,15 @@ async def test_chinese_conversation_is_extracted(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     await mem.add(
-        [{"content": "你好！我叫李明。我上个月在阿里巴巴集团工作。", "speaker": "李明",
-          "timestamp": "2024-05-10T09:00:00Z"}],
+        [
+            {
+                "content": "你好！我叫李明。我上个月在阿里巴巴集团工作。",
+                "speaker": "李明",
+                "timestamp": "2024-05-10T09:00:00Z",
+            }
+        ],
         Scope(user_id="liming"),
-    )  # fmt: skip
+    )
     rows = await run_cypher(
         neo4j_target,
         "MATCH (m:Memory) OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity) "
@@ -159,10 +182,20 @@ async def test_chinese_conversation_is_extracted(
 async def test_an_older_fact_arriving_late_does_not_win_the_slot(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
-    await mem.add([{"content": "I moved to Seattle.", "speaker": "Alice",
-                    "timestamp": "2024-03-01T10:00:00Z"}], ALICE)  # fmt: skip
-    late = await mem.add([{"content": "I live in Boston.", "speaker": "Alice",
-                           "timestamp": "2023-01-05T10:00:00Z"}], ALICE)  # fmt: skip
+    await mem.add(
+        [
+            {
+                "content": "I moved to Seattle.",
+                "speaker": "Alice",
+                "timestamp": "2024-03-01T10:00:00Z",
+            }
+        ],
+        ALICE,
+    )
+    late = await mem.add(
+        [{"content": "I live in Boston.", "speaker": "Alice", "timestamp": "2023-01-05T10:00:00Z"}],
+        ALICE,
+    )
     assert late.superseded == late.added  # the late, older fact is the one superseded
     rows = await run_cypher(
         neo4j_target,
@@ -176,8 +209,10 @@ async def test_agent_priority_breaks_a_tie(mem: MemoryService, neo4j_target: Neo
     mem.settings = mem.settings.model_copy(update={"agent_priority": {"planner": 2}})
     try:
         at = "2024-03-01T10:00:00Z"
-        await mem.add([{"content": "I live in Boston.", "speaker": "Alice", "timestamp": at}],
-                      Scope(user_id="alice", agent_id="planner"))  # fmt: skip
+        await mem.add(
+            [{"content": "I live in Boston.", "speaker": "Alice", "timestamp": at}],
+            Scope(user_id="alice", agent_id="planner"),
+        )
         denver = {"content": "I live in Denver.", "speaker": "Alice", "timestamp": at}
         chat = await mem.add([denver], Scope(user_id="alice", agent_id="chat"))
     finally:
@@ -189,9 +224,18 @@ async def test_batches_added_in_a_pipeline_land_as_added_one_by_one(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     # Batch 2 supersedes batch 1's fact: the pipeline must still write in order.
-    batches = [CONVERSATION[:2], CONVERSATION[2:],
-               [{"id": "m4", "speaker": "Alice", "timestamp": "2024-06-01T09:00:00Z",
-                 "content": "I moved to Seattle in May."}]]  # fmt: skip
+    batches = [
+        CONVERSATION[:2],
+        CONVERSATION[2:],
+        [
+            {
+                "id": "m4",
+                "speaker": "Alice",
+                "timestamp": "2024-06-01T09:00:00Z",
+                "content": "I moved to Seattle in May.",
+            }
+        ],
+    ]
     one_by_one = [await mem.add(batch, ALICE) for batch in batches]
     graph = await counts(neo4j_target)
     await run_cypher(neo4j_target, "MATCH (n) DETACH DELETE n")
@@ -204,8 +248,10 @@ async def test_batches_added_in_a_pipeline_land_as_added_one_by_one(
 async def test_a_pipeline_stops_at_a_bad_batch_with_the_ones_before_it_landed(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
-    bad = [{"content": "I bought a red bicycle.", "speaker": "Alice"},
-           {"content": "fine", "timestamp": "not a date"}]  # fmt: skip
+    bad = [
+        {"content": "I bought a red bicycle.", "speaker": "Alice"},
+        {"content": "fine", "timestamp": "not a date"},
+    ]
     after = [{"content": "I adopted a puppy named Max.", "speaker": "Alice"}]
     landed = []
     with pytest.raises(ValidationError, match=r"message 1: timestamp"):
@@ -259,9 +305,12 @@ async def test_vectors_are_stored_as_32_bit_floats_on_add_and_update(
 
 REPLY = [
     {"speaker": "Caroline", "session_id": "s1", "content": "How has running been going lately?"},
-    {"speaker": "Melanie", "session_id": "s1",
-     "content": "This has been great for my mental health. I'm gonna keep it up!"},
-]  # fmt: skip
+    {
+        "speaker": "Melanie",
+        "session_id": "s1",
+        "content": "This has been great for my mental health. I'm gonna keep it up!",
+    },
+]
 OTHER_GREAT_THINGS = [
     "My garden has been great for relaxing after a long day at work.",
     "Yoga has been great for my back, and I go twice a week now.",
@@ -274,9 +323,10 @@ async def test_a_reply_is_embedded_with_the_message_it_answers(
     await mem.add(REPLY, ALICE)
     await mem.add([{"speaker": "Melanie", "content": t} for t in OTHER_GREAT_THINGS], ALICE)
     rows = await run_cypher(
-        neo4j_target, "MATCH (m:Memory) RETURN m.text AS text, m.context_texts AS context, "
+        neo4j_target,
+        "MATCH (m:Memory) RETURN m.text AS text, m.context_texts AS context, "
         "m.embedding AS embedding, m.content_embedding AS own",
-    )  # fmt: skip
+    )
     by_text = {str(r["text"]): r for r in rows}
     question = next(t for t in by_text if "running" in t)
     reply = next(t for t in by_text if "mental health" in t)
@@ -293,8 +343,9 @@ async def test_a_reply_is_embedded_with_the_message_it_answers(
     vector_rank = {
         h.memory.text: r.rank for h in hits for r in h.retrievers if r.retriever == "vector"
     }
-    assert all(vector_rank[reply] < vector_rank[t] for t in vector_rank if "been great" in t
-               and t != reply)  # fmt: skip
+    assert all(
+        vector_rank[reply] < vector_rank[t] for t in vector_rank if "been great" in t and t != reply
+    )
 
 
 async def test_a_fact_reworded_after_another_message_is_still_a_near_duplicate(
@@ -302,14 +353,20 @@ async def test_a_fact_reworded_after_another_message_is_still_a_near_duplicate(
 ) -> None:
     # Each wording follows a different message, so their vectors for search differ by their
     # contexts; whether they say the same is judged on their own words.
-    first = await mem.add([
-        {"speaker": "Bob", "content": "What did you get up to over the weekend?"},
-        {"speaker": "Alice", "content": "I adopted a golden retriever puppy named Max."},
-    ], ALICE)  # fmt: skip
-    second = await mem.add([
-        {"speaker": "Bob", "content": "How is the new job at the bakery treating you?"},
-        {"speaker": "Alice", "content": "I adopted a golden retriever puppy called Max."},
-    ], ALICE)  # fmt: skip
+    first = await mem.add(
+        [
+            {"speaker": "Bob", "content": "What did you get up to over the weekend?"},
+            {"speaker": "Alice", "content": "I adopted a golden retriever puppy named Max."},
+        ],
+        ALICE,
+    )
+    second = await mem.add(
+        [
+            {"speaker": "Bob", "content": "How is the new job at the bakery treating you?"},
+            {"speaker": "Alice", "content": "I adopted a golden retriever puppy called Max."},
+        ],
+        ALICE,
+    )
     [puppy] = [m for m in first.added if m in second.updated]
     rows = await run_cypher(
         neo4j_target, "MATCH (m:Memory) WHERE m.text CONTAINS 'puppy' RETURN m.id AS id"
@@ -339,15 +396,17 @@ async def test_full_text_indexes_made_without_the_context_are_made_again(
     )
     await apply_schema(mem.db, mem.embedder.dimensions)
     rows = await run_cypher(
-        neo4j_target, "SHOW FULLTEXT INDEXES YIELD name, properties "
+        neo4j_target,
+        "SHOW FULLTEXT INDEXES YIELD name, properties "
         "WHERE name STARTS WITH 'memory_text' RETURN name, properties",
-    )  # fmt: skip
+    )
     assert rows and all("context_text" in r["properties"] for r in rows)  # type: ignore[operator]
     await mem.add(REPLY, ALICE)  # and the global index answers with the context
     found = await run_cypher(
-        neo4j_target, "CALL db.index.fulltext.queryNodes('memory_text', 'context_text:running') "
+        neo4j_target,
+        "CALL db.index.fulltext.queryNodes('memory_text', 'context_text:running') "
         "YIELD node RETURN node.text AS text",
-    )  # fmt: skip
+    )
     # The reply's facts (it splits in two), found by a word only the question says.
     replies = [str(r["text"]) for r in found]
     assert any("mental health" in t for t in replies) and not any("running" in t for t in replies)

@@ -26,6 +26,8 @@ def test_compose_file_is_valid() -> None:
         pytest.skip("no docker compose client on this machine")
     result = subprocess.run(
         [*command, "-f", str(REPO_ROOT / "docker-compose.yml"), "config", "--quiet"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr

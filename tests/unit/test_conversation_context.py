@@ -27,14 +27,18 @@ def candidates(facts: list[list[Fact]]) -> list[Candidate]:
 
 
 def test_a_fact_is_given_the_facts_of_the_message_before_it_in_its_session() -> None:
-    found = candidates([
-        [fact("Caroline asked how running is going.", 0)],
-        [],  # a greeting: no facts, so the next message looks past it
-        [fact("Melanie said it helps her mental health.", 2),
-         fact("Melanie will keep it up.", 2)],
-        [fact("Jon opened a dance studio.", 3)],  # another session
-        [fact("Caroline said that is wonderful.", 4)],
-    ])  # fmt: skip
+    found = candidates(
+        [
+            [fact("Caroline asked how running is going.", 0)],
+            [],  # a greeting: no facts, so the next message looks past it
+            [
+                fact("Melanie said it helps her mental health.", 2),
+                fact("Melanie will keep it up.", 2),
+            ],
+            [fact("Jon opened a dance studio.", 3)],  # another session
+            [fact("Caroline said that is wonderful.", 4)],
+        ]
+    )
     attach_contexts(found, ["s1", "s1", "s1", "s2", "s1"])
     contexts = {c.fact.text: c.context_texts for c in found}
     assert contexts == {
@@ -43,8 +47,10 @@ def test_a_fact_is_given_the_facts_of_the_message_before_it_in_its_session() -> 
         "Melanie will keep it up.": ["Caroline asked how running is going."],
         "Jon opened a dance studio.": [],
         "Caroline said that is wonderful.": [
-            "Melanie said it helps her mental health.", "Melanie will keep it up."],
-    }  # fmt: skip
+            "Melanie said it helps her mental health.",
+            "Melanie will keep it up.",
+        ],
+    }
 
 
 def test_messages_without_a_session_are_one_conversation() -> None:

@@ -44,21 +44,31 @@ def test_a_small_filter_emits_exactly_this_cypher() -> None:
 
 
 def test_and_or_not_nest_with_parentheses_where_precedence_needs_them() -> None:
-    built = where({
-        "speaker": {"eq": "Alice"},
-        "OR": [{"text": {"starts_with": "I"}, "lang": {"eq": "en"}},
-               {"said_at": {"lt": MARCH}}],
-        "NOT": {"confidence": {"gte": 0.9}},
-        "AND": [{"valid_from": {"gt": MARCH}}],
-    })  # fmt: skip
+    built = where(
+        {
+            "speaker": {"eq": "Alice"},
+            "OR": [
+                {"text": {"starts_with": "I"}, "lang": {"eq": "en"}},
+                {"said_at": {"lt": MARCH}},
+            ],
+            "NOT": {"confidence": {"gte": 0.9}},
+            "AND": [{"valid_from": {"gt": MARCH}}],
+        }
+    )
     assert built.text == (
         "m.valid_from.epochMillis * 1000 + m.valid_from.microsecond % 1000 > $w0"
         f" AND ((m.text STARTS WITH $w1 AND m.lang = $w2) OR {SAID_AT} < $w3)"
         " AND NOT (m.confidence >= $w4)"
         " AND m.speaker = $w5"
     )
-    assert built.params == {"w0": MARCH_US, "w1": "I", "w2": "en", "w3": MARCH_US, "w4": 0.9,
-                            "w5": "Alice"}  # fmt: skip
+    assert built.params == {
+        "w0": MARCH_US,
+        "w1": "I",
+        "w2": "en",
+        "w3": MARCH_US,
+        "w4": 0.9,
+        "w5": "Alice",
+    }
 
 
 def test_entity_fields_test_the_mentioned_entities() -> None:
@@ -89,10 +99,12 @@ def test_datetimes_compare_as_instants_in_epoch_microseconds() -> None:
 
 
 def test_entity_filter() -> None:
-    parsed = parse_entity_where({
-        "OR": [{"name": {"starts_with": "Go"}}, {"type": {"in": ["ORG"]}}],
-        "last_seen": {"gt": MARCH},
-    })  # fmt: skip
+    parsed = parse_entity_where(
+        {
+            "OR": [{"name": {"starts_with": "Go"}}, {"type": {"in": ["ORG"]}}],
+            "last_seen": {"gt": MARCH},
+        }
+    )
     assert parsed is not None
     built = entity_predicate(parsed)
     assert built.text == (
@@ -103,8 +115,13 @@ def test_entity_filter() -> None:
 
 @pytest.mark.parametrize("attack", INJECTIONS)
 def test_injection_attempts_stay_parameters(attack: str) -> None:
-    built = where({"text": {"contains": attack, "in": [attack]}, "speaker": {"eq": attack},
-                   "OR": [{"entity_name": {"eq": attack}}, {"lang": {"eq": attack}}]})  # fmt: skip
+    built = where(
+        {
+            "text": {"contains": attack, "in": [attack]},
+            "speaker": {"eq": attack},
+            "OR": [{"entity_name": {"eq": attack}}, {"lang": {"eq": attack}}],
+        }
+    )
     assert attack not in built.text and "DELETE" not in built.text and "1=1" not in built.text
     assert list(built.params.values()).count(attack) == 4
     assert [attack] in built.params.values()
@@ -170,8 +187,9 @@ def test_sort_keys_order_by_and_cursor_predicate() -> None:
     assert resume.text == "sort_key[0] < $c0 OR (sort_key[0] = $c0 AND m.id > $c1)"
     assert resume.params == {"c0": 1_700_000_000_000_000, "c1": "mem-1"}
 
-    two = memory_ordering([SortKey("confidence", SortDirection.DESC),
-                           SortKey("valid_from", SortDirection.ASC)])  # fmt: skip
+    two = memory_ordering(
+        [SortKey("confidence", SortDirection.DESC), SortKey("valid_from", SortDirection.ASC)]
+    )
     assert two.keys.startswith("[coalesce(m.confidence, -1.0e308), coalesce(m.valid_from")
     assert two.keys.endswith("9223372036854775807)]")  # nulls last when ascending too
     assert two.order_by == "sort_key[0] DESC, sort_key[1] ASC, m.id ASC"

@@ -41,14 +41,22 @@ def _sample() -> dict[str, Any]:
             "session_11_date_time": "10:00 am on 3 June, 2023",
         },
         "qa": [
-            {"question": "What does Ana make?", "answer": "pottery", "evidence": ["D2:1"],
-             "category": 4},
+            {
+                "question": "What does Ana make?",
+                "answer": "pottery",
+                "evidence": ["D2:1"],
+                "category": 4,
+            },
             {"question": "When?", "answer": 2023, "evidence": ["D2:1; D10:1"], "category": 2},
             {"question": "Is Ben kind?", "answer": "Yes", "evidence": [], "category": 3},
-            {"question": "What did Ben bake?", "evidence": ["D2:2"], "category": 5,
-             "adversarial_answer": "bread"},
+            {
+                "question": "What did Ben bake?",
+                "evidence": ["D2:2"],
+                "category": 5,
+                "adversarial_answer": "bread",
+            },
         ],
-    }  # fmt: skip
+    }
 
 
 @pytest.fixture

@@ -37,8 +37,12 @@ def test_users_spread_over_every_partition() -> None:
 def test_the_partition_does_not_depend_on_the_process() -> None:
     # Python's str hash is salted per process; partitions must agree between API processes.
     code = "from service.store.index_shards import IndexShards as S; print(S(16).of('alice'))"
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout.strip() for _ in range(3)}  # fmt: skip
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for _ in range(3)
+    }
     assert runs == {str(IndexShards(16).of("alice"))}
 
 

@@ -24,8 +24,15 @@ def mention(text: str, source: str, label: EntityLabel = EntityLabel.ORG) -> Ent
 
 
 def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) -> LinkInput:
-    return LinkInput(memory_id, text, str(kwargs.get("lang", "en")), "Alice", AT, list(mentions),
-                     list(kwargs.get("relations", [])))  # type: ignore[call-overload]  # fmt: skip
+    return LinkInput(
+        memory_id,
+        text,
+        str(kwargs.get("lang", "en")),
+        "Alice",
+        AT,
+        list(mentions),
+        list(kwargs.get("relations", [])),
+    )  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize(
@@ -51,8 +58,9 @@ def test_short_forms(name: str, kind: str, expected: list[str]) -> None:
 def test_the_type_is_not_part_of_the_key_and_the_strongest_evidence_types_it() -> None:
     text_a, text_b = "Alice works at Acme Robotics.", "Acme Robotics is in Toronto."
     weak = EntityMention("Acme Robotics", EntityLabel.OTHER, 0, 13, "spacy:PROPN", 0.6)
-    linked = link(SCOPE, [fact("m1", text_a, mention("Acme Robotics", text_a)),
-                          fact("m2", text_b, weak)], [])  # fmt: skip
+    linked = link(
+        SCOPE, [fact("m1", text_a, mention("Acme Robotics", text_a)), fact("m2", text_b, weak)], []
+    )
     acme = [e for e in linked.entities if e.name == "Acme Robotics"]
     assert len(acme) == 1 and acme[0].type == "ORG"
     assert acme[0].key == entity_key(SCOPE, "acme robotics's")
@@ -83,14 +91,23 @@ def test_the_gazetteer_finds_known_names_ner_missed() -> None:
     gazetteer = Gazetteer(forms)
     found = gazetteer.find("Thanks marcus! ACME's office and Marcus's mark.", [])
     # A one-word name counts only capitalised; a possessive and another case still count.
-    assert [(m.text, m.label) for m in found] == [("ACME", EntityLabel.ORG),
-                                                   ("Marcus", EntityLabel.PERSON)]  # fmt: skip
+    assert [(m.text, m.label) for m in found] == [
+        ("ACME", EntityLabel.ORG),
+        ("Marcus", EntityLabel.PERSON),
+    ]
     assert gazetteer.find("Acme", [EntityMention("Acme", EntityLabel.ORG, 0, 4, "x", 1)]) == []
 
 
 def test_first_person_mentions_the_speaker_as_subject() -> None:
-    linked = link(SCOPE, [fact("m1", "We go way back."), fact("m2", "It rained."),
-                          fact("m3", "我在腾讯工作。", lang="zh")], [])  # fmt: skip
+    linked = link(
+        SCOPE,
+        [
+            fact("m1", "We go way back."),
+            fact("m2", "It rained."),
+            fact("m3", "我在腾讯工作。", lang="zh"),
+        ],
+        [],
+    )
     subjects = [(m.memory_id, m.surface, m.role) for m in linked.mentions]
     assert subjects == [("m1", "We", "subject"), ("m3", "我", "subject")]
     [alice] = [e for e in linked.entities if e.name == "Alice"]
@@ -104,13 +121,24 @@ def test_relation_endpoints_become_mentions_and_junk_names_none() -> None:
     emma = Endpoint("Emma", EntityLabel.PERSON, 10, 14)
     cmu = mention("Carnegie Mellon", text)
     relations = [
-        RelationMention(RelationType.FAMILY_OF, Endpoint("Alice", EntityLabel.PERSON), emma,
-                        "dep:kin", 0.8),
-        RelationMention(RelationType.STUDIES_AT, emma, Endpoint("Carnegie Mellon",
-                        EntityLabel.ORG, cmu.start, cmu.end), "dep:study", 0.8),
-        RelationMention(RelationType.USES, Endpoint("Alice", EntityLabel.PERSON),
-                        Endpoint("Yep", EntityLabel.OTHER), "dep:x", 0.5),
-    ]  # fmt: skip
+        RelationMention(
+            RelationType.FAMILY_OF, Endpoint("Alice", EntityLabel.PERSON), emma, "dep:kin", 0.8
+        ),
+        RelationMention(
+            RelationType.STUDIES_AT,
+            emma,
+            Endpoint("Carnegie Mellon", EntityLabel.ORG, cmu.start, cmu.end),
+            "dep:study",
+            0.8,
+        ),
+        RelationMention(
+            RelationType.USES,
+            Endpoint("Alice", EntityLabel.PERSON),
+            Endpoint("Yep", EntityLabel.OTHER),
+            "dep:x",
+            0.5,
+        ),
+    ]
     linked = link(SCOPE, [fact("m1", text, cmu, relations=relations)], [])
     names = {e.key: e.name for e in linked.entities}
     assert {(names[r.source_key], r.type, names[r.target_key]) for r in linked.relations} == {

@@ -54,13 +54,17 @@ def test_an_unrestricted_principal_must_name_a_scope() -> None:
     ("error", "text"),
     [
         (NotFoundError("no memory 'm1' in this scope"), "NotFound: no memory 'm1' in this scope"),
-        (ForbiddenError("this key may not touch user_id 'x'"),
-         "Forbidden: this key may not touch user_id 'x'"),
+        (
+            ForbiddenError("this key may not touch user_id 'x'"),
+            "Forbidden: this key may not touch user_id 'x'",
+        ),
         (ValidationError("no messages to add"), "InvalidInput: no messages to add"),
-        (DatabaseUnavailableError("bolt://secret-host:7687 refused"),
-         "DatabaseUnavailable: the database is unavailable; retry later"),
+        (
+            DatabaseUnavailableError("bolt://secret-host:7687 refused"),
+            "DatabaseUnavailable: the database is unavailable; retry later",
+        ),
     ],
-)  # fmt: skip
+)
 def test_engram_errors_become_tool_errors_named_as_in_graphql(error: Exception, text: str) -> None:
     with pytest.raises(ToolError) as raised, tool_errors():
         raise error
@@ -97,9 +101,19 @@ def _no_memory(_: object) -> Any:
 async def test_tools_and_their_schemas() -> None:
     server = build_server(Binding(_no_memory, lambda _: ALICE_ONLY))
     tools = {t.name: t for t in await server.list_tools()}
-    assert set(tools) == {"add_messages", "add_memory", "search", "context", "entity", "path",
-                          "list_memories", "get_memory", "update_memory", "delete_memory",
-                          "forget"}  # fmt: skip
+    assert set(tools) == {
+        "add_messages",
+        "add_memory",
+        "search",
+        "context",
+        "entity",
+        "path",
+        "list_memories",
+        "get_memory",
+        "update_memory",
+        "delete_memory",
+        "forget",
+    }
     search = tools["search"].input_schema["properties"]
     assert search["clock"]["anyOf"][0]["enum"] == ["SAID", "HAPPENED"]
     assert tools["forget"].input_schema["properties"]["dry_run"]["default"] is True

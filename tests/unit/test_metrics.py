@@ -49,8 +49,9 @@ def test_operation_label_is_root_fields_never_the_client_name(
 
 def test_two_apps_count_in_their_own_registries() -> None:
     first, second = Metrics(), Metrics()  # the default registry would refuse the second
-    first.count_write(AddResult(message_ids=["m1", "m2"], added=["a"], updated=["u1", "u2"],
-                                superseded=["s"]))  # fmt: skip
+    first.count_write(
+        AddResult(message_ids=["m1", "m2"], added=["a"], updated=["u1", "u2"], superseded=["s"])
+    )
     assert sample(first, "engram_messages_written_total") == 2
     assert sample(first, "engram_memories_added_total") == 1
     assert sample(first, "engram_memories_updated_total") == 2

@@ -146,8 +146,9 @@ def test_context_block_stops_at_the_budget() -> None:
 def test_embedding_route_follows_the_scope_share(
     total: int, scoped: int, route: tuple[str, int]
 ) -> None:
-    settings = Settings(exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10,
-                        retriever_depth=30)  # fmt: skip
+    settings = Settings(
+        exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10, retriever_depth=30
+    )
     assert embedding_route(settings, total, scoped, wanted=10) == route
 
 

@@ -10,8 +10,9 @@ from service.retrieval.query import QueryPlan, TimeWindow
 from service.retrieval.route import RankerCall, RouteCounts, route_search
 from service.store.repository import Ranker, WindowCount
 
-SETTINGS = Settings(exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=3,
-                    retriever_depth=30)  # fmt: skip
+SETTINGS = Settings(
+    exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=3, retriever_depth=30
+)
 MARCH = TimeWindow(
     Clock.SAID, datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 4, 1, tzinfo=UTC), "in March"
 )

@@ -59,8 +59,20 @@ from service.nlp.time.periods import (
 
 _DAY, _WEEK, _MONTH, _YEAR = Granularity.DAY, Granularity.WEEK, Granularity.MONTH, Granularity.YEAR
 
-_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-          "七": 7, "八": 8, "九": 9}  # fmt: skip
+_DIGIT = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _CN_NUMBER = r"(?:[一二三四五六七八九]?十[一二三四五六七八九]?|[零一二两三四五六七八九])"
 _MONTH_NUMBER = r"(?:\d{1,2}|十[一二]?|[一二三四五六七八九])"
 _DAY_NUMBER = r"(?:\d{1,2}|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
@@ -68,18 +80,38 @@ _REL_PREFIX = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下": 
 _YEAR_WORD = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2, "大后年": 3}
 _WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _SEASON = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
-_UNIT = {"天": _DAY, "周": _WEEK, "星期": _WEEK, "个星期": _WEEK, "礼拜": _WEEK, "个礼拜": _WEEK,
-         "个月": _MONTH, "年": _YEAR}  # fmt: skip
+_UNIT = {
+    "天": _DAY,
+    "周": _WEEK,
+    "星期": _WEEK,
+    "个星期": _WEEK,
+    "礼拜": _WEEK,
+    "个礼拜": _WEEK,
+    "个月": _MONTH,
+    "年": _YEAR,
+}
 
 _FIXED: dict[str, tuple[Granularity, int]] = {
-    "今天": (_DAY, 0), "今日": (_DAY, 0), "今晚": (_DAY, 0), "今早": (_DAY, 0),
-    "昨天": (_DAY, -1), "昨日": (_DAY, -1), "昨晚": (_DAY, -1), "前天": (_DAY, -2),
-    "大前天": (_DAY, -3), "明天": (_DAY, 1), "后天": (_DAY, 2), "大后天": (_DAY, 3),
+    "今天": (_DAY, 0),
+    "今日": (_DAY, 0),
+    "今晚": (_DAY, 0),
+    "今早": (_DAY, 0),
+    "昨天": (_DAY, -1),
+    "昨日": (_DAY, -1),
+    "昨晚": (_DAY, -1),
+    "前天": (_DAY, -2),
+    "大前天": (_DAY, -3),
+    "明天": (_DAY, 1),
+    "后天": (_DAY, 2),
+    "大后天": (_DAY, 3),
     **{word: (_YEAR, n) for word, n in _YEAR_WORD.items()},
-    **{p + w: (_WEEK, n) for p, n in _REL_PREFIX.items()
-       for w in ("周", "星期", "个星期", "礼拜", "个礼拜")},
+    **{
+        p + w: (_WEEK, n)
+        for p, n in _REL_PREFIX.items()
+        for w in ("周", "星期", "个星期", "礼拜", "个礼拜")
+    },
     **{p + w: (_MONTH, n) for p, n in _REL_PREFIX.items() for w in ("月", "个月")},
-}  # fmt: skip
+}
 
 
 def cn_number(text: str) -> int:
@@ -240,8 +272,15 @@ _MONTH_PARTS = part_words("zh_month")
 _DECADE_PARTS = part_words("zh_decade")
 _HOLIDAYS = holidays_by_name("zh")
 _HOLIDAYS_WITH_YEAR = holidays_by_name("zh_with_year")
-_CENTURY = {"上世纪": 19, "上个世纪": 19, "二十世纪": 19, "20世纪": 19, "本世纪": 20,
-            "二十一世纪": 20, "21世纪": 20}  # fmt: skip
+_CENTURY = {
+    "上世纪": 19,
+    "上个世纪": 19,
+    "二十世纪": 19,
+    "20世纪": 19,
+    "本世纪": 20,
+    "二十一世纪": 20,
+    "21世纪": 20,
+}
 _HOURS = ("小时", "个小时", "个钟头")
 _SPAN_UNIT = {**_UNIT, "日": _DAY, "月": _MONTH}
 # A 年 or 月 after these is a count, an age or a habit (三个月中, 岁月, 每年底), not a date.

@@ -34,31 +34,102 @@ from service.nlp.time.calendar import (
 # --- English ----------------------------------------------------------------------------------
 
 RELATION_WORDS = {"last": -1, "previous": -1, "this": 0, "current": 0, "next": 1, "coming": 1}
-UNIT_WORDS = {"day": _G.DAY, "week": _G.WEEK, "month": _G.MONTH, "year": _G.YEAR,
-              "decade": _G.DECADE}  # fmt: skip
+UNIT_WORDS = {
+    "day": _G.DAY,
+    "week": _G.WEEK,
+    "month": _G.MONTH,
+    "year": _G.YEAR,
+    "decade": _G.DECADE,
+}
 NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2, "a few": 3, "few": 3,
-}  # fmt: skip
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "couple": 2,
+    "a few": 3,
+    "few": 3,
+}
 _FIXED = {
-    "today": (_G.DAY, 0), "tonight": (_G.DAY, 0), "earlier today": (_G.DAY, 0),
-    "this morning": (_G.DAY, 0), "this afternoon": (_G.DAY, 0), "this evening": (_G.DAY, 0),
-    "yesterday": (_G.DAY, -1), "last night": (_G.DAY, -1), "tomorrow": (_G.DAY, 1),
-    "the day before yesterday": (_G.DAY, -2), "the day after tomorrow": (_G.DAY, 2),
-}  # fmt: skip
+    "today": (_G.DAY, 0),
+    "tonight": (_G.DAY, 0),
+    "earlier today": (_G.DAY, 0),
+    "this morning": (_G.DAY, 0),
+    "this afternoon": (_G.DAY, 0),
+    "this evening": (_G.DAY, 0),
+    "yesterday": (_G.DAY, -1),
+    "last night": (_G.DAY, -1),
+    "tomorrow": (_G.DAY, 1),
+    "the day before yesterday": (_G.DAY, -2),
+    "the day after tomorrow": (_G.DAY, 2),
+}
 WEEKDAY_NUMBERS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _MONTH = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
-               "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}  # fmt: skip
+_MONTH_ABBR = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
 MONTH_NUMBERS = {**_MONTH, **_MONTH_ABBR}
 # Bare years are still years before these words ("2019 was", "2019 and 2020").
-_YEAR_FOLLOWERS = frozenset({"was", "is", "were", "will", "would", "had", "has", "and", "or", "to",
-                             "through", "until", "when", "where", "before", "after"})  # fmt: skip
-_DATEPARSER_SETTINGS = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": True,
-                        "PARSERS": ["absolute-time"]}  # fmt: skip
+_YEAR_FOLLOWERS = frozenset(
+    {
+        "was",
+        "is",
+        "were",
+        "will",
+        "would",
+        "had",
+        "has",
+        "and",
+        "or",
+        "to",
+        "through",
+        "until",
+        "when",
+        "where",
+        "before",
+        "after",
+    }
+)
+_DATEPARSER_SETTINGS = {
+    "PREFER_DATES_FROM": "past",
+    "RETURN_AS_TIMEZONE_AWARE": True,
+    "PARSERS": ["absolute-time"],
+}
 
 
 def alternation(words: Iterable[str]) -> str:

@@ -168,8 +168,16 @@ def _recent_units(m: re.Match[str], ref: datetime) -> TimeRange:
     return units_back(ref, UNIT_WORDS[m["unit"].lower()], 3)  # "in recent weeks": a few
 
 
-_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
-             "4th": 4}  # fmt: skip
+_QUARTERS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+}
 
 
 def _quarter(m: re.Match[str], ref: datetime) -> TimeRange:

@@ -48,8 +48,13 @@ _G = Granularity
 # The unit a part of each period is counted in, and where (in that unit, from the period's
 # start) its thirds and halves split; the last part runs to the period's end, whatever a
 # month's length.
-_SUB_UNIT = {_G.WEEK: _G.DAY, _G.MONTH: _G.DAY, _G.SEASON: _G.MONTH, _G.YEAR: _G.MONTH,
-             _G.DECADE: _G.YEAR}  # fmt: skip
+_SUB_UNIT = {
+    _G.WEEK: _G.DAY,
+    _G.MONTH: _G.DAY,
+    _G.SEASON: _G.MONTH,
+    _G.YEAR: _G.MONTH,
+    _G.DECADE: _G.YEAR,
+}
 _THIRDS: dict[Granularity, tuple[int, int]] = {
     _G.WEEK: (2, 4),
     _G.MONTH: (10, 20),

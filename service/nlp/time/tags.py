@@ -51,8 +51,24 @@ def find_time_tags(text: str, reference: datetime, lang: str = "en") -> list[Tim
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # Words that may surround a whole time phrase without changing what it means.
-_FILLER = frozenset({"in", "on", "during", "around", "about", "at", "the", "在", "于", "期间",
-                     "的时候", "时候", "那天", "当天"})  # fmt: skip
+_FILLER = frozenset(
+    {
+        "in",
+        "on",
+        "during",
+        "around",
+        "about",
+        "at",
+        "the",
+        "在",
+        "于",
+        "期间",
+        "的时候",
+        "时候",
+        "那天",
+        "当天",
+    }
+)
 _FILLER_SPLIT = re.compile(r"[\s\W]+")
 
 
