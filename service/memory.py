@@ -46,7 +46,8 @@ from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.nlp.time import tags as time_tags
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
-from service.store.dashboard_queries import Page
+from service.retrieval.traversal import GraphTraversal
+from service.store.dashboard_queries import DashboardStore, Page
 from service.store.database import Database
 from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
@@ -87,12 +88,17 @@ class MemoryService:
         default_factory=weakref.WeakSet, repr=False
     )
 
-    # get, update, delete, history, forget (service/lifecycle/operations.py).
+    # The use cases beside add and search, each built once: get, update, delete, history,
+    # forget (lifecycle/operations.py); the dashboard's lists and counts; graph traversals.
     lifecycle: Lifecycle = field(init=False, repr=False)
+    dashboard: DashboardStore = field(init=False, repr=False)
+    graph: GraphTraversal = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
         self.lifecycle = Lifecycle(self.db, self.embedder, self.extractor)
+        self.dashboard = DashboardStore(self.db)
+        self.graph = GraphTraversal(self.db, hub_limit=self.settings.graph_hub_limit)
 
     @classmethod
     async def start(

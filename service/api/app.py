@@ -64,9 +64,8 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
             app.state.memory = await MemoryService.start(settings)
             observe(app.state.memory, metrics)
             # What start loaded (the models: ~290k objects) lives as long as the process;
-            # frozen, it is left out of every full collection, which otherwise walks it: 166 ms
-            # instead of 0.2 ms after 50 searches (bench/gc_pause.py), a pause that falls on
-            # whichever request triggers it.
+            # frozen, it is left out of every full collection, which otherwise walks it in a
+            # pause that falls on whichever request triggers it (bench/gc_pause.py).
             gc.freeze()
             try:
                 yield

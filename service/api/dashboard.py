@@ -341,7 +341,7 @@ class DashboardQuery:
 
 def _store(info: Info[Any, None]) -> store.DashboardStore:
     memory: MemoryService = info.context["memory"]
-    return store.DashboardStore(memory.db)
+    return memory.dashboard
 
 
 def _allowed(principal: Principal) -> store.AllowedIds:

@@ -36,7 +36,7 @@ from service.retrieval.traversal import GraphTraversal
 
 def graph(info: Info[Any, None]) -> GraphTraversal:
     memory: MemoryService = info.context["memory"]
-    return GraphTraversal(memory.db, hub_limit=memory.settings.graph_hub_limit)
+    return memory.graph
 
 
 @strawberry.enum(description="Which end of a typed relation an entity is.")

@@ -16,7 +16,6 @@ from strawberry.types import Info
 
 from service.core import domain
 from service.retrieval.traversal import GraphTraversal
-from service.store.dashboard_queries import DashboardStore
 
 EntityMemories = DataLoader[str, list[domain.StoredMemory]]
 SupersedingMemories = DataLoader[tuple[str, domain.Scope], list[domain.StoredMemory]]
@@ -47,7 +46,7 @@ def superseding_memories(info: Info[Any, None]) -> SupersedingMemories:
     """The request's loader of (memory id, its scope) -> the memories that replaced it."""
     loader: SupersedingMemories | None = info.context.get("superseding_loader")
     if loader is None:
-        store = DashboardStore(info.context["memory"].db)
+        store = info.context["memory"].dashboard
 
         async def load(asks: Sequence[tuple[str, domain.Scope]]) -> list[list[domain.StoredMemory]]:
             found = await store.superseding(asks)

@@ -189,14 +189,14 @@ class Settings(BaseSettings):
     # weighted reciprocal rank (score = sum of weight / (rrf_k + rank)). rrf_k is 30, not the
     # 60 of the RRF paper (fused lists 1,000 deep): over lists 30 deep, 60 made rank 1 worth
     # 1.5 x rank 30, so a memory several retrievers put midway beat one that two put first
-    # (LoCoMo dev R@10 74.1 -> 75.7 at 30, 75.5 at 15: bench/RESULTS.md).
+    # (bench/RESULTS.md).
     search_default_limit: int = Field(default=10, ge=1, le=200)
     """Hits a search returns when the caller gives no limit."""
     # The vector index is asked for retriever_depth x vector_overfetch (90) when the scope is
     # most of what the index holds; a smaller share asks deeper (embedding_route) and a short
     # answer asks again (deeper_fetch), so the over-fetch only pays for filtered-out memories.
-    # 3 rather than 10: 100k store, interleaved A/B, p50 / p95 26.0 / 34.2 -> 21.6 / 31.3 ms,
-    # LoCoMo dev recall unchanged to the decimal (bench/RESULTS.md).
+    # 3 rather than 10: faster on the 100k store, LoCoMo dev recall unchanged
+    # (bench/RESULTS.md).
     vector_overfetch: int = Field(default=3, ge=1, le=1000)
     """The vector index is asked for at least retriever_depth times this."""
     # The full-text index is asked for retriever_depth x fulltext_overfetch (300) at once: it
@@ -245,8 +245,7 @@ class Settings(BaseSettings):
     # it. The index is asked for enough candidates that such a scope expects 2 x limit of its
     # own (at most vector_fetch_max); a scope of at most exact_scan_max memories that would
     # need more than the usual over-fetch is ranked by exact cosine instead (cheaper, and exact).
-    # Exact costs ~27 µs a memory (300: ~10 ms); a user's index partition answers k = 1,000 in
-    # ~6 ms (bench/RESULTS.md; it was 2,000 while the 100k store had one global index).
+    # Where exact ranking costs less than a deep index ask is measured in bench/RESULTS.md.
     exact_scan_max: int = Field(default=300, ge=0)
     """A scope (or time window) of at most this many memories is ranked by exact cosine when the
     vector index would need a deep ask.

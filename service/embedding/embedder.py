@@ -122,7 +122,7 @@ def _load_torch_model(path: str, threads: int) -> Any:
     from sentence_transformers import SentenceTransformer
 
     # Neo4j, spaCy and the API share the cores with torch: intra-op threads that spin while
-    # another process holds a core made a one-query embedding 8x slower (measured: 141 ms with
-    # 2 threads, 17 ms with 1, on this 2-core machine under load).
+    # another process holds a core made a one-query embedding several times slower
+    # (bench/RESULTS.md).
     torch.set_num_threads(threads)
     return SentenceTransformer(path, device="cpu", local_files_only=True)

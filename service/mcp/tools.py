@@ -72,8 +72,7 @@ class Binding:
         return Caller(scope_for(principal, user_id, agent_id, run_id), principal.name)
 
     def graph(self, ctx: Context) -> GraphTraversal:
-        memory = self.memory(ctx)
-        return GraphTraversal(memory.db, hub_limit=memory.settings.graph_hub_limit)
+        return self.memory(ctx).graph
 
 
 class Message(pydantic.BaseModel):

@@ -146,7 +146,7 @@ class HybridRetriever:
     ) -> tuple[list[float], dict[str, int], RouteCounts, WindowCount | None]:
         """What route_search reads, asked concurrently: the question's embedding and the named
         speakers, the scope's size, and the user's window (the question's, else the one it
-        prefers) counted from its index (2-15 ms, behind the embedding)."""
+        prefers) counted from its index, all behind the embedding."""
         size = asyncio.ensure_future(scope_size(self.store, self.counts, params))
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         counted = plan.window or plan.recent
@@ -208,8 +208,8 @@ class HybridRetriever:
 
     async def prepare_plans(self) -> None:
         """Have Neo4j plan the statements of a user's search, without a time window and with
-        one on either clock, before the first search asks: planning takes 100-900 ms a
-        statement on a new server, ~5 ms once planned. Neo4j keys a plan by the statement's
+        one on either clock, before the first search asks: planning a statement costs far more
+        than running it once planned (bench/RESULTS.md). Neo4j keys a plan by the statement's
         text and its parameters' types, so the parameters here are typed as a search's."""
         s = self.settings
         wanted = s.search_default_limit
@@ -249,11 +249,11 @@ class HybridRetriever:
 
         Named speakers are a filter (the speaker retriever); the embedding retrievers rank by
         what the question asks, not by whose name it holds (see without_names). Which names
-        speak is known while fresh; names not counted yet are asked (~2-4 ms) while the
+        speak is known while fresh; names not counted yet are asked while the
         question is embedded as if none of them spoke, the common case (a name in a question
         is more often someone spoken of), and embedded again without them only when they do.
-        Embedding every text the answer could lead to cost more for both latency and CPU: a
-        batch of two short texts takes 7.3 ms, of four 11.0 ms (bench/RESULTS.md).
+        Embedding every text the answer could lead to cost more for both latency and CPU
+        (bench/RESULTS.md).
         """
         names = list(plan.names)
         speaking, uncounted = known_speakers(self.counts, names, params)

@@ -164,10 +164,7 @@ def deeper_fetch(
     them. Both ways read about one node per candidate: the second ask reads ``deeper`` of them,
     the exact ranking at most every memory of the scope (``scoped``; a user's window only
     those its index seeks), so the index is asked again only when that is fewer. Nothing
-    found says the share is below 1 / fetch_k: exact is cheaper. Measured on a 5k-memory user
-    of the 100k store, a window three months back: the index at k = 900 ~11 ms, at k = 6,000
-    ~27 ms; exact ranking through the user's whole index ~24 ms (before the window seek),
-    through the window seek (634 of 5,211 read) ~13 ms.
+    found says the share is below 1 / fetch_k: exact is cheaper (measured in bench/RESULTS.md).
     """
     if found == 0:
         return None

@@ -61,7 +61,7 @@ def native(value: Any) -> Any:
 async def native_rows(cursor: neo4j.AsyncResult, plain: bool = False) -> list[Record]:
     """Every result leaves the store with native values: converted here, once. The records'
     raw values are read (``Result.data()`` would walk every value once more to convert graph
-    types, ~4 ms of a 20-hit search's Python time). ``plain``: the query returns nothing but
+    types, a visible share of a search's Python time). ``plain``: the query returns nothing but
     strings, numbers, and lists and maps of them, which need no walk."""
     keys = cursor.keys()
     if plain:
@@ -102,7 +102,7 @@ class Database:
     async def open_connections(self, count: int) -> None:
         """Have the driver's pool hold ``count`` connections: it opens one when every open one
         is busy, and a search's first queries run side by side (a connection's handshake and
-        login took the first search from ~30 to ~85 ms)."""
+        login would fall on the first search)."""
         await asyncio.gather(*(self.read("ping") for _ in range(count)))
 
     async def read(
@@ -115,15 +115,15 @@ class Database:
         """A read query by name; ``fills`` go at its /*marker*/ places (catalog.fill_markers).
         ``plain``: its answer holds only strings, numbers, and lists and maps of them (the search
         path's: times as text, nodes as map projections), taken as the driver gives it, without
-        the walk for temporal types and nodes (~1 ms of a search's CPU)."""
+        the walk for temporal types and nodes."""
         return await self._run(name, params, neo4j.READ_ACCESS, fills, plain)
 
     async def explain(
         self, name: str, params: Mapping[str, Any], fills: Mapping[str, str] | None = None
     ) -> None:
         """Have Neo4j plan a read query without running it. It keeps the plan, keyed by the
-        statement's text and its parameters' types, for the runs that follow (planning a search
-        statement takes 100-900 ms)."""
+        statement's text and its parameters' types, for the runs that follow (planning costs
+        far more than running)."""
         await self._run(name, params, neo4j.READ_ACCESS, fills, explain=True)
 
     async def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
@@ -198,9 +198,8 @@ class Database:
         self, cypher: str, params: dict[str, Any], plain: bool = False
     ) -> list[Record]:
         """One read statement in an auto-commit transaction: RUN and PULL in one round trip,
-        where a managed transaction adds BEGIN and a COMMIT round trip (a search makes ~7
-        reads: interleaved A/B over the LoCoMo dev questions, Python CPU 23.0 -> 18.6 ms and
-        p50 32.6 -> 28.6 ms per search). Errors the driver calls retryable are retried as
+        where a managed transaction adds BEGIN and a COMMIT round trip (a search makes several
+        reads; bench/RESULTS.md). Errors the driver calls retryable are retried as
         execute_read would, for at most READ_ATTEMPTS tries."""
         tries = 0
         while True:

@@ -2,7 +2,7 @@
 
 Neo4j 5.26's vector and full-text index queries cannot filter: they return the index's global
 top k and the caller keeps its own scope's hits. A user holding 5% of a 100k store asks the
-vector index for k ≈ 400 to keep 20 (18 ms here), and Lucene scores every matching memory of
+vector index for k ≈ 400 to keep 20, and Lucene scores every matching memory of
 the store (bench/RESULTS.md). So every memory with a user_id also carries one label
 MemoryShard_<i> (i = a stable digest of the user_id modulo the shard count), and each label has
 its own vector index (memory_embedding_shard_<i>) and full-text index (memory_text_shard_<i>).

@@ -145,7 +145,7 @@ class GraphStore:
 
     async def retrieve(self, retriever: str, params: dict[str, Any]) -> Ranking:
         """Run one retriever of the hybrid search (only the known ones exist): its ranking.
-        Each returns its lists in one row: the Python driver spends ~80 µs on every row it
+        Each returns its lists in one row: the Python driver spends its time per row it
         receives, a list's items cost it next to nothing. The embedding rankings (vector, time,
         scope_scan) also rank the named speakers and load the hits fusion can keep with their
         answer (``cover``: cypher/fragments/ranked_hits.cypher); a loaded hit's row holds its

@@ -44,7 +44,7 @@ async def drop_outdated_text_indexes(db: Database) -> list[str]:
 async def fill_happened_bounds(db: Database) -> int:
     """Give memories stored before happened_start/happened_end existed their bounds (without
     them no HAPPENED window would see them); how many were missing. Two index counts tell
-    whether any is (100k memories: ~30 ms); only then is every memory read (100k: ~9 s, once)."""
+    whether any is, cheaply; only then is every memory read (once)."""
     [row] = await db.read("count_happened_bounds")
     missing = int(row["said"]) - int(row["bounded"])
     if missing > 0:

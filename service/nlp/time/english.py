@@ -280,5 +280,5 @@ EN_RULES = RuleSet(
 
 
 def load_dateparser() -> None:
-    """Load dateparser's data: its first parse in a process is slow (bench/RESULTS.md)."""
+    """Load dateparser's data: its first parse in a process is slow."""
     dateparser.parse("13 October 2023", languages=["en"], settings=_DATEPARSER_SETTINGS)

@@ -89,8 +89,8 @@ def resolve_phrase(phrase: str, reference: datetime, lang: str | None = None) ->
 
 
 def warm_up() -> None:
-    """Load dateparser's data now: its first parse in a process takes ~125 ms (the next ~1),
-    which would otherwise fall on the first message or question holding a date. Build both
+    """Load dateparser's data now: its first parse in a process is slow, and would otherwise
+    fall on the first message or question holding a date. Build both
     languages' rule tables too (imports, regex compiles, the holiday list)."""
     load_dateparser()
     _rules_for("en")
