@@ -53,7 +53,7 @@ from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
 from service.store.scope_sizes import ScopeCounts, scope_counts, scope_size
-from service.store.writes import Reconciled
+from service.store.writes import Reconciled, WritePlan
 
 DEFAULT_ACTOR = "engram"
 # Connections Memory.start opens: as many as a search's queries that run side by side (the
@@ -225,15 +225,7 @@ class MemoryService:
         clock.lap("write")
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew
-        result = AddResult(
-            message_ids=[r.id for r in batch.message_rows],
-            added=[c.id for c in plan.new],
-            updated=[u.memory_id for u in plan.updates],
-            superseded=[s.old_id for s in plan.supersessions],
-            unchanged=plan.unchanged,
-            below_confidence=batch.below_confidence,
-            stage_ms=batch.stage_ms | clock.laps,
-        )
+        result = _add_result(batch, plan, clock.laps)
         for observer in list(self.write_observers):
             observer.count_write(result)
         return result
@@ -395,6 +387,18 @@ MAX_TOKEN_BUDGET = 32_000
 def _check_budget(token_budget: int) -> None:
     if not 1 <= token_budget <= MAX_TOKEN_BUDGET:
         raise ValidationError(f"tokenBudget must be between 1 and {MAX_TOKEN_BUDGET}")
+
+
+def _add_result(batch: _Extracted, plan: WritePlan, laps: dict[str, float]) -> AddResult:
+    return AddResult(
+        message_ids=[r.id for r in batch.message_rows],
+        added=[c.id for c in plan.new],
+        updated=[u.memory_id for u in plan.updates],
+        superseded=[s.old_id for s in plan.supersessions],
+        unchanged=plan.unchanged,
+        below_confidence=batch.below_confidence,
+        stage_ms=batch.stage_ms | laps,
+    )
 
 
 def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[MessageIn]:
