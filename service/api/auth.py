@@ -40,6 +40,11 @@ class Principal:
         return cls(name, frozenset({ANY}), frozenset({ANY}), frozenset({ANY}))
 
     @classmethod
+    def nobody(cls) -> Principal:
+        """May touch no scope (authorize refuses every one)."""
+        return cls("nobody", frozenset(), frozenset(), frozenset())
+
+    @classmethod
     def of(cls, key: ApiKey) -> Principal:
         return cls(
             key.principal, frozenset(key.user_ids), frozenset(key.agent_ids), frozenset(key.run_ids)
@@ -100,4 +105,18 @@ def actor(info: Info[Any, None]) -> str:
 
 def principal_from(request: Request) -> Principal:
     settings: Settings = request.app.state.settings
+    if opens_the_ide(request):
+        # The GraphiQL page runs no operation: a browser may load it without a key, and the
+        # queries it sends carry one (its Headers tab) or are refused.
+        return Principal.nobody()
     return authenticate(settings, request.headers.get("X-API-Key"))
+
+
+def opens_the_ide(request: Request) -> bool:
+    """A browser's GET of /graphql, which strawberry answers with the IDE page."""
+    accept = request.headers.get("accept", "")
+    return (
+        request.method == "GET"
+        and request.query_params.get("query") is None
+        and ("text/html" in accept or "*/*" in accept)
+    )

@@ -109,3 +109,14 @@ async def test_over_deep_queries_are_refused(mem: MemoryService, neo4j_target: N
         text = response.text  # type: ignore[attr-defined]
         assert ("exceeds maximum operation depth" in text) is refused, (depth, text)
         assert ("SearchHits" in text) is not refused
+
+
+async def test_a_browser_opens_graphiql_without_a_key_but_runs_nothing(
+    client: httpx.AsyncClient,
+) -> None:
+    page = await client.get("/graphql", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "graphiql" in page.text.lower()
+    # An operation still needs a key, by GET or POST.
+    by_get = await client.get("/graphql", params={"query": "{ __typename }"})
+    by_post = await client.post("/graphql", json={"query": "{ __typename }"})
+    assert by_get.status_code == 401 and by_post.status_code == 401
