@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 from pydantic import (
     AfterValidator,
@@ -74,6 +74,14 @@ class Role(StrEnum):
     TOOL = "tool"
 
 
+class ScopeParams(TypedDict):
+    """A scope as query parameters (unset fields are null and match anything)."""
+
+    user_id: str | None
+    agent_id: str | None
+    run_id: str | None
+
+
 class Scope(BaseModel):
     """Whose memory this is. At least one field is set; every query is filtered by all set ones."""
 
@@ -94,7 +102,7 @@ class Scope(BaseModel):
             raise ValueError("a scope needs at least one of user_id, agent_id, run_id")
         return self
 
-    def params(self) -> dict[str, str | None]:
+    def params(self) -> ScopeParams:
         """The scope as query parameters (unset fields are null and match anything)."""
         return {"user_id": self.user_id, "agent_id": self.agent_id, "run_id": self.run_id}
 

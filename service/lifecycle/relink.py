@@ -159,4 +159,4 @@ def _link_scope(
 
 
 def _scope_fields(scope: Scope) -> dict[str, str]:
-    return {k: v for k, v in scope.params().items() if v is not None}
+    return {k: v for k, v in scope.params().items() if isinstance(v, str)}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
 
 from service.core.config import Settings
 from service.core.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
@@ -22,6 +21,7 @@ from service.retrieval.query import (
 )
 from service.retrieval.route import RankerCall, RouteCounts, deeper_fetch, route_search
 from service.store.database import Record
+from service.store.params import Cover, SearchParams, search_params
 from service.store.repository import NO_COVER, Evidence, GraphStore, Ranker, Ranking, WindowCount
 from service.store.scope_sizes import ScopeCounts, known_speakers, scope_size, scope_speakers
 
@@ -55,7 +55,7 @@ class HybridRetriever:
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         plan = plan_query(query, options)
         fetch = max(options.limit * 3, self.settings.retriever_depth)
-        params = {**scope.params(), **plan.filter_params(), "limit": fetch}
+        params = search_params(scope.params(), plan.filter_params(), fetch)
         # The hits the ordering below can keep come loaded with the retrievers' answers.
         loads = options.limit * (POOL if self.settings.informative_first else 1)
         found = await self._run_retrievers(plan, params, options.limit, loads)
@@ -69,7 +69,7 @@ class HybridRetriever:
         return await self._explain(fused, params, evidence)
 
     async def _informative_first(
-        self, fused: list[Fused], limit: int, params: dict[str, Any], loaded: dict[str, Evidence]
+        self, fused: list[Fused], limit: int, params: SearchParams, loaded: dict[str, Evidence]
     ) -> tuple[list[Fused], dict[str, Evidence]]:
         """The first POOL x limit hits in informative_first's order, with their evidence (it
         holds the texts the order reads; the retrievers loaded most of it)."""
@@ -87,9 +87,7 @@ class HybridRetriever:
         order = informative_first([f.id for f in pool], says_nothing, sources)
         return [by_id[i] for i in order] + rest, loaded
 
-    async def _diversify(
-        self, fused: list[Fused], limit: int, params: dict[str, Any]
-    ) -> list[Fused]:
+    async def _diversify(self, fused: list[Fused], limit: int, params: SearchParams) -> list[Fused]:
         """MMR over a pool of 3 x limit candidates (off when diversity_weight is 1)."""
         weight = self.settings.diversity_weight
         if weight >= 1.0 or len(fused) <= 1:
@@ -101,7 +99,7 @@ class HybridRetriever:
         return [by_id[i] for i in order]
 
     async def _run_retrievers(
-        self, plan: QueryPlan, params: dict[str, Any], wanted: int, loads: int
+        self, plan: QueryPlan, params: SearchParams, wanted: int, loads: int
     ) -> dict[str, list[Record]]:
         """Each retriever's rows by name, each ranking's first ``loads`` hits loaded. The text
         retrievers start at once (one query); the embedding ones when the query is embedded
@@ -113,9 +111,13 @@ class HybridRetriever:
             text_rows.cancel()
             raise
         route = route_search(self.settings, plan, counts, wanted, window, bool(speakers))
-        exact = {**params, "embedding": embedding, "window_cap": self.settings.time_window_cap}
+        exact: SearchParams = {
+            **params,
+            "embedding": embedding,
+            "window_cap": self.settings.time_window_cap,
+        }
         voices = list(speakers) if route.voiced else []
-        ranking = {**exact, "cover": cover(loads, text_rows, voices)}
+        ranking: SearchParams = {**exact, "cover": cover(loads, text_rows, voices)}
         calls = {
             name: _call_params(call, exact, ranking, speakers) for name, call in route.calls.items()
         }
@@ -134,7 +136,7 @@ class HybridRetriever:
             rows[Retriever.SPEAKER] = voiced
             if route.index_voiced and len(voiced) < min(wanted, counts.spoken):
                 # The index's answer held too few of theirs.
-                named = {**exact, "speakers": list(speakers)}
+                named: SearchParams = {**exact, "speakers": list(speakers)}
                 rows[Retriever.SPEAKER] = (await self.store.retrieve(Ranker.SPEAKER, named)).hits
         if plan.window is not None:  # one ranking of the window stands for both
             rows[Retriever.VECTOR] = rows.get(Retriever.VECTOR) or rows[Retriever.TIME]
@@ -142,7 +144,7 @@ class HybridRetriever:
         return rows | await text_rows
 
     async def _route_inputs(
-        self, plan: QueryPlan, params: dict[str, Any]
+        self, plan: QueryPlan, params: SearchParams
     ) -> tuple[list[float], dict[str, int], RouteCounts, WindowCount | None]:
         """What route_search reads, asked concurrently: the question's embedding and the named
         speakers, the scope's size, and the user's window (the question's, else the one it
@@ -151,7 +153,7 @@ class HybridRetriever:
         question = asyncio.ensure_future(self._question_embedding(plan, params))
         counted = plan.window or plan.recent
         user_window = counted is not None and params.get("user_id") is not None
-        window = {**params, **window_params(counted)} if user_window else None
+        window: SearchParams | None = {**params, **window_params(counted)} if user_window else None
         reads = asyncio.ensure_future(self._window_reads(window))
         try:
             embedding, speakers = await question
@@ -168,8 +170,8 @@ class HybridRetriever:
         self,
         plan: QueryPlan,
         found: dict[Retriever, Ranking],
-        vector: dict[str, Any],
-        ranking: dict[str, Any],
+        vector: SearchParams,
+        ranking: SearchParams,
         wanted: int,
         scoped: int,
     ) -> Ranking:
@@ -186,7 +188,7 @@ class HybridRetriever:
         return await self.store.retrieve(Ranker.SCOPE_SCAN, ranking)
 
     async def _ask_again(
-        self, vector: dict[str, Any], answer: Ranking, wanted: int, scoped: int
+        self, vector: SearchParams, answer: Ranking, wanted: int, scoped: int
     ) -> Ranking:
         """The index's top-k held too few of what the caller may see (a short window, or
         memories far from the query): ask it again, deep enough for the share it showed."""
@@ -196,7 +198,7 @@ class HybridRetriever:
         return await self.store.retrieve(Ranker.VECTOR, {**vector, "fetch_k": deeper})
 
     async def _text_rows(
-        self, plan: QueryPlan, params: dict[str, Any], wanted: int
+        self, plan: QueryPlan, params: SearchParams, wanted: int
     ) -> dict[str, list[Record]]:
         """The full-text and graph retrievers' rows (one query; none without words to match),
         with the hits fusion can keep from them loaded."""
@@ -217,14 +219,16 @@ class HybridRetriever:
         start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2000, 2, 1, tzinfo=UTC)
         for window in (None, *(TimeWindow(clock, start, end) for clock in Clock)):
             plan = QueryPlan(text="", lucene=None, window=window, as_of=None)
-            params = {
-                **Scope(user_id="plan").params(),
-                **plan.filter_params(),
-                "limit": s.retriever_depth,
+            params = search_params(
+                Scope(user_id="plan").params(), plan.filter_params(), s.retriever_depth
+            )
+            exact: SearchParams = {
+                **params,
+                "embedding": embedding,
+                "window_cap": s.time_window_cap,
             }
-            exact = {**params, "embedding": embedding, "window_cap": s.time_window_cap}
-            ranking = {**exact, "cover": NO_COVER}
-            steps = [
+            ranking: SearchParams = {**exact, "cover": NO_COVER}
+            steps: list[tuple[str, SearchParams]] = [
                 ("text", text_params(s, "plan", params, wanted, ("WORKS_AT",))),
                 ("vector", {**ranking, "fetch_k": s.retriever_depth}),
                 ("time" if window else "scope_scan", ranking),
@@ -238,11 +242,11 @@ class HybridRetriever:
             for retriever, step in steps:
                 await self.store.prepare(retriever, step)
 
-    async def _window_reads(self, params: dict[str, Any] | None) -> WindowCount | None:
+    async def _window_reads(self, params: SearchParams | None) -> WindowCount | None:
         return None if params is None else await self.store.window_reads(params)
 
     async def _question_embedding(
-        self, plan: QueryPlan, params: dict[str, Any]
+        self, plan: QueryPlan, params: SearchParams
     ) -> tuple[list[float], dict[str, int]]:
         """The question's embedding without the names that speak in this scope, and those names
         with how many memories each speaks.
@@ -273,7 +277,7 @@ class HybridRetriever:
         return embedding, speakers
 
     async def _explain(
-        self, fused: list[Fused], params: dict[str, Any], loaded: dict[str, Evidence]
+        self, fused: list[Fused], params: SearchParams, loaded: dict[str, Evidence]
     ) -> list[SearchHit]:
         """The fused hits with their evidence: loaded with the retrievers' answers, or fetched
         (the hits of a ranking that loads nothing, or of a retriever's second ask)."""
@@ -305,10 +309,10 @@ class HybridRetriever:
 def text_params(
     settings: Settings,
     lucene: str,
-    params: dict[str, Any],
+    params: SearchParams,
     wanted: int,
     relation_types: tuple[str, ...] = (),
-) -> dict[str, Any]:
+) -> SearchParams:
     """The full-text and graph retrievers' parameters (cypher/search_text.cypher);
     ``relation_types``: the typed relations the graph retriever follows (QueryPlan)."""
     s = settings
@@ -328,10 +332,10 @@ def text_params(
 
 def _call_params(
     call: RankerCall,
-    exact: dict[str, Any],
-    ranking: dict[str, Any],
+    exact: SearchParams,
+    ranking: SearchParams,
     speakers: dict[str, int],
-) -> dict[str, Any]:
+) -> SearchParams:
     """A route's query parameters: the speakers' own ranking, a preferred window ranked on its
     own (nothing loaded with it), or the main ranking with its cover; the index's depth."""
     if call.ranker is Ranker.SPEAKER:
@@ -363,7 +367,7 @@ def loaded_evidence(found: dict[str, list[Record]]) -> dict[str, Evidence]:
 
 def cover(
     wanted: int, text_rows: asyncio.Future[dict[str, list[Record]]], speakers: list[str]
-) -> dict[str, Any]:
+) -> Cover:
     """What an embedding ranking loads with its answer, and whose memories it also ranks
     (``speakers``): cypher/fragments/ranked_hits.cypher.
 

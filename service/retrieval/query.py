@@ -15,6 +15,7 @@ from service.core.resources import NLP_MODELS_DIR
 from service.nlp.patterns import detect_lang
 from service.nlp.time.tags import find_time_tags, resolve_phrase
 from service.retrieval.lucene import lucene_query
+from service.store.params import FilterParams, WindowParams
 
 _SAID = re.compile(
     r"\b(?:say|said|says|tell|told|mention(?:ed)?|talk(?:ed)?|ask(?:ed)?|discuss(?:ed)?|"
@@ -121,12 +122,12 @@ class QueryPlan:
     # Typed relations the question asks about ("works for", "based in": RELATION_WORDS).
     relation_types: tuple[str, ...] = ()
 
-    def filter_params(self) -> dict[str, datetime | None]:
+    def filter_params(self) -> FilterParams:
         """The time parameters of the shared memory_visible predicate."""
         return {"as_of": self.as_of, **window_params(self.window)}
 
 
-def window_params(w: TimeWindow | None) -> dict[str, datetime | None]:
+def window_params(w: TimeWindow | None) -> WindowParams:
     """A window's bounds as the parameters of memory_visible (all None without a window)."""
     said = w is not None and w.clock is Clock.SAID
     happened = w is not None and w.clock is Clock.HAPPENED

@@ -10,10 +10,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
-from service.core.domain import EntityRef, Scope, SourceMessage, StoredMemory
+from service.core.domain import EntityRef, Scope, ScopeParams, SourceMessage, StoredMemory
 from service.store import writes
 from service.store.database import Database, Record
 from service.store.index_shards import IndexShards
+from service.store.params import Cover, SearchParams
 from service.store.writes import ReconcileAsk, Reconciled, WritePlan
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ class GraphStore:
             for r in rows
         ]
 
-    async def retrieve(self, retriever: str, params: dict[str, Any]) -> Ranking:
+    async def retrieve(self, retriever: str, params: SearchParams) -> Ranking:
         """Run one retriever of the hybrid search (only the known ones exist): its ranking.
         Each returns its lists in one row: the Python driver spends its time per row it
         receives, a list's items cost it next to nothing. The embedding rankings (vector, time,
@@ -160,13 +161,13 @@ class GraphStore:
             # The caller ranks the scope by exact cosine when the index gives it too little.
             return Ranking([], [])
 
-    async def retrieve_text(self, params: dict[str, Any]) -> dict[str, list[Record]]:
+    async def retrieve_text(self, params: SearchParams) -> dict[str, list[Record]]:
         """The full-text and graph retrievers' hits in one query (cypher/search_text.cypher),
         by retriever name; rows of the hits fusion can keep hold their Evidence as ``hit``."""
         [row] = await self.db.read("search_text", self._text(params), plain=True)
         return {name: _with_evidence(row[name]) for name in ("fulltext", "graph")}
 
-    async def prepare(self, retriever: str, params: dict[str, Any]) -> None:
+    async def prepare(self, retriever: str, params: SearchParams) -> None:
         """Have Neo4j plan what ``retrieve`` (or, for "text", ``retrieve_text``; "hits",
         ``fetch_hits``; "size", ``scope_share`` for a user of any partition; "speakers",
         ``speaker_counts``; "window", ``window_reads``) would run with these parameters,
@@ -185,7 +186,7 @@ class GraphStore:
         else:
             await self.db.explain(*self._retriever(retriever, params))
 
-    def _retriever(self, retriever: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _retriever(self, retriever: str, params: SearchParams) -> tuple[str, SearchParams]:
         if retriever not in _RANKER_STATEMENTS:
             raise ValueError(f"unknown retriever {retriever!r}")
         if retriever != "speaker":
@@ -194,21 +195,21 @@ class GraphStore:
             params = {**params, "vector_index": self.shards.vector_index(params.get("user_id"))}
         return _RANKER_STATEMENTS[Ranker(retriever)], params
 
-    def _text(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _text(self, params: SearchParams) -> SearchParams:
         return {**params, "text_index": self.shards.text_index(params.get("user_id"))}
 
-    async def speaker_counts(self, names: list[str], params: dict[str, Any]) -> dict[str, int]:
+    async def speaker_counts(self, names: list[str], params: ScopeParams) -> dict[str, int]:
         """How many memories of the caller's scope each of ``names`` speaks (0 for none)."""
         [row] = await self.db.read("count_scope_speakers", {**params, "names": names})
         return {r["name"]: int(r["memories"]) for r in row["speakers"]}
 
-    async def window_reads(self, params: dict[str, Any]) -> WindowCount:
+    async def window_reads(self, params: SearchParams) -> WindowCount:
         """How many memories ranking the user's time window exactly would read, and how many
         of those can be in the window."""
         [row] = await self.db.read("count_window_reads", params)
         return WindowCount(int(row["reads"]), int(row["within"]))
 
-    async def scope_share(self, params: dict[str, Any]) -> tuple[int, int]:
+    async def scope_share(self, params: ScopeParams) -> tuple[int, int]:
         """(memories the scope's indexes hold, memories in the caller's scope): the global
         indexes hold the store, a user's partition the users that share it (index_shards.py)."""
         label = self.shards.counted_label(params.get("user_id"))
@@ -216,12 +217,12 @@ class GraphStore:
         return int(row["total"]), int(row["scoped"])
 
     async def fetch_embeddings(
-        self, ids: list[str], params: dict[str, Any]
+        self, ids: list[str], params: SearchParams
     ) -> dict[str, list[float]]:
         rows = await self.db.read("fetch_embeddings", {**params, "ids": ids})
         return {r["id"]: r["embedding"] for r in rows if r["embedding"]}
 
-    async def fetch_hits(self, ids: list[str], params: dict[str, Any]) -> dict[str, Evidence]:
+    async def fetch_hits(self, ids: list[str], params: SearchParams) -> dict[str, Evidence]:
         """Memories by id with their source messages and entities, still filtered for the reader."""
         if not ids:
             return {}
@@ -269,7 +270,7 @@ _RANKER_STATEMENTS = {
 
 
 # An embedding ranking alone: nothing loaded, no speakers (cypher/fragments/ranked_hits.cypher).
-NO_COVER: dict[str, Any] = {"first": 0, "known": [], "loaded": [], "speakers": []}
+NO_COVER: Cover = {"first": 0, "known": [], "loaded": [], "speakers": []}
 
 
 def _with_evidence(hits: list[Record]) -> list[Record]:

@@ -13,11 +13,11 @@ the question nor ranked by the speaker retriever until the count is taken again)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from cachetools import TTLCache
 
 from service.core.config import Settings
+from service.core.domain import ScopeParams
 from service.store.repository import GraphStore
 
 ScopeKey = tuple[str | None, str | None, str | None]  # (user_id, agent_id, run_id)
@@ -48,12 +48,12 @@ def scope_counts(settings: Settings) -> ScopeCounts | None:
     return ScopeCounts(ttl) if ttl > 0 else None
 
 
-def _key(params: dict[str, Any]) -> ScopeKey:
+def _key(params: ScopeParams) -> ScopeKey:
     return (params.get("user_id"), params.get("agent_id"), params.get("run_id"))
 
 
 async def scope_size(
-    store: GraphStore, counts: ScopeCounts | None, params: dict[str, Any]
+    store: GraphStore, counts: ScopeCounts | None, params: ScopeParams
 ) -> tuple[int, int]:
     """(memories in the scope's vector index, in the caller's scope), reused while fresh."""
     key = _key(params)
@@ -65,7 +65,7 @@ async def scope_size(
 
 
 def known_speakers(
-    counts: ScopeCounts | None, names: list[str], params: dict[str, Any]
+    counts: ScopeCounts | None, names: list[str], params: ScopeParams
 ) -> tuple[dict[str, int], list[str]]:
     """What the fresh counts already say of ``names``, asking nothing: the names known to speak
     in the caller's scope (in the order given, with their memories), and the names not counted
@@ -77,7 +77,7 @@ def known_speakers(
 
 
 async def scope_speakers(
-    store: GraphStore, counts: ScopeCounts | None, names: list[str], params: dict[str, Any]
+    store: GraphStore, counts: ScopeCounts | None, names: list[str], params: ScopeParams
 ) -> dict[str, int]:
     """The ``names`` that speak in the caller's scope, in the order given, with how many of
     its memories each speaks; the names not counted while fresh are counted in one query."""
