@@ -12,7 +12,7 @@ the GraphQL type of the failure: ``InvalidInput: …``, ``NotFound: …``, ``For
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -55,6 +55,7 @@ WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False)
 REMOVES = ToolAnnotations(read_only_hint=False, destructive_hint=True)
 # What a transport may run around the server: stdio starts and closes its own Memory in it.
 Lifespan = Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]]
+Tool = Callable[..., Awaitable[Any]]  # a tool function, as MCPServer.tool registers it
 
 
 @dataclass(frozen=True)
@@ -174,8 +175,28 @@ def build_server(
 
 def register_memory_tools(server: MCPServer[Any], binding: Binding) -> None:
     """add_messages, add_memory, search and context: the write and read paths."""
+    server.tool(annotations=WRITES)(_add_messages(binding))
+    server.tool(annotations=WRITES)(_add_memory(binding))
+    server.tool(annotations=READ_ONLY)(_search(binding))
+    server.tool(annotations=READ_ONLY)(_context(binding))
 
-    @server.tool(annotations=WRITES)
+
+def register_graph_tools(server: MCPServer[Any], binding: Binding) -> None:
+    """entity and path: the graph reads of service/retrieval/traversal.py."""
+    server.tool(annotations=READ_ONLY)(_entity(binding))
+    server.tool(annotations=READ_ONLY)(_path(binding))
+
+
+def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
+    """list, get, update, delete and forget: Memory's lifecycle use cases."""
+    server.tool(annotations=READ_ONLY)(_list_memories(binding))
+    server.tool(annotations=READ_ONLY)(_get_memory(binding))
+    server.tool(annotations=WRITES)(_update_memory(binding))
+    server.tool(annotations=REMOVES)(_delete_memory(binding))
+    server.tool(annotations=REMOVES)(_forget(binding))
+
+
+def _add_messages(binding: Binding) -> Tool:
     async def add_messages(
         ctx: Context,
         messages: list[Message],
@@ -191,7 +212,10 @@ def register_memory_tools(server: MCPServer[Any], binding: Binding) -> None:
             done = await binding.memory(ctx).add(raw, who.scope, actor=who.actor)
         return results.Added.of(done)
 
-    @server.tool(annotations=WRITES)
+    return add_messages
+
+
+def _add_memory(binding: Binding) -> Tool:
     async def add_memory(
         ctx: Context,
         text: str,
@@ -208,7 +232,10 @@ def register_memory_tools(server: MCPServer[Any], binding: Binding) -> None:
             done = await binding.memory(ctx).add([message], who.scope, infer=False, actor=who.actor)
         return results.Added.of(done)
 
-    @server.tool(annotations=READ_ONLY)
+    return add_memory
+
+
+def _search(binding: Binding) -> Tool:
     async def search(
         ctx: Context,
         query: str,
@@ -238,7 +265,10 @@ def register_memory_tools(server: MCPServer[Any], binding: Binding) -> None:
             )
         return results.Hits(hits=[results.Hit.of(h) for h in hits])
 
-    @server.tool(annotations=READ_ONLY)
+    return search
+
+
+def _context(binding: Binding) -> Tool:
     async def context(
         ctx: Context,
         query: str,
@@ -255,11 +285,10 @@ def register_memory_tools(server: MCPServer[Any], binding: Binding) -> None:
             )
         return results.Context(text=block.text, tokens=block.tokens, memory_ids=block.memory_ids)
 
+    return context
 
-def register_graph_tools(server: MCPServer[Any], binding: Binding) -> None:
-    """entity and path: the graph reads of service/retrieval/traversal.py."""
 
-    @server.tool(annotations=READ_ONLY)
+def _entity(binding: Binding) -> Tool:
     async def entity(
         ctx: Context,
         name: str,
@@ -279,7 +308,10 @@ def register_graph_tools(server: MCPServer[Any], binding: Binding) -> None:
             neighbors = await walk.neighbors(node, who.scope, hops=hops, limit=limit)
         return results.Entity.of(node, memories, neighbors)
 
-    @server.tool(annotations=READ_ONLY)
+    return entity
+
+
+def _path(binding: Binding) -> Tool:
     async def path(
         ctx: Context,
         source: Annotated[str, Field(description="An entity name or alias")],
@@ -299,11 +331,10 @@ def register_graph_tools(server: MCPServer[Any], binding: Binding) -> None:
             )
         return results.Path.of(found)
 
+    return path
 
-def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
-    """list, get, update, delete and forget: Memory's lifecycle use cases."""
 
-    @server.tool(annotations=READ_ONLY)
+def _list_memories(binding: Binding) -> Tool:
     async def list_memories(
         ctx: Context,
         first: Annotated[int, Field(ge=1, le=100)] = 20,
@@ -320,7 +351,10 @@ def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
             )
         return results.MemoryPage.of(page)
 
-    @server.tool(annotations=READ_ONLY)
+    return list_memories
+
+
+def _get_memory(binding: Binding) -> Tool:
     async def get_memory(
         ctx: Context,
         memory_id: str,
@@ -333,7 +367,10 @@ def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
             who = binding.caller(ctx, user_id, agent_id, run_id)
             return await binding.memory(ctx).get(memory_id, who.scope, actor=who.actor)
 
-    @server.tool(annotations=WRITES)
+    return get_memory
+
+
+def _update_memory(binding: Binding) -> Tool:
     async def update_memory(
         ctx: Context,
         memory_id: str,
@@ -347,7 +384,10 @@ def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
             who = binding.caller(ctx, user_id, agent_id, run_id)
             return await binding.memory(ctx).update(memory_id, text, who.scope, actor=who.actor)
 
-    @server.tool(annotations=REMOVES)
+    return update_memory
+
+
+def _delete_memory(binding: Binding) -> Tool:
     async def delete_memory(
         ctx: Context,
         memory_id: str,
@@ -361,7 +401,10 @@ def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
             done = await binding.memory(ctx).delete(memory_id, who.scope, actor=who.actor)
         return results.Deleted(memory_id=memory_id, entity_keys=done.entity_keys)
 
-    @server.tool(annotations=REMOVES)
+    return delete_memory
+
+
+def _forget(binding: Binding) -> Tool:
     async def forget(
         ctx: Context,
         dry_run: Annotated[
@@ -381,3 +424,5 @@ def register_lifecycle_tools(server: MCPServer[Any], binding: Binding) -> None:
             who = binding.caller(ctx, user_id, agent_id, run_id)
             report = await binding.memory(ctx).forget(who.scope, dry_run, actor=who.actor)
         return results.Forgotten.of(report)
+
+    return forget
