@@ -13,6 +13,7 @@ from neo4j.exceptions import (
     DatabaseUnavailable,
     ServiceUnavailable,
     SessionExpired,
+    TransientError,
 )
 from neo4j.graph import Node
 
@@ -38,6 +39,8 @@ _STOPPED = (
 )
 # What Neo4j answers a bookmark it cannot parse (…InvalidBookmark, …InvalidBookmarkMixture).
 _BAD_BOOKMARK = "Neo.ClientError.Transaction.InvalidBookmark"
+# What a cluster member answers when it has not reached a query's bookmark in time.
+_BOOKMARK_TIMEOUT = "Neo.TransientError.Transaction.BookmarkTimeout"
 # Tries of a read that fails with an error the driver calls retryable (0.1 s, then 0.2 s apart).
 READ_ATTEMPTS = 3
 
@@ -204,11 +207,17 @@ class Database:
 
     @contextmanager
     def _translated_errors(self) -> Iterator[None]:
-        """The driver's connection failures and timeouts as Engram's errors."""
+        """The driver's connection failures, timeouts and refused bookmarks as Engram's errors."""
         try:
             yield
         except _UNAVAILABLE as e:
             raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+        except TransientError as e:
+            if e.code != _BOOKMARK_TIMEOUT:
+                raise
+            raise DatabaseUnavailableError(
+                f"Neo4j at {self.uri} has not caught up with the request's bookmark: {e.message}"
+            ) from e
         except ClientError as e:
             code = e.code or ""
             if code.startswith(_BAD_BOOKMARK):

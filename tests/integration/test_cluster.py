@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 import neo4j
 from service.api.app import create_app
@@ -21,6 +22,7 @@ from service.core.errors import ValidationError
 from service.embedding.embedder import Embedder
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
+from tests.integration.test_mcp import call, error_text, mcp_client
 
 ANA = Scope(user_id="ana")
 SAID = {"speaker": "Ana", "timestamp": "2024-02-01T10:00:00Z"}
@@ -113,3 +115,20 @@ async def test_client_sends_the_bookmark_back(
         assert any("cello" in h.memory.text for h in hits)
         with pytest.raises(ValidationError, match="X-Engram-Bookmark"):
             await second.search("What instrument?", bookmark="junk", user_id="ana")
+
+
+async def test_bookmark_header_over_mcp(mem: MemoryService, neo4j_target: Neo4jTarget) -> None:
+    def app() -> FastAPI:  # an app's MCP session manager runs once: one app per client
+        return create_app(neo4j_target.settings(auth_mode="local"), memory=mem)
+
+    async with mcp_client(app(), {}) as client:
+        added = await call(client, "add_memory", text="Ana keeps bees.", user_id="ana")
+    bookmark = added["bookmark"]
+    assert bookmarks.decode(bookmark)
+    async with mcp_client(app(), {bookmarks.HEADER: bookmark}) as client:
+        found = await call(client, "search", query="Who keeps bees?", user_id="ana")
+        assert any("bees" in hit["text"] for hit in found["hits"])
+    async with mcp_client(app(), {bookmarks.HEADER: "junk"}) as client:
+        refused = await client.call_tool("search", {"query": "bees", "user_id": "ana"})
+    assert refused.is_error
+    assert error_text(refused).startswith("InvalidInput: X-Engram-Bookmark")
