@@ -39,15 +39,19 @@ def routing_uri(target: Neo4jTarget) -> str:
     return "neo4j://" + target.uri.split("://", 1)[1]
 
 
-@pytest.fixture
-async def other(
-    neo4j_target: Neo4jTarget, embedder: Embedder, clean_db: None
-) -> AsyncIterator[MemoryService]:
+@pytest.fixture(scope="module")
+async def routed(neo4j_target: Neo4jTarget, embedder: Embedder) -> AsyncIterator[MemoryService]:
     """A second service, as another process would be: its own driver, through a routing URI."""
     settings = neo4j_target.settings(neo4j_uri=routing_uri(neo4j_target))
     service = await MemoryService.start(settings, embedder=embedder)
     yield service
     await service.close()
+
+
+@pytest.fixture
+async def other(routed: MemoryService, clean_db: None) -> MemoryService:
+    """The second service over an empty database."""
+    return routed
 
 
 async def test_routing_uri_adds_and_searches(other: MemoryService) -> None:
