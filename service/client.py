@@ -7,6 +7,9 @@
 Typed errors: InvalidInput → ValidationError, Forbidden → ForbiddenError, NotFound →
 NotFoundError, DatabaseUnavailable → DatabaseUnavailableError, TimedOut → QueryTimeoutError,
 and a busy process's 503 → BusyError with its Retry-After (all EngramError).
+
+Read your own writes through several processes or a Neo4j cluster: pass the ``bookmark`` of an
+AddResult to a later ``search`` or ``context`` (sent as X-Engram-Bookmark; docs/cluster.md).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from service.core.bookmarks import HEADER as BOOKMARK_HEADER
 from service.core.domain import AddResult, ContextBlock, SearchHit
 from service.core.errors import (
     BusyError,
@@ -41,7 +45,7 @@ _MEMORY = (
 )
 ADD = f"""mutation($messages: [MessageInput!]!, $scope: ScopeInput!) {{
   addMessages(messages: $messages, scope: $scope) {{ __typename
-    ... on AddMessagesSuccess {{ messageIds added updated superseded unchanged }}
+    ... on AddMessagesSuccess {{ messageIds added updated superseded unchanged bookmark }}
     {_PROBLEMS} }} }}"""
 SEARCH = f"""query($q: String!, $scope: ScopeInput!, $limit: Int!, $when: TimeFilterInput,
   $asOf: DateTime) {{ search(query: $q, scope: $scope, limit: $limit, when: $when, asOf: $asOf) {{
@@ -88,6 +92,7 @@ class EngramClient:
             updated=data["updated"],
             superseded=data["superseded"],
             unchanged=data["unchanged"],
+            bookmark=data["bookmark"],
         )
 
     async def search(
@@ -96,8 +101,10 @@ class EngramClient:
         limit: int = 10,
         when: dict[str, Any] | None = None,
         as_of: str | None = None,
+        bookmark: str | None = None,
         **scope: str,
     ) -> list[SearchHit]:
+        """Hits for ``query``; with ``bookmark`` (AddResult.bookmark) they include that write."""
         variables = {
             "q": query,
             "scope": _scope(scope),
@@ -105,16 +112,22 @@ class EngramClient:
             "when": when,
             "asOf": as_of,
         }
-        data = await self._call(SEARCH, variables, "search")
+        data = await self._call(SEARCH, variables, "search", bookmark)
         return [SearchHit.model_validate(_snake(hit)) for hit in data["hits"]]
 
-    async def context(self, query: str, token_budget: int = 1000, **scope: str) -> ContextBlock:
+    async def context(
+        self, query: str, token_budget: int = 1000, bookmark: str | None = None, **scope: str
+    ) -> ContextBlock:
         variables = {"q": query, "scope": _scope(scope), "budget": token_budget}
-        data = await self._call(CONTEXT, variables, "context")
+        data = await self._call(CONTEXT, variables, "context", bookmark)
         return ContextBlock(text=data["text"], tokens=data["tokens"], memory_ids=data["memoryIds"])
 
-    async def _call(self, query: str, variables: dict[str, Any], field: str) -> dict[str, Any]:
-        response = await self._http.post("/graphql", json={"query": query, "variables": variables})
+    async def _call(
+        self, query: str, variables: dict[str, Any], field: str, bookmark: str | None = None
+    ) -> dict[str, Any]:
+        headers = {BOOKMARK_HEADER: bookmark} if bookmark else None
+        payload = {"query": query, "variables": variables}
+        response = await self._http.post("/graphql", json=payload, headers=headers)
         if response.status_code == 401:
             raise ForbiddenError(response.json().get("detail", "unauthorised"))
         if response.status_code == 503 and "Retry-After" in response.headers:

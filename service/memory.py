@@ -225,7 +225,7 @@ class MemoryService:
         clock.lap("write")
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew
-        result = _add_result(batch, plan, clock.laps)
+        result = _add_result(batch, plan, clock.laps, await self.db.bookmark())
         for observer in list(self.write_observers):
             observer.count_write(result)
         return result
@@ -389,7 +389,9 @@ def _check_budget(token_budget: int) -> None:
         raise ValidationError(f"tokenBudget must be between 1 and {MAX_TOKEN_BUDGET}")
 
 
-def _add_result(batch: _Extracted, plan: WritePlan, laps: dict[str, float]) -> AddResult:
+def _add_result(
+    batch: _Extracted, plan: WritePlan, laps: dict[str, float], bookmark: str | None
+) -> AddResult:
     return AddResult(
         message_ids=[r.id for r in batch.message_rows],
         added=[c.id for c in plan.new],
@@ -398,6 +400,7 @@ def _add_result(batch: _Extracted, plan: WritePlan, laps: dict[str, float]) -> A
         unchanged=plan.unchanged,
         below_confidence=batch.below_confidence,
         stage_ms=batch.stage_ms | laps,
+        bookmark=bookmark,
     )
 
 

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp
 
 from service.api.admission import AdmissionLimit
 from service.api.auth import Principal, principal_from
+from service.api.consistency import ReadAfterBookmark
 from service.api.dashboard_page import (
     DASHBOARD_ASSETS_ROUTE,
     DASHBOARD_ROUTE,
@@ -96,6 +97,7 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
     app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
     app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
+    app.add_middleware(ReadAfterBookmark)  # X-Engram-Bookmark (docs/cluster.md)
     app.add_middleware(RequestIdMiddleware)
 
     @app.get("/healthz")

@@ -236,13 +236,7 @@ class LifecycleMutation:
             )
         except EngramError as e:
             return problem(e)
-        return AddMessagesSuccess(
-            message_ids=result.message_ids,
-            added=_ids(result.added),
-            updated=_ids(result.updated),
-            superseded=_ids(result.superseded),
-            unchanged=_ids(result.unchanged),
-        )
+        return AddMessagesSuccess.of(result)
 
     @strawberry.mutation(description="New text for a memory: re-embedded, entities relinked.")
     async def update_memory(

@@ -144,13 +144,7 @@ class Mutation:
             result = await service(info).add(raw, scope_for(info, scope), actor=actor(info))
         except EngramError as e:
             return problem(e)
-        return AddMessagesSuccess(
-            message_ids=result.message_ids,
-            added=[strawberry.ID(i) for i in result.added],
-            updated=[strawberry.ID(i) for i in result.updated],
-            superseded=[strawberry.ID(i) for i in result.superseded],
-            unchanged=[strawberry.ID(i) for i in result.unchanged],
-        )
+        return AddMessagesSuccess.of(result)
 
 
 QUERY_TEXTS_CACHED = 256

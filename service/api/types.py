@@ -180,6 +180,21 @@ class AddMessagesSuccess:
     updated: list[strawberry.ID]
     superseded: list[strawberry.ID]
     unchanged: list[strawberry.ID]
+    bookmark: str | None = strawberry.field(
+        description="Send it back as the X-Engram-Bookmark header: that request's reads then "
+        "see this write on any member of a Neo4j cluster (docs/cluster.md)."
+    )
+
+    @classmethod
+    def of(cls, r: domain.AddResult) -> AddMessagesSuccess:
+        return cls(
+            message_ids=r.message_ids,
+            added=[strawberry.ID(i) for i in r.added],
+            updated=[strawberry.ID(i) for i in r.updated],
+            superseded=[strawberry.ID(i) for i in r.superseded],
+            unchanged=[strawberry.ID(i) for i in r.unchanged],
+            bookmark=r.bookmark,
+        )
 
 
 @strawberry.type(description="The input was rejected; nothing was written.")

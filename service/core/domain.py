@@ -238,6 +238,9 @@ class AddResult(BaseModel):
     unchanged: list[str] = Field(default_factory=list)
     below_confidence: int = 0  # extracted facts not stored: under memory_min_confidence
     stage_ms: dict[str, float] = Field(default_factory=dict)
+    # Covers this write: a read sent with it sees the write on any cluster member
+    # (core/bookmarks.py).
+    bookmark: str | None = None
 
 
 def utcnow() -> datetime:

@@ -25,6 +25,10 @@ class Added(BaseModel):
     updated: list[str]
     superseded: list[str]
     unchanged: list[str]
+    bookmark: str | None = Field(
+        description="Send it back as the X-Engram-Bookmark HTTP header: that request's reads "
+        "then see this write on any member of a Neo4j cluster"
+    )
 
     @classmethod
     def of(cls, r: domain.AddResult) -> Added:
@@ -34,6 +38,7 @@ class Added(BaseModel):
             updated=r.updated,
             superseded=r.superseded,
             unchanged=r.unchanged,
+            bookmark=r.bookmark,
         )
 
 

@@ -13,14 +13,16 @@ from neo4j.exceptions import (
     DatabaseUnavailable,
     ServiceUnavailable,
     SessionExpired,
+    TransientError,
 )
 from neo4j.graph import Node
 
 import neo4j
 from neo4j import AsyncGraphDatabase
+from service.core import bookmarks
 from service.core.config import Settings
 from service.core.deadline import deadline_passed, transaction_timeout
-from service.core.errors import DatabaseUnavailableError, QueryTimeoutError
+from service.core.errors import DatabaseUnavailableError, QueryTimeoutError, ValidationError
 from service.store.catalog import bind_optional, fill_markers, query
 
 Record = dict[str, Any]
@@ -35,6 +37,10 @@ _STOPPED = (
     "Neo.ClientError.Transaction.LockClientStopped",
     "Neo.ClientError.Transaction.Terminated",
 )
+# What Neo4j answers a bookmark it cannot parse (…InvalidBookmark, …InvalidBookmarkMixture).
+_BAD_BOOKMARK = "Neo.ClientError.Transaction.InvalidBookmark"
+# What a cluster member answers when it has not reached a query's bookmark in time.
+_BOOKMARK_TIMEOUT = "Neo.TransientError.Transaction.BookmarkTimeout"
 # Tries of a read that fails with an error the driver calls retryable (0.1 s, then 0.2 s apart).
 READ_ATTEMPTS = 3
 
@@ -88,9 +94,17 @@ class Database:
             # "property key does not exist" on an empty graph is noise, not a problem.
             notifications_min_severity="OFF",
         )
+        # Every session of the process starts after the writes its sessions have seen committed:
+        # on a cluster a read that lands on a lagging follower waits for them (docs/cluster.md).
+        self._bookmarks = AsyncGraphDatabase.bookmark_manager()
 
     async def close(self) -> None:
         await self._driver.close()
+
+    async def bookmark(self) -> str | None:
+        """A token for the writes this process has committed so far, for a client to send back
+        to another process (core/bookmarks.py); None before the first."""
+        return bookmarks.encode(await self._bookmarks.get_bookmarks())
 
     async def ping(self) -> bool:
         try:
@@ -144,7 +158,7 @@ class Database:
     async def run_statement(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
         """A schema statement (auto-commit; schema commands cannot share a transaction)."""
         with self._translated_errors():
-            async with self._driver.session(database=self.name) as session:
+            async with self._session(neo4j.WRITE_ACCESS) as session:
                 cursor = await session.run(statement, dict(params or {}))
                 await cursor.consume()
 
@@ -176,18 +190,38 @@ class Database:
         rolled back by Neo4j if it outlives what is left of the request's deadline."""
         with self._translated_errors():
             timed = neo4j.unit_of_work(timeout=transaction_timeout())(work)
-            async with self._driver.session(database=self.name) as session:
+            async with self._session(neo4j.WRITE_ACCESS) as session:
                 return await session.execute_write(timed)
+
+    def _session(self, access: str) -> neo4j.AsyncSession:
+        """The one place sessions are opened: each shares the process's bookmark manager and
+        waits for the bookmark the request brought (core/bookmarks.py). Bookmarks travel in the
+        BEGIN or RUN message, so they add no round trip."""
+        waited = bookmarks.awaited()
+        return self._driver.session(
+            database=self.name,
+            default_access_mode=access,
+            bookmark_manager=self._bookmarks,
+            bookmarks=neo4j.Bookmarks.from_raw_values(waited) if waited else None,
+        )
 
     @contextmanager
     def _translated_errors(self) -> Iterator[None]:
-        """The driver's connection failures and timeouts as Engram's errors."""
+        """The driver's connection failures, timeouts and refused bookmarks as Engram's errors."""
         try:
             yield
         except _UNAVAILABLE as e:
             raise DatabaseUnavailableError(f"Neo4j at {self.uri} does not answer: {e}") from e
+        except TransientError as e:
+            if e.code != _BOOKMARK_TIMEOUT:
+                raise
+            raise DatabaseUnavailableError(
+                f"Neo4j at {self.uri} has not caught up with the request's bookmark: {e.message}"
+            ) from e
         except ClientError as e:
             code = e.code or ""
+            if code.startswith(_BAD_BOOKMARK):
+                raise ValidationError(f"{bookmarks.HEADER}: Neo4j refused it: {e.message}") from e
             if not (code.startswith(_TIMED_OUT) or (code in _STOPPED and deadline_passed())):
                 raise
             raise QueryTimeoutError(
@@ -204,9 +238,7 @@ class Database:
         tries = 0
         while True:
             try:
-                async with self._driver.session(
-                    database=self.name, default_access_mode=neo4j.READ_ACCESS
-                ) as session:
+                async with self._session(neo4j.READ_ACCESS) as session:
                     timed = neo4j.Query(cypher, timeout=transaction_timeout())
                     return await native_rows(await session.run(timed, params), plain)
             except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as e:
