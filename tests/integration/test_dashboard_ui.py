@@ -261,6 +261,9 @@ async def test_chinese_last_month_search_and_forget_with_proof(dashboard: Dashbo
     report = await page.eval("$('#forget-report').innerText")
     assert "Verified: nothing is left" in report and "nodesLeft: 0" in report
     await page.wait_for("$('#stats').textContent.startsWith('0 memories')")
+    # The picker reloads after the stats: wait for it (wait_for fails when it never does).
+    gone = "![...document.querySelectorAll('#scope-picker option')]"
+    await page.wait_for(gone + ".some(o => o.textContent.includes('wang'))")
     assert not any("wang" in o for o in await dashboard.texts("#scope-picker option"))
     await dashboard.shot("forget")
 
