@@ -19,7 +19,13 @@ from service.retrieval.query import (
     window_params,
     without_names,
 )
-from service.retrieval.route import RankerCall, RouteCounts, deeper_fetch, route_search
+from service.retrieval.route import (
+    RankerCall,
+    RouteCounts,
+    SearchRoute,
+    deeper_fetch,
+    route_search,
+)
 from service.store.database import Record
 from service.store.params import Cover, SearchParams, search_params
 from service.store.repository import NO_COVER, Evidence, GraphStore, Ranker, Ranking, WindowCount
@@ -132,16 +138,29 @@ class HybridRetriever:
             )
         rows: dict[str, list[Record]] = {name: answer.hits for name, answer in found.items()}
         if route.voiced:
-            voiced = next(iter(found.values())).voiced
-            rows[Retriever.SPEAKER] = voiced
-            if route.index_voiced and len(voiced) < min(wanted, counts.spoken):
-                # The index's answer held too few of theirs.
-                named: SearchParams = {**exact, "speakers": list(speakers)}
-                rows[Retriever.SPEAKER] = (await self.store.retrieve(Ranker.SPEAKER, named)).hits
+            main_answer = next(iter(found.values()))
+            rows[Retriever.SPEAKER] = await self._voiced_rows(
+                route, main_answer, exact, speakers, min(wanted, counts.spoken)
+            )
         if plan.window is not None:  # one ranking of the window stands for both
             rows[Retriever.VECTOR] = rows.get(Retriever.VECTOR) or rows[Retriever.TIME]
             rows.setdefault(Retriever.TIME, rows[Retriever.VECTOR])
         return rows | await text_rows
+
+    async def _voiced_rows(
+        self,
+        route: SearchRoute,
+        answer: Ranking,
+        exact: SearchParams,
+        speakers: dict[str, int],
+        enough: int,
+    ) -> list[Record]:
+        """The named speakers' ranking that came with the main answer, or their own query when
+        the index's answer held fewer than ``enough`` of theirs."""
+        if not route.index_voiced or len(answer.voiced) >= enough:
+            return answer.voiced
+        named: SearchParams = {**exact, "speakers": list(speakers)}
+        return (await self.store.retrieve(Ranker.SPEAKER, named)).hits
 
     async def _route_inputs(
         self, plan: QueryPlan, params: SearchParams
