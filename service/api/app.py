@@ -24,6 +24,7 @@ from starlette.types import ASGIApp
 from service.api.admission import AdmissionLimit
 from service.api.auth import Principal, principal_from
 from service.api.consistency import ReadAfterBookmark
+from service.api.context import RequestContext
 from service.api.dashboard_page import (
     DASHBOARD_ASSETS_ROUTE,
     DASHBOARD_ROUTE,
@@ -85,8 +86,8 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
 
     async def context(
         request: Request, principal: Annotated[Principal, Depends(principal_from)]
-    ) -> dict[str, Any]:
-        return {"memory": request.app.state.memory, "request": request, "principal": principal}
+    ) -> RequestContext:
+        return RequestContext(request.app.state.memory, principal)
 
     router = OfflineGraphQLRouter(build_schema(settings, metrics), context_getter=context)
     app.include_router(router, prefix="/graphql")

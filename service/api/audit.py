@@ -24,6 +24,7 @@ from strawberry.types import Info
 from strawberry.utils.await_maybe import AwaitableOrValue, await_maybe
 
 from service.api.auth import Principal, authorize, scope_for
+from service.api.context import RequestContext
 from service.api.dashboard import EntityConnection, MemoryConnection
 from service.api.graph import Entity, EntityPath, RelationConnection
 from service.api.lifecycle import MemoryHistory
@@ -78,6 +79,8 @@ AUDITED_READS: dict[tuple[str, str], AuditedRead] = {
 # Query fields that are not reads of memories, with the reason.
 NOT_AUDITED: dict[str, str] = {
     "readAudit": "lists the audit itself; recording it would add an event per page read",
+    "viewer": "the caller's own key: its principal and the ids it may touch, no memory",
+    "scopes": "which of the caller's own scopes hold memories, and how many; no memory text",
 }
 
 
@@ -88,12 +91,12 @@ class ReadAuditExtension(SchemaExtension):
         self,
         _next: Callable[..., Any],
         root: Any,
-        info: GraphQLResolveInfo[dict[str, Any]],
+        info: GraphQLResolveInfo[RequestContext],
         *args: str,
         **kwargs: Any,
     ) -> AwaitableOrValue[object]:
         read = AUDITED_READS.get((info.parent_type.name, info.field_name))
-        memory: MemoryService | None = info.context["memory"] if read is not None else None
+        memory: MemoryService | None = info.context.memory if read is not None else None
         if read is None or memory is None or not memory.settings.audit_reads:
             resolved: AwaitableOrValue[object] = _next(root, info, *args, **kwargs)
             return resolved  # every other field stays synchronous
@@ -105,11 +108,11 @@ async def _audited(
     memory: MemoryService,
     _next: Callable[..., Any],
     root: Any,
-    info: GraphQLResolveInfo[dict[str, Any]],
+    info: GraphQLResolveInfo[RequestContext],
     *args: str,
     **kwargs: Any,
 ) -> object:
-    principal: Principal = info.context["principal"]
+    principal: Principal = info.context.principal
     scope, query = _target(read, principal, root, kwargs)
     if scope is None:  # refused: the resolver answers Forbidden / InvalidInput itself
         return await await_maybe(_next(root, info, *args, **kwargs))
@@ -229,10 +232,14 @@ ReadAuditResult = Annotated[
 class AuditQuery:
     @strawberry.field(description="The scope's audited reads, newest first (ENGRAM_AUDIT_READS).")
     async def read_audit(
-        self, info: Info[Any, None], scope: ScopeInput, first: int = 20, after: str | None = None
+        self,
+        info: Info[RequestContext, None],
+        scope: ScopeInput,
+        first: int = 20,
+        after: str | None = None,
     ) -> ReadAuditResult:
         try:
-            memory: MemoryService = info.context["memory"]
+            memory: MemoryService = info.context.memory
             page = await memory.read_audit(scope_for(info, scope), first, after)
         except EngramError as e:
             result = problem(e)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import Any
 
 import pydantic
 from fastapi import HTTPException, Request
 from strawberry.types import Info
 
+from service.api.context import RequestContext
 from service.api.types import ScopeInput
 from service.core import domain
 from service.core.config import ApiKey, Settings
@@ -87,19 +87,19 @@ def authorize(principal: Principal, scope: domain.Scope) -> domain.Scope:
     return domain.Scope(**narrowed)
 
 
-def scope_for(info: Info[Any, None], scope: ScopeInput) -> domain.Scope:
+def scope_for(info: Info[RequestContext, None], scope: ScopeInput) -> domain.Scope:
     """The GraphQL scope argument, validated and authorised for the caller."""
     try:
         asked = domain.Scope(user_id=scope.user_id, agent_id=scope.agent_id, run_id=scope.run_id)
     except pydantic.ValidationError as e:
         raise ValidationError(f"scope: {e.errors()[0]['msg']}") from e
-    principal: Principal = info.context["principal"]
+    principal: Principal = info.context.principal
     return authorize(principal, asked)
 
 
-def actor(info: Info[Any, None]) -> str:
+def actor(info: Info[RequestContext, None]) -> str:
     """Who writes: the API key's principal, recorded on every MemoryEvent."""
-    principal: Principal = info.context["principal"]
+    principal: Principal = info.context.principal
     return principal.name
 
 

@@ -33,6 +33,7 @@ import strawberry
 from strawberry.types import Info
 
 from service.api.auth import ANY, Principal, scope_for
+from service.api.context import RequestContext
 from service.api.graph import Entity
 from service.api.types import (
     Clock,
@@ -249,7 +250,7 @@ class DashboardQuery:
     @strawberry.field(description="Memories of one scope, filtered, sorted and paged.")
     async def memories(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         scope: ScopeInput,
         where: MemoryWhereInput | None = None,
         sort: list[MemorySortInput] | None = None,
@@ -277,7 +278,7 @@ class DashboardQuery:
     @strawberry.field(description="Entities of one scope with mention counts, sorted and paged.")
     async def entities(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         scope: ScopeInput,
         where: EntityWhereInput | None = None,
         sort: list[EntitySortInput] | None = None,
@@ -302,7 +303,7 @@ class DashboardQuery:
     @strawberry.field(description="Memory counts per day, week or month; empty buckets omitted.")
     async def timeline(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         scope: ScopeInput,
         bucket: Bucket,
         clock: Clock = Clock.SAID,
@@ -315,18 +316,20 @@ class DashboardQuery:
         return [TimelineBucket(bucket_start=r.bucket_start, count=r.count) for r in rows]
 
     @strawberry.field(description="How many entities of each type, most common first.")
-    async def entity_type_counts(self, info: Info[Any, None], scope: ScopeInput) -> list[TypeCount]:
+    async def entity_type_counts(
+        self, info: Info[RequestContext, None], scope: ScopeInput
+    ) -> list[TypeCount]:
         rows = await _store(info).entity_type_counts(scope_for(info, scope))
         return [TypeCount(type=r.type, count=r.count) for r in rows]
 
     @strawberry.field(description="The scopes holding memories that this key may read.")
-    async def scopes(self, info: Info[Any, None], first: int = 50) -> list[ScopeSummary]:
-        rows = await _store(info).scopes(_allowed(info.context["principal"]), first)
+    async def scopes(self, info: Info[RequestContext, None], first: int = 50) -> list[ScopeSummary]:
+        rows = await _store(info).scopes(_allowed(info.context.principal), first)
         return [ScopeSummary(**r.model_dump()) for r in rows]
 
     @strawberry.field(description="The caller: its principal and the ids its key may touch.")
-    def viewer(self, info: Info[Any, None]) -> Viewer:
-        p: Principal = info.context["principal"]
+    def viewer(self, info: Info[RequestContext, None]) -> Viewer:
+        p: Principal = info.context.principal
         return Viewer(
             principal=p.name,
             user_ids=sorted(p.user_ids),
@@ -335,12 +338,12 @@ class DashboardQuery:
         )
 
     @strawberry.field(description="Counts of memories, messages, entities and events.")
-    async def stats(self, info: Info[Any, None], scope: ScopeInput) -> Stats | None:
+    async def stats(self, info: Info[RequestContext, None], scope: ScopeInput) -> Stats | None:
         return Stats(**(await _store(info).stats(scope_for(info, scope))).model_dump())
 
 
-def _store(info: Info[Any, None]) -> store.DashboardStore:
-    memory: MemoryService = info.context["memory"]
+def _store(info: Info[RequestContext, None]) -> store.DashboardStore:
+    memory: MemoryService = info.context.memory
     return memory.dashboard
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
 from strawberry.types import Info
 
 from service.api import loaders
 from service.api.auth import scope_for
+from service.api.context import RequestContext
 from service.api.types import (
     DatabaseUnavailable,
     Forbidden,
@@ -34,8 +35,8 @@ from service.retrieval import traversal
 from service.retrieval.traversal import GraphTraversal
 
 
-def graph(info: Info[Any, None]) -> GraphTraversal:
-    memory: MemoryService = info.context["memory"]
+def graph(info: Info[RequestContext, None]) -> GraphTraversal:
+    memory: MemoryService = info.context.memory
     return memory.graph
 
 
@@ -73,7 +74,7 @@ class Entity:
 
     @strawberry.field(description="Memories that mention it, newest first; current unless asOf.")
     async def memories(
-        self, info: Info[Any, None], limit: int = 20, as_of: datetime | None = None
+        self, info: Info[RequestContext, None], limit: int = 20, as_of: datetime | None = None
     ) -> list[Memory]:
         loader = loaders.entity_memories(info, graph(info), self.scope, limit, as_of)
         return [Memory.of(m) for m in await loader.load(self.node.key)]
@@ -81,7 +82,7 @@ class Entity:
     @strawberry.field(description="Typed relations it is the source (OUT) or target (IN) of.")
     async def relations(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         direction: Direction = Direction.BOTH,
         type: list[str] | None = None,
         first: int = 20,
@@ -94,7 +95,7 @@ class Entity:
 
     @strawberry.field(description="Entities up to `hops` (1-3) hops away, nearest first.")
     async def neighbors(
-        self, info: Info[Any, None], hops: int = 1, limit: int = 25
+        self, info: Info[RequestContext, None], hops: int = 1, limit: int = 25
     ) -> list[Neighbor]:
         found = await graph(info).neighbors(self.node, self.scope, hops=hops, limit=limit)
         return [Neighbor.of(n, self.scope) for n in found]
@@ -218,7 +219,7 @@ class GraphQuery:
     @strawberry.field(description="An entity by name; case, possessive and plural do not matter.")
     async def entity(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         name: str,
         scope: ScopeInput,
         entity_type: Annotated[str | None, strawberry.argument(name="type")] = None,
@@ -233,7 +234,7 @@ class GraphQuery:
     @strawberry.field(description="The shortest chain of entities from one to another.")
     async def path(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         source: Annotated[str, strawberry.argument(name="from")],
         to: str,
         scope: ScopeInput,
@@ -250,7 +251,7 @@ class GraphQuery:
     @strawberry.field(description="Typed relations of one scope, current unless asOf, paged.")
     async def relations(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         scope: ScopeInput,
         where: RelationWhereInput | None = None,
         first: int = 20,

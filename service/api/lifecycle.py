@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
 from strawberry.types import Info
 
 from service.api.auth import actor, scope_for
+from service.api.context import RequestContext
 from service.api.types import (
     AddMessagesSuccess,
     DatabaseUnavailable,
@@ -198,7 +199,7 @@ DecayResult = Annotated[DecayReport | _Problems, strawberry.union("DecayResult")
 class LifecycleQuery:
     @strawberry.field(description="One memory by id; the read counts for eviction by access count.")
     async def memory(
-        self, info: Info[Any, None], id: strawberry.ID, scope: ScopeInput
+        self, info: Info[RequestContext, None], id: strawberry.ID, scope: ScopeInput
     ) -> MemoryResult:
         try:
             found = await _lifecycle(info).get(str(id), scope_for(info, scope))
@@ -208,7 +209,7 @@ class LifecycleQuery:
 
     @strawberry.field(description="A memory's events, oldest first; kept after it is deleted.")
     async def history(
-        self, info: Info[Any, None], memory_id: strawberry.ID, scope: ScopeInput
+        self, info: Info[RequestContext, None], memory_id: strawberry.ID, scope: ScopeInput
     ) -> HistoryResult:
         try:
             events = await _lifecycle(info).history(str(memory_id), scope_for(info, scope))
@@ -222,7 +223,7 @@ class LifecycleMutation:
     @strawberry.mutation(description="Store one text as one memory, verbatim (no extraction).")
     async def add_memory(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         text: str,
         scope: ScopeInput,
         speaker: str | None = None,
@@ -230,7 +231,7 @@ class LifecycleMutation:
     ) -> AddMemoryResult:
         message = {"content": text, "speaker": speaker, "timestamp": timestamp}
         try:
-            memory: MemoryService = info.context["memory"]
+            memory: MemoryService = info.context.memory
             result = await memory.add(
                 [message], scope_for(info, scope), infer=False, actor=actor(info)
             )
@@ -240,7 +241,7 @@ class LifecycleMutation:
 
     @strawberry.mutation(description="New text for a memory: re-embedded, entities relinked.")
     async def update_memory(
-        self, info: Info[Any, None], id: strawberry.ID, text: str, scope: ScopeInput
+        self, info: Info[RequestContext, None], id: strawberry.ID, text: str, scope: ScopeInput
     ) -> MemoryResult:
         try:
             updated = await _lifecycle(info).update(
@@ -252,7 +253,7 @@ class LifecycleMutation:
 
     @strawberry.mutation(description="Delete a memory; its history (with its text) stays.")
     async def delete_memory(
-        self, info: Info[Any, None], id: strawberry.ID, scope: ScopeInput
+        self, info: Info[RequestContext, None], id: strawberry.ID, scope: ScopeInput
     ) -> DeleteMemoryResult:
         try:
             done = await _lifecycle(info).delete(str(id), scope_for(info, scope), actor(info))
@@ -261,7 +262,9 @@ class LifecycleMutation:
         return DeletedMemory(memory_id=id, entity_keys=done.entity_keys)
 
     @strawberry.mutation(description="Erase a scope and prove it; dryRun lists what would go.")
-    async def forget(self, info: Info[Any, None], scope: ScopeInput, dry_run: bool) -> ForgetResult:
+    async def forget(
+        self, info: Info[RequestContext, None], scope: ScopeInput, dry_run: bool
+    ) -> ForgetResult:
         try:
             report = await _lifecycle(info).forget(scope_for(info, scope), dry_run, actor(info))
         except EngramError as e:
@@ -274,7 +277,7 @@ class LifecycleMutation:
     )
     async def evict(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         scope: ScopeInput,
         dry_run: bool,
         older_than: datetime | None = None,
@@ -300,7 +303,7 @@ class LifecycleMutation:
     )
     async def decay(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         scope: ScopeInput,
         half_life_days: float,
         dry_run: bool,
@@ -315,8 +318,8 @@ class LifecycleMutation:
         return DecayReport(**report.model_dump())
 
 
-def _lifecycle(info: Info[Any, None]) -> lifecycle.Lifecycle:
-    memory: MemoryService = info.context["memory"]
+def _lifecycle(info: Info[RequestContext, None]) -> lifecycle.Lifecycle:
+    memory: MemoryService = info.context.memory
     return memory.lifecycle
 
 

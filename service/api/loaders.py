@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from strawberry.dataloader import DataLoader
 from strawberry.types import Info
 
+from service.api.context import RequestContext
 from service.core import domain
 from service.retrieval.traversal import GraphTraversal
 
@@ -22,35 +22,35 @@ SupersedingMemories = DataLoader[tuple[str, domain.Scope], list[domain.StoredMem
 
 
 def entity_memories(
-    info: Info[Any, None],
+    info: Info[RequestContext, None],
     graph: GraphTraversal,
     scope: domain.Scope,
     limit: int,
     as_of: datetime | None,
 ) -> EntityMemories:
     """The request's loader of entity key → memories for these arguments."""
-    loaders: dict[tuple[Any, ...], EntityMemories] = info.context.setdefault(
-        "entity_memories_loaders", {}
-    )
-    key = (tuple(scope.params().items()), limit, as_of)
+    loaders = info.context.loaders
+    key = ("entity_memories", tuple(scope.params().items()), limit, as_of)
     if key not in loaders:
 
         async def load(keys: Sequence[str]) -> list[list[domain.StoredMemory]]:
             return await graph.memories_of_many(list(keys), scope, limit, as_of)
 
         loaders[key] = DataLoader(load_fn=load)
-    return loaders[key]
+    loader: EntityMemories = loaders[key]
+    return loader
 
 
-def superseding_memories(info: Info[Any, None]) -> SupersedingMemories:
+def superseding_memories(info: Info[RequestContext, None]) -> SupersedingMemories:
     """The request's loader of (memory id, its scope) -> the memories that replaced it."""
-    loader: SupersedingMemories | None = info.context.get("superseding_loader")
-    if loader is None:
-        store = info.context["memory"].dashboard
+    loaders = info.context.loaders
+    if "superseding" not in loaders:
+        store = info.context.memory.dashboard
 
         async def load(asks: Sequence[tuple[str, domain.Scope]]) -> list[list[domain.StoredMemory]]:
             found = await store.superseding(asks)
             return [found.get(memory_id, []) for memory_id, _ in asks]
 
-        loader = info.context["superseding_loader"] = DataLoader(load_fn=load)
+        loaders["superseding"] = DataLoader(load_fn=load)
+    loader: SupersedingMemories = loaders["superseding"]
     return loader

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated
 
 import pydantic
 import strawberry
@@ -23,6 +23,7 @@ from strawberry.types import Info
 
 from service.api.audit import AuditQuery, ReadAuditExtension
 from service.api.auth import actor, scope_for
+from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
@@ -62,8 +63,8 @@ SearchResult = Annotated[
 ]
 
 
-def service(info: Info[Any, None]) -> MemoryService:
-    memory: MemoryService = info.context["memory"]
+def service(info: Info[RequestContext, None]) -> MemoryService:
+    memory: MemoryService = info.context.memory
     return memory
 
 
@@ -85,7 +86,7 @@ class Query:
     @strawberry.field(description="Memories closest in meaning to the query, within one scope.")
     async def search(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         query: str,
         scope: ScopeInput,
         limit: int = 10,
@@ -102,7 +103,7 @@ class Query:
     @strawberry.field(description="The best hits as a dated prompt block within tokenBudget.")
     async def context(
         self,
-        info: Info[Any, None],
+        info: Info[RequestContext, None],
         query: str,
         scope: ScopeInput,
         token_budget: int = 1000,
@@ -127,7 +128,7 @@ class Query:
 class Mutation:
     @strawberry.mutation(description="Store conversation messages; a repeat writes nothing new.")
     async def add_messages(
-        self, info: Info[Any, None], messages: list[MessageInput], scope: ScopeInput
+        self, info: Info[RequestContext, None], messages: list[MessageInput], scope: ScopeInput
     ) -> AddMessagesResult:
         raw = [
             {

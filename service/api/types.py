@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Any
 
 import strawberry
 from strawberry.types import Info
 
 from service.api import loaders
+from service.api.context import RequestContext
 from service.core import domain
 from service.core.errors import (
     DatabaseUnavailableError,
@@ -104,7 +104,7 @@ class Memory:
         )
 
     @strawberry.field(description="The memories that replaced this one; empty while current.")
-    async def superseded_by(self, info: Info[Any, None]) -> list[Memory]:
+    async def superseded_by(self, info: Info[RequestContext, None]) -> list[Memory]:
         if self.invalidated_at is None:  # current: nothing replaced it, no query needed
             return []
         m = self.stored

@@ -10,6 +10,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
 from service.core.domain import Scope
 from service.memory import MemoryService
@@ -124,7 +125,7 @@ async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any
     result = await SCHEMA.execute(
         query,
         variable_values=variables,
-        context_value={"memory": mem, "principal": Principal.unrestricted("test")},
+        context_value=RequestContext(mem, Principal.unrestricted("test")),
     )
     assert result.errors is None, result.errors
     assert result.data is not None

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.schema import schema
 from service.core.domain import Scope
 from service.memory import MemoryService
@@ -24,7 +25,7 @@ async def gql(
     mem: MemoryService, query: str, principal: Principal, **variables: Any
 ) -> dict[str, Any]:
     result = await schema.execute(
-        query, variable_values=variables, context_value={"memory": mem, "principal": principal}
+        query, variable_values=variables, context_value=RequestContext(mem, principal)
     )
     assert result.errors is None, result.errors
     assert result.data is not None
@@ -63,7 +64,7 @@ async def test_a_key_for_one_user_sees_only_that_users_scopes(seeded: MemoryServ
 async def test_scopes_refuses_a_page_out_of_range(seeded: MemoryService) -> None:
     result = await schema.execute(
         "{ scopes(first: 0) { userId } }",
-        context_value={"memory": seeded, "principal": ALICE_ONLY},
+        context_value=RequestContext(seeded, ALICE_ONLY),
     )
     assert result.errors and "between 1 and" in result.errors[0].message
 

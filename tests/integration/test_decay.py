@@ -13,6 +13,7 @@ import pytest
 import strawberry
 
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.core.domain import Scope
 from service.core.errors import ValidationError
@@ -76,7 +77,7 @@ async def decay_events(target: Neo4jTarget, scope: Scope) -> list[dict[str, Any]
 
 
 async def gql(mem: MemoryService, query: str, **variables: Any) -> Any:
-    context = {"memory": mem, "principal": Principal.unrestricted("ops")}
+    context = RequestContext(mem, Principal.unrestricted("ops"))
     result = await schema.execute(query, variable_values=variables, context_value=context)
     assert result.errors is None, result.errors
     assert result.data is not None

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.schema import schema
 from service.lifecycle.relink import count_unlinked, relink
 from service.memory import MemoryService
@@ -39,7 +40,7 @@ async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any
     result = await schema.execute(
         query,
         variable_values=variables,
-        context_value={"memory": mem, "principal": Principal.unrestricted("test")},
+        context_value=RequestContext(mem, Principal.unrestricted("test")),
     )
     assert result.errors is None, result.errors
     assert result.data is not None

@@ -6,6 +6,7 @@ import httpx
 
 from service.api.app import create_app
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.schema import schema
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
@@ -29,8 +30,8 @@ query Search($q: String!, $scope: ScopeInput!) {
 KEY_BEA = "key-for-bea-0123456789"
 
 
-def context(mem: MemoryService) -> dict[str, object]:
-    return {"memory": mem, "principal": Principal.unrestricted("test")}
+def context(mem: MemoryService) -> RequestContext:
+    return RequestContext(mem, Principal.unrestricted("test"))
 
 
 MESSAGES = [

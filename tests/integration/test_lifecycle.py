@@ -11,6 +11,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
@@ -46,8 +47,8 @@ CONVERSATION = [
 schema = strawberry.Schema(query=LifecycleQuery, mutation=LifecycleMutation)
 
 
-def context(mem: MemoryService, principal: Principal | None = None) -> dict[str, object]:
-    return {"memory": mem, "principal": principal or Principal.unrestricted("test")}
+def context(mem: MemoryService, principal: Principal | None = None) -> RequestContext:
+    return RequestContext(mem, principal or Principal.unrestricted("test"))
 
 
 async def gql(

@@ -12,6 +12,7 @@ import strawberry
 from strawberry.extensions import MaskErrors
 
 from service.api.auth import Principal
+from service.api.context import RequestContext
 from service.api.graph import GraphQuery
 from service.api.schema import is_unexpected
 from service.core.domain import Scope
@@ -306,7 +307,7 @@ async def execute(
     result = await SCHEMA.execute(
         query,
         variable_values=variables,
-        context_value={"memory": mem, "principal": principal or Principal.unrestricted("test")},
+        context_value=RequestContext(mem, principal or Principal.unrestricted("test")),
     )
     return result.data, [e.message for e in result.errors or []]
 
