@@ -118,7 +118,7 @@ class MemoryService:
         warn_if_stale(status)
         await warn_if_unlinked(db)
         memory = cls(settings, db, GraphStore(db), embedder, extractor, status, load_ms)
-        await HybridRetriever(settings, memory.store, embedder).prepare_plans()
+        await HybridRetriever(settings.search, memory.store, embedder).prepare_plans()
         await db.open_connections(SEARCH_CONNECTIONS)
         return memory
 
@@ -257,7 +257,9 @@ class MemoryService:
         if limit is not None:
             options = options.model_copy(update={"limit": limit})
         async with self.audit.reading(ReadOp.SEARCH, actor, scope, query) as read:
-            retriever = HybridRetriever(self.settings, self.store, self.embedder, self.counts)
+            retriever = HybridRetriever(
+                self.settings.search, self.store, self.embedder, self.counts
+            )
             hits = await retriever.search(query, scope, options)
             read.count = len(hits)
         return hits

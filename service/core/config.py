@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -22,6 +23,41 @@ class ApiKey(BaseModel):
     user_ids: list[str] = Field(default_factory=lambda: ["*"], min_length=1)
     agent_ids: list[str] = Field(default_factory=lambda: ["*"], min_length=1)
     run_ids: list[str] = Field(default_factory=lambda: ["*"], min_length=1)
+
+
+@dataclass(frozen=True)
+class FusionWeights:
+    """Each retriever's weight in reciprocal-rank fusion."""
+
+    vector: float
+    fulltext: float
+    graph: float
+    time: float
+    speaker: float
+
+
+@dataclass(frozen=True)
+class SearchKnobs:
+    """The read path's settings, grouped (``Settings.search``): what retrieval/ reads.
+
+    A view of Settings' flat fields rather than a nested settings model, so that the
+    environment names (ENGRAM_WEIGHT_VECTOR, ENGRAM_RRF_K, …) stay as documented."""
+
+    weights: FusionWeights
+    rrf_k: int
+    default_limit: int
+    retriever_depth: int
+    vector_overfetch: int
+    fulltext_overfetch: int
+    vector_fetch_max: int
+    exact_scan_max: int
+    time_window_cap: int
+    context_weight: float
+    diversity_weight: float
+    informative_first: bool
+    graph_entities: int
+    graph_hub_limit: int
+    graph_hop_decay: float
 
 
 class Settings(BaseSettings):
@@ -286,6 +322,33 @@ class Settings(BaseSettings):
         if self.metrics_key is not None and len(self.metrics_key.get_secret_value()) < 16:
             raise ValueError("ENGRAM_METRICS_KEY must be at least 16 characters long")
         return self
+
+    @property
+    def search(self) -> SearchKnobs:
+        """The search settings, grouped for the read path."""
+        return SearchKnobs(
+            weights=FusionWeights(
+                self.weight_vector,
+                self.weight_fulltext,
+                self.weight_graph,
+                self.weight_time,
+                self.weight_speaker,
+            ),
+            rrf_k=self.rrf_k,
+            default_limit=self.search_default_limit,
+            retriever_depth=self.retriever_depth,
+            vector_overfetch=self.vector_overfetch,
+            fulltext_overfetch=self.fulltext_overfetch,
+            vector_fetch_max=self.vector_fetch_max,
+            exact_scan_max=self.exact_scan_max,
+            time_window_cap=self.time_window_cap,
+            context_weight=self.context_weight,
+            diversity_weight=self.diversity_weight,
+            informative_first=self.informative_first,
+            graph_entities=self.graph_entities,
+            graph_hub_limit=self.graph_hub_limit,
+            graph_hop_decay=self.graph_hop_decay,
+        )
 
     @property
     def uses_local_server(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from service.core.config import Settings
+from service.core.config import SearchKnobs
 from service.core.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding.embedder import Embedder
 from service.retrieval.diversity import mmr_order
@@ -37,39 +37,39 @@ class HybridRetriever:
 
     def __init__(
         self,
-        settings: Settings,
+        knobs: SearchKnobs,
         store: GraphStore,
         embedder: Embedder,
         counts: ScopeCounts | None = None,
     ) -> None:
-        self.settings = settings
+        self.knobs = knobs
         self.store = store
         self.embedder = embedder
         self.counts = counts
 
     @property
     def weights(self) -> dict[str, float]:
-        s = self.settings
+        w = self.knobs.weights
         return {
-            "vector": s.weight_vector,
-            "fulltext": s.weight_fulltext,
-            "graph": s.weight_graph,
-            "time": s.weight_time,
-            "speaker": s.weight_speaker,
+            "vector": w.vector,
+            "fulltext": w.fulltext,
+            "graph": w.graph,
+            "time": w.time,
+            "speaker": w.speaker,
         }
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         plan = plan_query(query, options)
-        fetch = max(options.limit * 3, self.settings.retriever_depth)
+        fetch = max(options.limit * 3, self.knobs.retriever_depth)
         params = search_params(scope.params(), plan.filter_params(), fetch)
         # The hits the ordering below can keep come loaded with the retrievers' answers.
-        loads = options.limit * (POOL if self.settings.informative_first else 1)
+        loads = options.limit * (POOL if self.knobs.informative_first else 1)
         found = await self._run_retrievers(plan, params, options.limit, loads)
         results = rankings(found)
-        fused = reciprocal_rank_fusion(results, self.weights, self.settings.rrf_k)
+        fused = reciprocal_rank_fusion(results, self.weights, self.knobs.rrf_k)
         fused = [f for f in fused if f.score >= options.min_score]
         evidence = loaded_evidence(found)
-        if self.settings.informative_first:
+        if self.knobs.informative_first:
             fused, evidence = await self._informative_first(fused, options.limit, params, evidence)
         fused = await self._diversify(fused, options.limit, params)
         return await self._explain(fused, params, evidence)
@@ -95,7 +95,7 @@ class HybridRetriever:
 
     async def _diversify(self, fused: list[Fused], limit: int, params: SearchParams) -> list[Fused]:
         """MMR over a pool of 3 x limit candidates (off when diversity_weight is 1)."""
-        weight = self.settings.diversity_weight
+        weight = self.knobs.diversity_weight
         if weight >= 1.0 or len(fused) <= 1:
             return fused[:limit]
         pool = fused[: limit * 3]
@@ -116,11 +116,11 @@ class HybridRetriever:
         except BaseException:
             text_rows.cancel()
             raise
-        route = route_search(self.settings, plan, counts, wanted, window, bool(speakers))
+        route = route_search(self.knobs, plan, counts, wanted, window, bool(speakers))
         exact: SearchParams = {
             **params,
             "embedding": embedding,
-            "window_cap": self.settings.time_window_cap,
+            "window_cap": self.knobs.time_window_cap,
         }
         voices = list(speakers) if route.voiced else []
         ranking: SearchParams = {**exact, "cover": cover(loads, text_rows, voices)}
@@ -211,7 +211,7 @@ class HybridRetriever:
     ) -> Ranking:
         """The index's top-k held too few of what the caller may see (a short window, or
         memories far from the query): ask it again, deep enough for the share it showed."""
-        deeper = deeper_fetch(self.settings, vector["fetch_k"], len(answer.hits), wanted, scoped)
+        deeper = deeper_fetch(self.knobs, vector["fetch_k"], len(answer.hits), wanted, scoped)
         if not deeper:
             return answer
         return await self.store.retrieve(Ranker.VECTOR, {**vector, "fetch_k": deeper})
@@ -224,7 +224,7 @@ class HybridRetriever:
         if not plan.lucene:
             return {}
         return await self.store.retrieve_text(
-            text_params(self.settings, plan.lucene, params, wanted, plan.relation_types)
+            text_params(self.knobs, plan.lucene, params, wanted, plan.relation_types)
         )
 
     async def prepare_plans(self) -> None:
@@ -232,8 +232,8 @@ class HybridRetriever:
         one on either clock, before the first search asks: planning a statement costs far more
         than running it once planned (bench/RESULTS.md). Neo4j keys a plan by the statement's
         text and its parameters' types, so the parameters here are typed as a search's."""
-        s = self.settings
-        wanted = s.search_default_limit
+        s = self.knobs
+        wanted = s.default_limit
         embedding = [1.0] * self.embedder.dimensions
         start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2000, 2, 1, tzinfo=UTC)
         for window in (None, *(TimeWindow(clock, start, end) for clock in Clock)):
@@ -326,7 +326,7 @@ class HybridRetriever:
 
 
 def text_params(
-    settings: Settings,
+    knobs: SearchKnobs,
     lucene: str,
     params: SearchParams,
     wanted: int,
@@ -334,7 +334,7 @@ def text_params(
 ) -> SearchParams:
     """The full-text and graph retrievers' parameters (cypher/search_text.cypher);
     ``relation_types``: the typed relations the graph retriever follows (QueryPlan)."""
-    s = settings
+    s = knobs
     return {
         **params,
         "memory_lucene": memory_text_query(lucene, s.context_weight),

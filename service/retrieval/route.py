@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from service.core.config import Settings
+from service.core.config import SearchKnobs
 from service.core.domain import Retriever
 from service.retrieval.query import QueryPlan, TimeWindow
 from service.store.repository import Ranker, WindowCount
@@ -58,7 +58,7 @@ class RouteCounts:
 
 
 def route_search(
-    settings: Settings,
+    knobs: SearchKnobs,
     plan: QueryPlan,
     counts: RouteCounts,
     wanted: int,
@@ -68,7 +68,7 @@ def route_search(
     """Which queries rank the question by embedding. ``window``: the user's window (the
     question's, else the one it prefers) counted from its index; ``speakers``: whether the
     question names someone who speaks in the scope."""
-    s, total, scoped = settings, counts.total, counts.scoped
+    s, total, scoped = knobs, counts.total, counts.scoped
     bounded = window if plan.window is not None else None
     main, fetch_k = window_route(s, total, scoped, wanted, bounded)
     speaker_k = None
@@ -97,7 +97,7 @@ def route_search(
 
 
 def window_route(
-    settings: Settings, total: int, scoped: int, wanted: int, window: WindowCount | None
+    knobs: SearchKnobs, total: int, scoped: int, wanted: int, window: WindowCount | None
 ) -> tuple[Ranker, int]:
     """embedding_route for a scope, or for a user's time window counted from its index.
 
@@ -108,13 +108,13 @@ def window_route(
     ask at 159 held 3 of the window and a second at 1,060 was needed) in bench/RESULTS.md.
     """
     if window is None:
-        return embedding_route(settings, total, scoped, wanted)
-    if window.reads <= settings.exact_scan_max:
+        return embedding_route(knobs, total, scoped, wanted)
+    if window.reads <= knobs.exact_scan_max:
         return Ranker.SCOPE_SCAN, 0
-    return embedding_route(settings, total, min(scoped, window.within), wanted)
+    return embedding_route(knobs, total, min(scoped, window.within), wanted)
 
 
-def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) -> tuple[Ranker, int]:
+def embedding_route(knobs: SearchKnobs, total: int, scoped: int, wanted: int) -> tuple[Ranker, int]:
     """Which retriever ranks the scope by embedding, and how deep the index is asked.
 
     The index's top-k is global, so a scope holding scoped/total of what the index holds (the
@@ -124,7 +124,7 @@ def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) ->
     exact_scan_max memories, is ranked by exact cosine (a few hundred vectors read through the
     scope index cost less than a deep index search, and miss nothing).
     """
-    s = settings
+    s = knobs
     usual = max(wanted * 3, s.retriever_depth) * s.vector_overfetch
     needed = math.ceil(2 * wanted * total / max(scoped, 1))
     if needed <= usual:
@@ -135,7 +135,7 @@ def embedding_route(settings: Settings, total: int, scoped: int, wanted: int) ->
 
 
 def speaker_route(
-    settings: Settings, total: int, spoken: int, wanted: int, fetch_k: int
+    knobs: SearchKnobs, total: int, spoken: int, wanted: int, fetch_k: int
 ) -> int | None:
     """How deep to ask the vector index for its answer to hold the named speakers' best
     memories too, or None to rank those exactly (the speaker retriever's own query).
@@ -149,13 +149,13 @@ def speaker_route(
     needed = math.ceil(2 * wanted * total / max(spoken, 1))
     if needed <= fetch_k:
         return fetch_k
-    if needed >= spoken or needed > settings.vector_fetch_max:
+    if needed >= spoken or needed > knobs.vector_fetch_max:
         return None
     return needed
 
 
 def deeper_fetch(
-    settings: Settings, fetch_k: int, found: int, wanted: int, scoped: int
+    knobs: SearchKnobs, fetch_k: int, found: int, wanted: int, scoped: int
 ) -> int | None:
     """How deep to ask the index again when its top ``fetch_k`` held only ``found`` of the
     memories the caller may see (fewer than ``wanted``), or None to rank exactly instead.
@@ -169,6 +169,6 @@ def deeper_fetch(
     if found == 0:
         return None
     deeper = math.ceil(fetch_k * 2 * wanted / found)
-    if deeper >= min(scoped, settings.vector_fetch_max):
+    if deeper >= min(scoped, knobs.vector_fetch_max):
         return None
     return deeper

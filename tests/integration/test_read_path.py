@@ -738,7 +738,7 @@ async def test_the_plans_made_at_start_up_are_those_searches_use(
 
     monkeypatch.setattr(seeded.db, "explain", planning)
     monkeypatch.setattr(seeded.db, "read", reading)
-    await HybridRetriever(seeded.settings, seeded.store, seeded.embedder).prepare_plans()
+    await HybridRetriever(seeded.settings.search, seeded.store, seeded.embedder).prepare_plans()
     if seeded.counts is not None:
         seeded.counts.clear()  # counted afresh, by the statements planned
     options = SearchOptions(limit=3, when=TimeFilter(reference_time=REFERENCE))

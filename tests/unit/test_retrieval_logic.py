@@ -149,7 +149,7 @@ def test_embedding_route_follows_the_scope_share(
     settings = Settings(
         exact_scan_max=2000, vector_fetch_max=10_000, vector_overfetch=10, retriever_depth=30
     )
-    assert embedding_route(settings, total, scoped, wanted=10) == route
+    assert embedding_route(settings.search, total, scoped, wanted=10) == route
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_deeper_fetch_follows_the_share_the_index_showed(
     found: int, scoped: int, deeper: int | None
 ) -> None:
     settings = Settings(vector_fetch_max=5_000)
-    assert deeper_fetch(settings, 300, found, 10, scoped) == deeper
+    assert deeper_fetch(settings.search, 300, found, 10, scoped) == deeper
 
 
 @pytest.mark.parametrize(
@@ -183,7 +183,7 @@ def test_speaker_route_takes_the_speakers_ranking_from_an_answer_that_holds_enou
     total: int, spoken: int, k: int | None
 ) -> None:
     settings = Settings(vector_fetch_max=3_000)
-    assert speaker_route(settings, total, spoken, wanted=10, fetch_k=90) == k
+    assert speaker_route(settings.search, total, spoken, wanted=10, fetch_k=90) == k
 
 
 @pytest.mark.parametrize(

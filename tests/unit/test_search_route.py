@@ -20,26 +20,28 @@ PLAIN = QueryPlan(text="ramen", lucene="ramen", window=None, as_of=None)
 
 
 def test_a_large_scope_is_ranked_by_the_index_alone() -> None:
-    route = route_search(SETTINGS, PLAIN, RouteCounts(100_000, 50_000), 10, None, False)
+    route = route_search(SETTINGS.search, PLAIN, RouteCounts(100_000, 50_000), 10, None, False)
     assert route.calls == {Retriever.VECTOR: RankerCall(Ranker.VECTOR, 90)}
     assert not route.voiced
 
 
 def test_a_small_scope_is_ranked_exactly_and_ranks_its_speakers_with_it() -> None:
-    route = route_search(SETTINGS, PLAIN, RouteCounts(100_000, 500, 200), 10, None, True)
+    route = route_search(SETTINGS.search, PLAIN, RouteCounts(100_000, 500, 200), 10, None, True)
     assert route.calls == {Retriever.VECTOR: RankerCall(Ranker.SCOPE_SCAN)}
     assert route.voiced and not route.index_voiced
 
 
 def test_speakers_the_index_answer_holds_come_with_it() -> None:
     # Speakers with 2 x 10 x 526 / 272 < 90 expected in the usual answer.
-    route = route_search(SETTINGS, PLAIN, RouteCounts(526, 526, 272), 10, None, True)
+    route = route_search(SETTINGS.search, PLAIN, RouteCounts(526, 526, 272), 10, None, True)
     assert route.calls == {Retriever.VECTOR: RankerCall(Ranker.VECTOR, 90)}
     assert route.voiced and route.index_voiced
 
 
 def test_few_speakers_in_a_large_scope_get_their_own_query() -> None:
-    route = route_search(SETTINGS, PLAIN, RouteCounts(1_000_000, 500_000, 50), 10, None, True)
+    route = route_search(
+        SETTINGS.search, PLAIN, RouteCounts(1_000_000, 500_000, 50), 10, None, True
+    )
     assert route.calls == {
         Retriever.VECTOR: RankerCall(Ranker.VECTOR, 90),
         Retriever.SPEAKER: RankerCall(Ranker.SPEAKER),
@@ -50,14 +52,14 @@ def test_few_speakers_in_a_large_scope_get_their_own_query() -> None:
 def test_a_window_that_reads_little_is_ranked_exactly_for_both_retrievers() -> None:
     plan = QueryPlan(text="ramen", lucene="ramen", window=MARCH, as_of=None)
     window = WindowCount(reads=300, within=120)
-    route = route_search(SETTINGS, plan, RouteCounts(100_000, 50_000), 10, window, False)
+    route = route_search(SETTINGS.search, plan, RouteCounts(100_000, 50_000), 10, window, False)
     assert route.calls == {Retriever.TIME: RankerCall(Ranker.TIME)}
 
 
 def test_a_preferred_window_is_ranked_on_its_own_beside_the_scope() -> None:
     plan = QueryPlan(text="ramen", lucene="ramen", window=None, as_of=None, recent=MARCH)
     window = WindowCount(reads=300, within=120)
-    route = route_search(SETTINGS, plan, RouteCounts(100_000, 50_000), 10, window, False)
+    route = route_search(SETTINGS.search, plan, RouteCounts(100_000, 50_000), 10, window, False)
     assert route.calls == {
         Retriever.VECTOR: RankerCall(Ranker.VECTOR, 90),
         Retriever.TIME: RankerCall(Ranker.TIME, 0, MARCH),
