@@ -28,7 +28,7 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "setup: installing Python packages (torch and the models are large; pip caches them)"
   "$VENV/bin/pip" install -q --upgrade pip setuptools wheel
-  "$VENV/bin/pip" install -q -e '.[test,bench]'
+  "$VENV/bin/pip" install -q -e '.[test,bench,otel]'
   echo "$want" > "$stamp"
 fi
 
