@@ -1,4 +1,5 @@
 # The two commands of the README: `make run` and `make test`. Both set everything up first.
+# Another Python (3.11-3.13), in a venv of its own: VENV=.venv-3.13 PYTHON=python3.13 make test
 VENV ?= .venv
 BIN := $(VENV)/bin
 

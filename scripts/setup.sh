@@ -6,19 +6,41 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3)}
 VENV=${VENV:-.venv}
 
+# Python 3.11, 3.12 or 3.13 (docs/python-versions.md): $PYTHON when set, a command or a path;
+# else the existing virtualenv's; else the first of python3.11, python3.12, python3.13 and
+# python3 that runs and is one of them (a pyenv shim of a version not selected does not run).
+supported() {
+  "$1" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' 2>/dev/null
+}
+version() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])'; }
+if [ -n "${PYTHON:-}" ] && [ -x "$VENV/bin/python" ] \
+  && [ "$(version "$VENV/bin/python")" != "$(version "$PYTHON")" ]; then
+  echo "setup: $VENV has Python $(version "$VENV/bin/python"), not $(version "$PYTHON");" \
+    "remove it or choose another VENV=" >&2
+  exit 1
+fi
+[ -n "${PYTHON:-}" ] || [ ! -x "$VENV/bin/python" ] || PYTHON=$VENV/bin/python
+if [ -z "${PYTHON:-}" ]; then
+  for candidate in python3.11 python3.12 python3.13 python3; do
+    if command -v "$candidate" >/dev/null && supported "$candidate"; then
+      PYTHON=$candidate
+      break
+    fi
+  done
+fi
+
 need() { command -v "$1" >/dev/null || { echo "setup: $1 is required ($2)" >&2; exit 1; }; }
-need "$PYTHON" "Python 3.11"
+need "${PYTHON:-python3.11}" "Python 3.11, 3.12 or 3.13; PYTHON=/path/to/python picks one"
 need java "Java 17 runs the local Neo4j"
 need mvn "Maven fetches the Neo4j jars"
 need npm "npm installs GraphiQL's files for /graphql from the npm registry (Node.js 18+)"
-"$PYTHON" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
-  || { echo "setup: Python 3.11 is required, $PYTHON is $("$PYTHON" -V)" >&2; exit 1; }
+supported "$PYTHON" \
+  || { echo "setup: Python 3.11 to 3.13 is required, $PYTHON is $("$PYTHON" -V 2>&1)" >&2; exit 1; }
 
 if [ ! -x "$VENV/bin/python" ]; then
-  echo "setup: creating $VENV"
+  echo "setup: creating $VENV with $("$PYTHON" -V) ($PYTHON)"
   "$PYTHON" -m venv "$VENV"
 fi
 
@@ -28,7 +50,7 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "setup: installing Python packages (torch and the models are large; pip caches them)"
   "$VENV/bin/pip" install -q --upgrade pip setuptools wheel
-  "$VENV/bin/pip" install -q -e '.[test,bench]'
+  "$VENV/bin/pip" install -q -e '.[test,bench,otel]'
   echo "$want" > "$stamp"
 fi
 

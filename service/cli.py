@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 
 from service.core.config import Settings, get_settings
@@ -41,11 +42,12 @@ def serve() -> None:
     from service.api.app import create_app
 
     settings = get_settings()
+    api = _guard(lambda: create_app(settings))  # refuses what settings lack before Neo4j starts
     if settings.uses_local_server:
         _start_local(LocalNeo4j(settings))
     console.print(f"GraphiQL: http://{settings.api_host}:{settings.api_port}/graphql")
     uvicorn.run(
-        create_app(settings),
+        api,
         host=settings.api_host,
         port=settings.api_port,
         timeout_graceful_shutdown=settings.shutdown_grace_s,  # docs/operations.md
@@ -92,7 +94,7 @@ def import_file(
         )
         raise typer.Exit(2) from stop
     except EngramError as e:
-        console.print(f"[red]error:[/red] {e}")
+        console.print(f"[red]error:[/red] {escape(str(e))}")
         raise typer.Exit(1) from e
     console.print(
         f"imported {summary['messages']:.0f} messages from {len(conversations)} conversation(s) "
@@ -180,7 +182,7 @@ def _maintain(run: Callable[[Settings], Coroutine[Any, Any, T]]) -> T:
     try:
         return asyncio.run(run(settings))
     except EngramError as e:
-        console.print(f"[red]error:[/red] {e}")
+        console.print(f"[red]error:[/red] {escape(str(e))}")
         raise typer.Exit(1) from e
 
 
@@ -351,7 +353,7 @@ def _guard(action: Callable[[], T]) -> T:
     try:
         return action()
     except EngramError as e:
-        console.print(f"[red]error:[/red] {e}")
+        console.print(f"[red]error:[/red] {escape(str(e))}")
         raise typer.Exit(1) from e
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
@@ -44,6 +45,7 @@ from service.nlp.chinese import detect_lang
 from service.nlp.linking import link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.nlp.time import tags as time_tags
+from service.observability import tracing
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.traversal import GraphTraversal
@@ -136,7 +138,8 @@ class MemoryService:
 
         With ``infer=False`` each message is stored as one memory, without extraction.
         """
-        return await self._write(await self._extract(messages, scope, infer), actor)
+        with tracing.span("engram.add", {"engram.messages": len(messages), "engram.infer": infer}):
+            return await self._write(await self._extract(messages, scope, infer), actor)
 
     async def add_batches(
         self,
@@ -171,23 +174,23 @@ class MemoryService:
     ) -> _Extracted:
         """Validate a batch and extract its facts; nothing is read or written."""
         clock = StageClock()
-        parsed = parse_messages(messages)
-        now = utcnow()
-        said_at = [m.timestamp or now for m in parsed]
-        message_rows = [_message_row(scope, m, i, said_at[i]) for i, m in enumerate(parsed)]
-        if infer:
-            facts = await asyncio.to_thread(self.extractor.extract, parsed, said_at)
-        else:
-            facts = [[_whole_message_fact(m, i)] for i, m in enumerate(parsed)]
-        candidates = make_candidates(
-            scope, facts, [r.id for r in message_rows], said_at, [m.speaker for m in parsed]
-        )
-        # Weak extractions stay in the message layer only; a caller's own memory (infer=False)
-        # is the caller's call and is never dropped.
-        floor = self.settings.memory_min_confidence if infer else 0.0
-        confident = [c for c in candidates if c.fact.confidence >= floor]
-        attach_contexts(confident, [m.session_id for m in parsed])
-        clock.lap("nlp")
+        with clock.stage("nlp"):
+            parsed = parse_messages(messages)
+            now = utcnow()
+            said_at = [m.timestamp or now for m in parsed]
+            message_rows = [_message_row(scope, m, i, said_at[i]) for i, m in enumerate(parsed)]
+            if infer:
+                facts = await asyncio.to_thread(self.extractor.extract, parsed, said_at)
+            else:
+                facts = [[_whole_message_fact(m, i)] for i, m in enumerate(parsed)]
+            candidates = make_candidates(
+                scope, facts, [r.id for r in message_rows], said_at, [m.speaker for m in parsed]
+            )
+            # Weak extractions stay in the message layer only; a caller's own memory
+            # (infer=False) is the caller's call and is never dropped.
+            floor = self.settings.memory_min_confidence if infer else 0.0
+            confident = [c for c in candidates if c.fact.confidence >= floor]
+            attach_contexts(confident, [m.session_id for m in parsed])
         return _Extracted(
             scope, message_rows, confident, len(candidates) - len(confident), now, clock.laps
         )
@@ -196,33 +199,37 @@ class MemoryService:
         """Embed, link, reconcile against the scope and write one extracted batch (one
         transaction). The scope's entities are read while the facts are embedded."""
         clock, candidates = StageClock(), batch.candidates
-        vectors, known = await asyncio.gather(
-            self.embedder.aembed_memories(
-                [c.fact.text for c in candidates], [c.context_texts for c in candidates]
-            ),
-            self.store.link_entities(batch.scope),
-        )
-        for cand, vector in zip(candidates, vectors, strict=True):
-            cand.embedding, cand.content_embedding = vector.search, vector.content
-        clock.lap("embedding")
-        linked = await asyncio.to_thread(
-            link, batch.scope, [link_input(c) for c in candidates], known
-        )
-        clock.lap("link")
-        reconcile = await self._reconcile(batch.scope, candidates)
-        plan = plan_writes(
-            candidates, reconcile, self.embedder.model_name, Arbiter(self.settings.agent_priority)
-        )
-        clock.lap("reconcile")
-        await self.store.write_plan(
-            batch.scope,
-            batch.message_rows,
-            plan,
-            linked.of({m.id for m in plan.new}),
-            actor,
-            batch.now,
-        )
-        clock.lap("write")
+        with clock.stage("embedding"):
+            vectors, known = await asyncio.gather(
+                self.embedder.aembed_memories(
+                    [c.fact.text for c in candidates], [c.context_texts for c in candidates]
+                ),
+                self.store.link_entities(batch.scope),
+            )
+            for cand, vector in zip(candidates, vectors, strict=True):
+                cand.embedding, cand.content_embedding = vector.search, vector.content
+        with clock.stage("link"):
+            linked = await asyncio.to_thread(
+                link, batch.scope, [link_input(c) for c in candidates], known
+            )
+        with clock.stage("reconcile"):
+            reconcile = await self._reconcile(batch.scope, candidates)
+            plan = plan_writes(
+                candidates,
+                reconcile,
+                self.embedder.model_name,
+                Arbiter(self.settings.agent_priority),
+            )
+        with clock.stage("write") as stage:
+            await self.store.write_plan(
+                batch.scope,
+                batch.message_rows,
+                plan,
+                linked.of({m.id for m in plan.new}),
+                actor,
+                batch.now,
+            )
+            stage.set_attribute("engram.memories_added", len(plan.new))
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew
         result = _add_result(batch, plan, clock.laps, await self.db.bookmark())
@@ -256,12 +263,14 @@ class MemoryService:
         options = options or SearchOptions(limit=limit or self.settings.search_default_limit)
         if limit is not None:
             options = options.model_copy(update={"limit": limit})
-        async with self.audit.reading(ReadOp.SEARCH, actor, scope, query) as read:
-            retriever = HybridRetriever(
-                self.settings.search, self.store, self.embedder, self.counts
-            )
-            hits = await retriever.search(query, scope, options)
-            read.count = len(hits)
+        with tracing.span("engram.search", {"engram.limit": options.limit}) as span:
+            async with self.audit.reading(ReadOp.SEARCH, actor, scope, query) as read:
+                retriever = HybridRetriever(
+                    self.settings.search, self.store, self.embedder, self.counts
+                )
+                hits = await retriever.search(query, scope, options)
+                read.count = len(hits)
+            span.set_attribute("engram.hits", len(hits))
         return hits
 
     @property
@@ -373,6 +382,13 @@ class StageClock:
         now = time.perf_counter()
         self.laps[stage] = (now - self._last) * 1000
         self._last = now
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[tracing.SpanHandle]:
+        """The block as stage ``name`` of an add: its span (engram.add.<name>), then its lap."""
+        with tracing.span(f"engram.add.{name}") as current:
+            yield current
+        self.lap(name)
 
 
 def _timed(load: Callable[[], T], name: str, load_ms: dict[str, float]) -> T:

@@ -41,6 +41,7 @@ from service.mcp.transports import mount_http
 from service.memory import MemoryService
 from service.observability.logs import RequestIdMiddleware, configure_logging
 from service.observability.metrics import Metrics
+from service.observability.tracing import start_tracing
 from service.store.local_server import (
     BROWSER_ASSETS,
     BROWSER_ASSETS_ROUTE,
@@ -59,6 +60,15 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            async with serving(app):
+                yield
+        finally:
+            if tracer_provider is not None:
+                tracer_provider.shutdown()  # exports the spans still buffered
+
+    @asynccontextmanager
+    async def serving(app: FastAPI) -> AsyncIterator[None]:
         async with mcp_sessions.run():  # /mcp answers only while its manager runs
             if memory is not None:  # the caller owns it (tests, embedding in another app)
                 yield
@@ -77,6 +87,7 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
 
     configure_logging(settings.log_format)  # before the MCP server, whose SDK configures too
     metrics = Metrics()  # this app's own registry (docs/metrics.md)
+    tracer_provider = start_tracing(settings)  # None unless ENGRAM_OTEL_ENABLED=true
     app = FastAPI(title="Engram", lifespan=lifespan)
     app.state.settings = settings
     app.state.metrics = metrics

@@ -28,6 +28,7 @@ from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.metrics import GraphQLMetrics
+from service.api.tracing import GraphQLTracing
 from service.api.types import (
     AddMessagesSuccess,
     Context,
@@ -47,6 +48,7 @@ from service.core import domain
 from service.core.config import Settings
 from service.core.errors import DatabaseUnavailableError, EngramError, ValidationError
 from service.memory import MemoryService
+from service.observability import tracing
 from service.observability.metrics import Metrics
 
 AddMessagesResult = Annotated[
@@ -167,6 +169,8 @@ def build_schema(settings: Settings, metrics: Metrics | None = None) -> strawber
         query=merge_types("Query", (Query, DashboardQuery, GraphQuery, LifecycleQuery, AuditQuery)),
         mutation=merge_types("Mutation", (Mutation, LifecycleMutation)),
         extensions=[
+            # First, so its span holds the others' work (only while tracing is on).
+            *([GraphQLTracing] if tracing.enabled() else []),
             partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
             partial(AddValidationRules, limits),
             partial(ParserCache, maxsize=QUERY_TEXTS_CACHED),

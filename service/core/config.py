@@ -138,6 +138,12 @@ class Settings(BaseSettings):
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"
     """`json`: one JSON object a log line; every line carries the request id (`X-Request-ID`)."""
+    otel_enabled: bool = False
+    """Export OpenTelemetry traces over OTLP/HTTP, to where the standard `OTEL_EXPORTER_OTLP_*`
+    variables say; needs `pip install 'engram[otel]'` (docs/metrics.md).
+    """
+    otel_service_name: str = Field(default="engram", min_length=1)
+    """`service.name` of the exported traces."""
 
     # `engram mcp` (MCP over stdio, docs/mcp.md): the one scope its tools may touch, as an API
     # key's ids limit a principal. At least one is required there; a tool may name ids inside

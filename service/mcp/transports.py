@@ -31,6 +31,7 @@ from service.mcp.metrics import ToolMetrics
 from service.mcp.tools import Binding, build_server
 from service.memory import MemoryService
 from service.observability.metrics import Metrics
+from service.observability.tracing import start_tracing
 
 MCP_PATH = "/mcp"
 # Where the API key gate leaves the principal for the tools (the request's ASGI scope state).
@@ -56,6 +57,7 @@ def stdio_principal(settings: Settings) -> Principal:
 def stdio_server(settings: Settings) -> MCPServer[Any]:
     """The tools for one agent over stdio; the server starts and closes its own Memory."""
     principal = stdio_principal(settings)
+    tracer_provider = start_tracing(settings)  # None unless ENGRAM_OTEL_ENABLED=true
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[MemoryService]:
@@ -64,6 +66,8 @@ def stdio_server(settings: Settings) -> MCPServer[Any]:
             yield memory
         finally:
             await memory.close()
+            if tracer_provider is not None:
+                tracer_provider.shutdown()
 
     def memory_of(ctx: Context) -> MemoryService:
         return cast(MemoryService, ctx.request_context.lifespan_context)  # what lifespan yielded

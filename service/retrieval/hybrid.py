@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from service.core.config import SearchKnobs
 from service.core.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding.embedder import Embedder
+from service.observability.tracing import span
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.informative import POOL, informative_first, states_nothing
@@ -59,20 +60,27 @@ class HybridRetriever:
         }
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
-        plan = plan_query(query, options)
+        with span("engram.search.plan") as planned:
+            plan = plan_query(query, options)
+            planned.set_attribute("engram.time_window", plan.window is not None)
         fetch = max(options.limit * 3, self.knobs.retriever_depth)
         params = search_params(scope.params(), plan.filter_params(), fetch)
         # The hits the ordering below can keep come loaded with the retrievers' answers.
         loads = options.limit * (POOL if self.knobs.informative_first else 1)
-        found = await self._run_retrievers(plan, params, options.limit, loads)
-        results = rankings(found)
-        fused = reciprocal_rank_fusion(results, self.weights, self.knobs.rrf_k)
-        fused = [f for f in fused if f.score >= options.min_score]
-        evidence = loaded_evidence(found)
-        if self.knobs.informative_first:
-            fused, evidence = await self._informative_first(fused, options.limit, params, evidence)
-        fused = await self._diversify(fused, options.limit, params)
-        return await self._explain(fused, params, evidence)
+        with span("engram.search.retrieve"):
+            found = await self._run_retrievers(plan, params, options.limit, loads)
+        with span("engram.search.fuse"):
+            results = rankings(found)
+            fused = reciprocal_rank_fusion(results, self.weights, self.knobs.rrf_k)
+            fused = [f for f in fused if f.score >= options.min_score]
+            evidence = loaded_evidence(found)
+            if self.knobs.informative_first:
+                fused, evidence = await self._informative_first(
+                    fused, options.limit, params, evidence
+                )
+            fused = await self._diversify(fused, options.limit, params)
+        with span("engram.search.explain"):
+            return await self._explain(fused, params, evidence)
 
     async def _informative_first(
         self, fused: list[Fused], limit: int, params: SearchParams, loaded: dict[str, Evidence]
@@ -285,7 +293,8 @@ class HybridRetriever:
             counted = asyncio.ensure_future(scope_speakers(self.store, self.counts, names, params))
         text = without_names(plan.text, list(speaking))
         try:
-            [embedding] = await self.embedder.aembed([text])
+            with span("engram.search.embed_query"):
+                [embedding] = await self.embedder.aembed([text])
             speakers = speaking if counted is None else await counted
         except BaseException:
             if counted is not None:

@@ -133,9 +133,11 @@ async def test_the_served_app_freezes_what_start_loaded_and_thaws_it_on_close(
     neo4j_target: Neo4jTarget,
 ) -> None:
     app = create_app(neo4j_target.settings())  # starts a Memory of its own, as `engram serve`
-    assert gc.get_freeze_count() == 0
+    # 0 on 3.11 and 3.13; CPython 3.12 starts with a few hundred objects frozen (375 on 3.12.1).
+    before = gc.get_freeze_count()
+    assert before < 1_000
     async with app.router.lifespan_context(app):
         # The models are left out of full collections while the app serves.
-        assert gc.get_freeze_count() > 100_000
+        assert gc.get_freeze_count() > before + 100_000
         assert await app.state.memory.db.ping()
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() <= before
