@@ -42,7 +42,7 @@ from service.lifecycle.operations import DeleteReport, ForgetReport, Lifecycle, 
 from service.lifecycle.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.lifecycle.relink import warn_if_unlinked
 from service.nlp.chinese import detect_lang
-from service.nlp.linking import link
+from service.nlp.linking import KnownEntity, link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.nlp.time import tags as time_tags
 from service.observability import tracing
@@ -200,14 +200,7 @@ class MemoryService:
         transaction). The scope's entities are read while the facts are embedded."""
         clock, candidates = StageClock(), batch.candidates
         with clock.stage("embedding"):
-            vectors, known = await asyncio.gather(
-                self.embedder.aembed_memories(
-                    [c.fact.text for c in candidates], [c.context_texts for c in candidates]
-                ),
-                self.store.link_entities(batch.scope),
-            )
-            for cand, vector in zip(candidates, vectors, strict=True):
-                cand.embedding, cand.content_embedding = vector.search, vector.content
+            known = await self._embed(candidates, batch.scope)
         with clock.stage("link"):
             linked = await asyncio.to_thread(
                 link, batch.scope, [link_input(c) for c in candidates], known
@@ -236,6 +229,18 @@ class MemoryService:
         for observer in list(self.write_observers):
             observer.count_write(result)
         return result
+
+    async def _embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
+        """Give each candidate its vectors; the scope's entities, read meanwhile."""
+        vectors, known = await asyncio.gather(
+            self.embedder.aembed_memories(
+                [c.fact.text for c in candidates], [c.context_texts for c in candidates]
+            ),
+            self.store.link_entities(scope),
+        )
+        for cand, vector in zip(candidates, vectors, strict=True):
+            cand.embedding, cand.content_embedding = vector.search, vector.content
+        return known
 
     async def _reconcile(self, scope: Scope, candidates: list[Candidate]) -> dict[str, Reconciled]:
         """Same hash, nearest near-duplicate and slot holders per candidate, from the vector

@@ -61,29 +61,12 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
-            async with serving(app):
+            # /mcp answers only while its session manager runs.
+            async with mcp_sessions.run(), _memory_served(app, settings, memory, metrics):
                 yield
         finally:
             if tracer_provider is not None:
                 tracer_provider.shutdown()  # exports the spans still buffered
-
-    @asynccontextmanager
-    async def serving(app: FastAPI) -> AsyncIterator[None]:
-        async with mcp_sessions.run():  # /mcp answers only while its manager runs
-            if memory is not None:  # the caller owns it (tests, embedding in another app)
-                yield
-                return
-            app.state.memory = await MemoryService.start(settings)
-            observe(app.state.memory, metrics)
-            # What start loaded (the models: ~290k objects) lives as long as the process;
-            # frozen, it is left out of every full collection, which otherwise walks it in a
-            # pause that falls on whichever request triggers it (bench/gc_pause.py).
-            gc.freeze()
-            try:
-                yield
-            finally:
-                await app.state.memory.close()
-                gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
     configure_logging(settings.log_format)  # before the MCP server, whose SDK configures too
     metrics = Metrics()  # this app's own registry (docs/metrics.md)
@@ -94,41 +77,70 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     if memory is not None:
         app.state.memory = memory
         observe(memory, metrics)
-
-    async def context(
-        request: Request, principal: Annotated[Principal, Depends(principal_from)]
-    ) -> RequestContext:
-        return RequestContext(request.app.state.memory, principal)
-
-    router = OfflineGraphQLRouter(build_schema(settings, metrics), context_getter=context)
+    router = OfflineGraphQLRouter(build_schema(settings, metrics), context_getter=request_context)
     app.include_router(router, prefix="/graphql")
+    _mount_pages(app)
+    mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
+    app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
+    app.add_api_route("/healthz", healthz, methods=["GET"])
+    app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
+    app.add_middleware(ReadAfterBookmark)  # X-Engram-Bookmark (docs/cluster.md)
+    app.add_middleware(RequestIdMiddleware)
+    return app
+
+
+@asynccontextmanager
+async def _memory_served(
+    app: FastAPI, settings: Settings, memory: MemoryService | None, metrics: Metrics
+) -> AsyncIterator[None]:
+    """The app's MemoryService while it serves: the caller's (tests, embedding in another
+    app), or one it starts and closes itself."""
+    if memory is not None:
+        yield
+        return
+    app.state.memory = await MemoryService.start(settings)
+    observe(app.state.memory, metrics)
+    # What start loaded (the models: ~290k objects) lives as long as the process; frozen, it
+    # is left out of every full collection, which otherwise walks it in a pause that falls on
+    # whichever request triggers it (bench/gc_pause.py).
+    gc.freeze()
+    try:
+        yield
+    finally:
+        await app.state.memory.close()
+        gc.unfreeze()  # a closed Memory (an app started again in one process) can go
+
+
+async def request_context(
+    request: Request, principal: Annotated[Principal, Depends(principal_from)]
+) -> RequestContext:
+    """Each GraphQL request's context: the app's MemoryService and the key's principal."""
+    return RequestContext(request.app.state.memory, principal)
+
+
+def _mount_pages(app: FastAPI) -> None:
+    """GraphiQL's and the dashboard's files, and Neo4j Browser's guide, served offline."""
     app.mount(GRAPHIQL_ASSETS_ROUTE, graphiql_assets(), name="graphiql-assets")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
     app.add_route(DASHBOARD_ROUTE, dashboard, include_in_schema=False)
     app.mount(DASHBOARD_ASSETS_ROUTE, dashboard_assets(), name="dashboard-assets")
-    mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
-    app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
-    app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
-    app.add_middleware(ReadAfterBookmark)  # X-Engram-Bookmark (docs/cluster.md)
-    app.add_middleware(RequestIdMiddleware)
 
-    @app.get("/healthz")
-    async def healthz(request: Request) -> JSONResponse:
-        db = request.app.state.memory.db
-        up = await db.ping()
-        metrics.neo4j_up.set(1 if up else 0)
-        body: dict[str, Any] = {
-            "status": "ok" if up else "unavailable",
-            "neo4j": "up" if up else "down",
-            "uri": db.uri,
-        }
-        if not up:
-            body["detail"] = f"Neo4j at {db.uri} does not answer"
-        elif (embeddings := await _embeddings_health(request.app.state.memory)) is not None:
-            body["embeddings"] = embeddings
-        return JSONResponse(body, status_code=200 if up else 503)
 
-    return app
+async def healthz(request: Request) -> JSONResponse:
+    """Neo4j up or down (503), and the embeddings' state once it answers."""
+    memory: MemoryService = request.app.state.memory
+    up = await memory.db.ping()
+    request.app.state.metrics.neo4j_up.set(1 if up else 0)
+    body: dict[str, Any] = {
+        "status": "ok" if up else "unavailable",
+        "neo4j": "up" if up else "down",
+        "uri": memory.db.uri,
+    }
+    if not up:
+        body["detail"] = f"Neo4j at {memory.db.uri} does not answer"
+    elif (embeddings := await _embeddings_health(memory)) is not None:
+        body["embeddings"] = embeddings
+    return JSONResponse(body, status_code=200 if up else 503)
 
 
 def _browser_assets() -> ASGIApp:

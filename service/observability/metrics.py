@@ -64,7 +64,11 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        r = self.registry
+        self._request_metrics(self.registry)
+        self._write_metrics(self.registry)
+
+    def _request_metrics(self, r: CollectorRegistry) -> None:
+        """Requests, their latency and errors, per GraphQL operation and MCP tool."""
         self.graphql_requests = Counter(
             "engram_graphql_requests",
             "GraphQL operations answered, by root field(s).",
@@ -95,6 +99,9 @@ class Metrics:
         self.requests_in_flight = Gauge(
             "engram_requests_in_flight", "GraphQL and MCP requests running now.", registry=r
         )
+
+    def _write_metrics(self, r: CollectorRegistry) -> None:
+        """What add writes, Neo4j's availability and the models' load time."""
         self.messages = Counter("engram_messages_written", "Messages stored by add.", registry=r)
         self.added = Counter("engram_memories_added", "New memories written.", registry=r)
         self.updated = Counter(

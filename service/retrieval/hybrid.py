@@ -139,8 +139,7 @@ class HybridRetriever:
             *(self.store.retrieve(route.calls[name].ranker, p) for name, p in calls.items())
         )
         found = dict(zip(calls, answers, strict=True))
-        main = next(iter(route.calls.values()))
-        if main.ranker is Ranker.VECTOR:
+        if next(iter(route.calls.values())).ranker is Ranker.VECTOR:  # the main ranking's
             found[Retriever.VECTOR] = await self._enough_of_scope(
                 plan, found, calls[Retriever.VECTOR], ranking, wanted, counts.scoped
             )
@@ -150,9 +149,8 @@ class HybridRetriever:
             rows[Retriever.SPEAKER] = await self._voiced_rows(
                 route, main_answer, exact, speakers, min(wanted, counts.spoken)
             )
-        if plan.window is not None:  # one ranking of the window stands for both
-            rows[Retriever.VECTOR] = rows.get(Retriever.VECTOR) or rows[Retriever.TIME]
-            rows.setdefault(Retriever.TIME, rows[Retriever.VECTOR])
+        if plan.window is not None:
+            _one_ranking_for_both(rows)
         return rows | await text_rows
 
     async def _voiced_rows(
@@ -370,6 +368,12 @@ def _call_params(
         return {**exact, "speakers": list(speakers)}
     params = ranking if call.window is None else {**exact, **window_params(call.window)}
     return {**params, "fetch_k": call.fetch_k} if call.ranker is Ranker.VECTOR else params
+
+
+def _one_ranking_for_both(rows: dict[str, list[Record]]) -> None:
+    """A time window is ranked once: that ranking stands for the vector and time retrievers."""
+    rows[Retriever.VECTOR] = rows.get(Retriever.VECTOR) or rows[Retriever.TIME]
+    rows.setdefault(Retriever.TIME, rows[Retriever.VECTOR])
 
 
 def rankings(found: dict[str, list[Record]]) -> dict[str, list[Ranked]]:
