@@ -150,7 +150,9 @@ async def main(args: argparse.Namespace) -> None:
     conversation = read_locomo(args.data)[0]
     memory = await MemoryService.start(settings)
     try:
-        await run(memory, "warmup", conversation.messages[:64], args.batch)
+        # The whole conversation once: Neo4j's JIT is cold after a start, and a first run on
+        # it spent twice the server CPU of the next (bench/RESULTS.md).
+        await run(memory, "warmup", conversation.messages, args.batch)
         ratio = await against_models(
             memory, conversation.messages, args.batch, args.rounds, args.neo4j_pid
         )
