@@ -21,25 +21,13 @@ from service.api.app import create_app
 from service.core.domain import Scope
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
+from tests.unit.test_mcp import TOOLS
 
 pytestmark = pytest.mark.integration
 
 KEY_ALICE = "alice-key-0123456789"
 KEY_ADMIN = "admin-key-0123456789"
 BASE = "http://127.0.0.1:8300"  # loopback: the SDK's DNS-rebinding check accepts the Host
-TOOLS = {
-    "add_messages",
-    "add_memory",
-    "search",
-    "context",
-    "entity",
-    "path",
-    "list_memories",
-    "get_memory",
-    "update_memory",
-    "delete_memory",
-    "forget",
-}
 REPO = Path(__file__).resolve().parents[2]
 
 Connect = Callable[[str], AbstractAsyncContextManager[Client]]

@@ -98,22 +98,26 @@ def _no_memory(_: object) -> Any:
     raise AssertionError("a refused call must not reach the Memory service")
 
 
+# Every tool an MCP client must find (the integration test calls each of them).
+TOOLS = {
+    "add_messages",
+    "add_memory",
+    "search",
+    "context",
+    "entity",
+    "path",
+    "list_memories",
+    "get_memory",
+    "update_memory",
+    "delete_memory",
+    "forget",
+}
+
+
 async def test_tools_and_their_schemas() -> None:
     server = build_server(Binding(_no_memory, lambda _: ALICE_ONLY))
     tools = {t.name: t for t in await server.list_tools()}
-    assert set(tools) == {
-        "add_messages",
-        "add_memory",
-        "search",
-        "context",
-        "entity",
-        "path",
-        "list_memories",
-        "get_memory",
-        "update_memory",
-        "delete_memory",
-        "forget",
-    }
+    assert set(tools) == TOOLS
     search = tools["search"].input_schema["properties"]
     assert search["clock"]["anyOf"][0]["enum"] == ["SAID", "HAPPENED"]
     assert tools["forget"].input_schema["properties"]["dry_run"]["default"] is True
