@@ -55,6 +55,7 @@ class SearchKnobs:
     context_weight: float
     diversity_weight: float
     informative_first: bool
+    fulltext_word_forms: bool
     graph_entities: int
     graph_hub_limit: int
     graph_hop_decay: float
@@ -269,6 +270,9 @@ class Settings(BaseSettings):
     """Among the first 3 x limit fused hits, rank those that state nothing (only questions and
     bare reactions) and repeats of a message already shown after the rest
     (retrieval/informative.py). Off keeps the fused order."""
+    fulltext_word_forms: bool = True
+    """Also search the full-text indexes for the regular inflections of the query's English
+    words ("camped" finds "camping"; retrieval/word_forms.py). Off searches the words as written."""
     graph_entities: int = Field(default=8, ge=1, le=100)
     """Most entities named in the query the graph retriever starts from."""
     graph_hub_limit: int = Field(default=20, ge=1)
@@ -351,6 +355,7 @@ class Settings(BaseSettings):
             context_weight=self.context_weight,
             diversity_weight=self.diversity_weight,
             informative_first=self.informative_first,
+            fulltext_word_forms=self.fulltext_word_forms,
             graph_entities=self.graph_entities,
             graph_hub_limit=self.graph_hub_limit,
             graph_hop_decay=self.graph_hop_decay,

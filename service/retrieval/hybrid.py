@@ -61,7 +61,7 @@ class HybridRetriever:
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         with span("engram.search.plan") as planned:
-            plan = plan_query(query, options)
+            plan = plan_query(query, options, self.knobs.fulltext_word_forms)
             planned.set_attribute("engram.time_window", plan.window is not None)
         fetch = max(options.limit * 3, self.knobs.retriever_depth)
         params = search_params(scope.params(), plan.filter_params(), fetch)

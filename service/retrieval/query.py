@@ -139,8 +139,9 @@ def window_params(w: TimeWindow | None) -> WindowParams:
     }
 
 
-def plan_query(query: str, options: SearchOptions) -> QueryPlan:
-    """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms."""
+def plan_query(query: str, options: SearchOptions, word_forms: bool = True) -> QueryPlan:
+    """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms
+    (with ``word_forms``, also their regular inflections: lucene_query)."""
     try:
         text = clean_text(query).strip()
     except ValueError as e:
@@ -159,7 +160,7 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
         window, recent = None, window
     return QueryPlan(
         text=text,
-        lucene=lucene_query(text),
+        lucene=lucene_query(text, word_forms),
         window=window,
         as_of=options.as_of,
         names=candidate_names(text),
