@@ -830,3 +830,21 @@ async def test_a_question_finds_another_form_of_its_words_in_full_text(mem: Memo
     )
     hits = await as_written.search("camped", ALICE, limit=3)
     assert not any("fulltext" in retrievers(h) for h in hits)
+
+
+async def test_a_where_question_ranks_the_memory_naming_a_place_first(mem: MemoryService) -> None:
+    await mem.add(
+        [
+            {"content": "Alice has travelled a lot and loved every trip.", "speaker": "Alice"},
+            {"content": "Alice spent a week in Lisbon.", "speaker": "Alice"},
+        ],
+        ALICE,
+    )
+    question = "Where has Alice travelled?"
+    fused = replace(mem, settings=mem.settings.model_copy(update={"answer_type_boost": 0.0}))
+    [first, *_] = await fused.search(question, ALICE, limit=2)
+    assert "every trip" in first.memory.text  # the fused order, for the test to mean anything
+    boosted = replace(mem, settings=mem.settings.model_copy(update={"answer_type_boost": 4.0}))
+    [first, *_] = await boosted.search(question, ALICE, limit=2)
+    assert "Lisbon" in first.memory.text
+    assert any(e.type == "PLACE" for e in first.entities)
