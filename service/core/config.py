@@ -284,8 +284,9 @@ class Settings(BaseSettings):
     bare reactions) and repeats of a message already shown after the rest
     (retrieval/informative.py). Off keeps the fused order."""
     fulltext_word_forms: bool = True
-    """Also search the full-text indexes for the regular inflections of the query's English
-    words ("camped" finds "camping"; retrieval/word_forms.py). Off searches the words as written."""
+    """Also search the full-text indexes for the other forms of the query's English words
+    ("camped" finds "camping", "bought" finds "buy"; retrieval/word_forms.py). Off searches the
+    words as written."""
     answer_type_boost: float = Field(default=0.2, ge=0.0, le=4.0)
     """A question asking "when" or "where / which city" raises the fused score of the hits that
     hold a date or a place by this share of itself, among the first 3 x limit

@@ -118,9 +118,7 @@ class MemoryVectors:
         return None if self.own == self.search else self.own
 
 
-def with_context(
-    own: Sequence[float], context: Sequence[Sequence[float]], weight: float
-) -> Vector:
+def with_context(own: Sequence[float], context: Sequence[Sequence[float]], weight: float) -> Vector:
     """unit(own + weight x mean(context)); ``own`` as it is without context or weight."""
     if not context or weight == 0:
         return Vector(own)

@@ -24,7 +24,7 @@ def escape_term(term: str) -> str:
 
 def lucene_query(text: str, word_forms_too: bool = False) -> str | None:
     """OR of the escaped content words of ``text`` (None when nothing is left to search), and
-    with ``word_forms_too`` their regular English inflections (word_forms.py)."""
+    with ``word_forms_too`` their other English forms (word_forms.py)."""
     terms: list[str] = []
     for word in _WORD.findall(text):
         word = word.split("'")[0].split("’")[0]

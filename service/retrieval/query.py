@@ -144,7 +144,7 @@ def window_params(w: TimeWindow | None) -> WindowParams:
 
 def plan_query(query: str, options: SearchOptions, word_forms: bool = True) -> QueryPlan:
     """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms
-    (with ``word_forms``, also their regular inflections: lucene_query)."""
+    (with ``word_forms``, also their other forms: lucene_query)."""
     try:
         text = clean_text(query).strip()
     except ValueError as e:

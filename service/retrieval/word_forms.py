@@ -2,76 +2,49 @@
 
 The full-text indexes keep words as written (Lucene's standard analyzer). Stemming the index
 traded temporal recall for multi-hop (bench/RESULTS.md); expanding the question's words to
-their regular inflections finds the memories that say the same verb or noun in another form
-and leaves the index alone. Suffix rules only: irregular forms (bought / buy) are not found,
-and a form no memory holds ("campe") matches nothing.
+their inflections finds the memories that say the same verb or noun in another form and
+leaves the index alone. LemmInflect's dictionary (the SPECIALIST Lexicon, shipped inside the
+package: nothing is downloaded) gives a word's lemmas and each lemma's inflections, irregular
+ones included (bought -> buy -> buys, buying); a word it does not know is searched as written.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import lemminflect
 
 # At most this many forms of a word (itself included): like a CJK term (lucene.MAX_CJK_TERM),
 # a word then makes at most 10 clauses per field, under Lucene's 1,024-clause limit.
 MAX_FORMS = 10
 MIN_LENGTH = 4  # shorter words ("art", "kid") are left as they are
 _LOWER_WORD = re.compile(r"[a-z]+")
-_SIBILANT_ENDS = ("s", "x", "z", "ch", "sh", "o")
-_VOWELS = frozenset("aeiou")
 
 
+@lru_cache(maxsize=4096)  # bounded: the words come from users
 def word_forms(word: str) -> tuple[str, ...]:
-    """``word`` first, then its regular inflections; only lower-case English words (a
+    """``word`` first, then its lemmas and their inflections; only lower-case English words (a
     capitalised word is more often a name) of at least MIN_LENGTH letters are inflected."""
     if len(word) < MIN_LENGTH or not _LOWER_WORD.fullmatch(word):
         return (word,)
     forms = [word]
-    for base in _bases(word):
-        forms += [f for f in _inflections(base) if f not in forms]
-    return tuple(forms[:MAX_FORMS])
+    for lemma in _lemmas(word):
+        forms.append(lemma)
+        for inflections in lemminflect.getAllInflections(lemma).values():
+            forms += inflections
+    # One plain word each: the dictionary also holds "book shelves" and "baby-sat", which
+    # the Lucene query would read as two words or as an operator.
+    plain = (form for form in dict.fromkeys(forms) if _LOWER_WORD.fullmatch(form))
+    return tuple(plain)[:MAX_FORMS]
 
 
-def _bases(word: str) -> list[str]:
-    """Candidate base forms, likeliest first ("camped" -> camp, campe); the word itself when
-    it has no inflectional suffix."""
-    if word.endswith(("ies", "ied")):
-        bases = [word[:-3] + "y"]
-    elif word.endswith("ed"):
-        bases = _unsuffixed(word[:-2])
-    elif word.endswith("ing"):
-        bases = _unsuffixed(word[:-3])
-    elif word.endswith("es"):
-        stem = word[:-2]
-        bases = [stem, word[:-1]] if stem.endswith(_SIBILANT_ENDS) else [word[:-1], stem]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        bases = [word[:-1]]
-    else:
-        bases = [word]
-    return [b for b in bases if len(b) >= 3]
+def _lemmas(word: str) -> list[str]:
+    """The word's lemmas in the dictionary, for every part of speech ("leaves" -> leave, leaf)."""
+    by_pos: dict[str, tuple[str, ...]] = lemminflect.getAllLemmas(word)
+    return list(dict.fromkeys(lemma for lemmas in by_pos.values() for lemma in lemmas))
 
 
-def _unsuffixed(stem: str) -> list[str]:
-    """Bases for a stem left by -ed / -ing: stopp -> stop; camp -> camp, campe; bak -> bake."""
-    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in _VOWELS | {"l", "s"}:
-        return [stem[:-1], stem]
-    return [stem, stem + "e"]
-
-
-def _inflections(base: str) -> list[str]:
-    """The base, its -s, -ed and -ing forms (both spellings after a short vowel: stop ->
-    stopped; visit -> visited)."""
-    if base.endswith("y") and base[-2:-1] not in _VOWELS:
-        return [base, base[:-1] + "ies", base[:-1] + "ied", base + "ing"]
-    plural = base + ("es" if base.endswith(_SIBILANT_ENDS) else "s")
-    if base.endswith("e"):
-        return [base, plural, base + "d", base[:-1] + "ing"]
-    forms = [base, plural, base + "ed", base + "ing"]
-    if _ends_short(base):
-        forms += [base + base[-1] + "ed", base + base[-1] + "ing"]
-    return forms
-
-
-def _ends_short(base: str) -> bool:
-    """Consonant, vowel, consonant at the end (stop, plan), where -ed / -ing may double it."""
-    before, vowel, last = base[-3], base[-2], base[-1]
-    return before not in _VOWELS and vowel in _VOWELS and last not in _VOWELS | set("wxy")
+def warm_up() -> None:
+    """Load the dictionary now (about a second): otherwise the first question would wait."""
+    word_forms("camped")
