@@ -36,8 +36,9 @@ def lucene_query(text: str, word_forms_too: bool = False) -> str | None:
         if term not in terms:
             terms.append(term)
     terms = terms[:MAX_TERMS]
-    if word_forms_too:
-        terms = list(dict.fromkeys(form for term in terms for form in word_forms(term)))
+    if word_forms_too:  # a form that is a stop word ("going" -> go) is left out like one
+        forms = (f for t in terms for f in word_forms(t) if f == t or f not in STOP_WORDS)
+        terms = list(dict.fromkeys(forms))
     return " OR ".join(terms) or None
 
 

@@ -132,14 +132,20 @@ async def test_a_user_crowded_out_of_the_global_index_is_ranked_in_its_partition
     mine = [f"I walked my dog Rex to the park on day {i}." for i in range(12)]
     await mem.add([{"content": text} for text in mine], mid, infer=False)
     # No exact scan and the usual over-fetch only (30): the global indexes' top 30 hold the
-    # big user's walks, the partition's hold mid's own.
-    narrow = {"exact_scan_max": 0, "vector_overfetch": 1, "retriever_depth": 5}
+    # big user's walks, the partition's hold mid's own. The words as written: with their
+    # other forms ("walked") mid's memories would outrank the big user's on words alone.
+    narrow = {
+        "exact_scan_max": 0,
+        "vector_overfetch": 1,
+        "retriever_depth": 5,
+        "fulltext_word_forms": False,
+    }
     sharded = replace(mem, settings=mem.settings.model_copy(update=narrow))
     embedding = (await mem.embedder.aembed([DOG_WALKS]))[0]
     probe = {**mid.params(), **NO_TIME_FILTER, "embedding": embedding, "fetch_k": 30, "limit": 30}
     global_only = GraphStore(mem.db, IndexShards(0))
     assert len((await global_only.retrieve("vector", probe)).hits) < 10
-    lucene = plan_query(DOG_WALKS, SearchOptions()).lucene
+    lucene = plan_query(DOG_WALKS, SearchOptions(), word_forms=False).lucene
     text = {
         **probe,
         "memory_lucene": lucene,
