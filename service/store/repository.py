@@ -137,11 +137,14 @@ class GraphStore:
 
         params = {**scope.params(), "limit": self.db.settings.link_known_max}
         rows = await self.db.read("list_link_entities", params)
+        # Reads are read-committed: an entity a concurrent delete removed after the MATCH found
+        # it comes back with null properties. It is gone, so the linker does not know it.
         return [
             KnownEntity(
                 r["key"], r["name"], r["type"], float(r["type_confidence"]), tuple(r["aliases"])
             )
             for r in rows
+            if r["key"] is not None and r["name"] is not None and r["type"] is not None
         ]
 
     async def retrieve(self, retriever: str, params: SearchParams) -> Ranking:
