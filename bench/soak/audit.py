@@ -88,7 +88,11 @@ async def read_stored(
     """What Neo4j holds of the soak's writes and deletes; the duplicates; pending left."""
     ids = [i for w in writes for i in message_ids(w)]
     deleted = sorted({d.memory_id for d in deletes if d.acknowledged})
-    async with neo4j.AsyncGraphDatabase.driver(uri, auth=None) as driver:
+    # Quiet: before any deferred add, the PendingAdd label does not exist (a warning).
+    quiet = neo4j.NotificationMinimumSeverity.OFF
+    async with neo4j.AsyncGraphDatabase.driver(
+        uri, auth=None, notifications_min_severity=quiet
+    ) as driver:
         rows, _, _ = await driver.execute_query(MESSAGES, ids=ids)
         live, _, _ = await driver.execute_query(DELETED_LIVE, ids=deleted)
         groups, _, _ = await driver.execute_query(DUPLICATE_MEMORIES)
