@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 
 from service.core.bookmarks import HEADER as BOOKMARK_HEADER
-from service.core.domain import AddResult, ContextBlock, SearchHit
+from service.core.domain import AddMode, AddResult, ContextBlock, PendingWork, SearchHit
 from service.core.errors import (
     BusyError,
     DatabaseUnavailableError,
@@ -43,10 +43,12 @@ _MEMORY = (
     "id text sourceText speaker saidAt createdAt validFrom validTo invalidatedAt "
     "timeGranularity confidence sourceIds"
 )
-ADD = f"""mutation($messages: [MessageInput!]!, $scope: ScopeInput!) {{
-  addMessages(messages: $messages, scope: $scope) {{ __typename
-    ... on AddMessagesSuccess {{ messageIds added updated superseded unchanged bookmark }}
+ADD = f"""mutation($messages: [MessageInput!]!, $scope: ScopeInput!, $mode: AddMode!) {{
+  addMessages(messages: $messages, scope: $scope, mode: $mode) {{ __typename
+    ... on AddMessagesSuccess {{ messageIds added updated superseded unchanged bookmark pending }}
     {_PROBLEMS} }} }}"""
+PENDING = f"""query($scope: ScopeInput!) {{ pendingWork(scope: $scope) {{ __typename
+  ... on PendingWork {{ batches messages oldestAgeS failed }} {_PROBLEMS} }} }}"""
 SEARCH = f"""query($q: String!, $scope: ScopeInput!, $limit: Int!, $when: TimeFilterInput,
   $asOf: DateTime) {{ search(query: $q, scope: $scope, limit: $limit, when: $when, asOf: $asOf) {{
   __typename ... on SearchHits {{ hits {{ score memory {{ {_MEMORY} }}
@@ -87,8 +89,12 @@ class EngramClient:
     ) -> None:
         await self._http.aclose()
 
-    async def add(self, messages: list[dict[str, Any]], **scope: str) -> AddResult:
-        data = await self._call(ADD, {"messages": messages, "scope": _scope(scope)}, "addMessages")
+    async def add(
+        self, messages: list[dict[str, Any]], mode: str = "sync", **scope: str
+    ) -> AddResult:
+        """Add messages; ``mode="deferred"`` returns once they are stored as pending work."""
+        variables = {"messages": messages, "scope": _scope(scope), "mode": AddMode(mode).name}
+        data = await self._call(ADD, variables, "addMessages")
         return AddResult(
             message_ids=data["messageIds"],
             added=data["added"],
@@ -96,6 +102,17 @@ class EngramClient:
             superseded=data["superseded"],
             unchanged=data["unchanged"],
             bookmark=data["bookmark"],
+            pending=data["pending"],
+        )
+
+    async def pending(self, **scope: str) -> PendingWork:
+        """Deferred adds of the scope not written yet."""
+        data = await self._call(PENDING, {"scope": _scope(scope)}, "pendingWork")
+        return PendingWork(
+            batches=data["batches"],
+            messages=data["messages"],
+            oldest_age_s=data["oldestAgeS"],
+            failed=data["failed"],
         )
 
     async def search(

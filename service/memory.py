@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,9 +16,11 @@ import pydantic
 from service.core.config import Settings
 from service.core.domain import (
     MAX_BATCH,
+    AddMode,
     AddResult,
     ContextBlock,
     MessageIn,
+    PendingWork,
     Scope,
     SearchHit,
     SearchOptions,
@@ -28,6 +30,7 @@ from service.core.domain import (
 from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
 from service.embedding.embedder import Embedder
+from service.ingest.deferred import DeferredWorker, PendingBatch, PendingStore
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
@@ -67,6 +70,10 @@ T = TypeVar("T")
 class WriteObserver(Protocol):
     def count_write(self, result: AddResult) -> None: ...
 
+    def count_deferred(self, outcome: str, waited_s: float | None) -> None: ...
+
+    def show_pending(self, work: PendingWork) -> None: ...
+
 
 @dataclass
 class MemoryService:
@@ -95,12 +102,16 @@ class MemoryService:
     lifecycle: Lifecycle = field(init=False, repr=False)
     dashboard: DashboardStore = field(init=False, repr=False)
     graph: GraphTraversal = field(init=False, repr=False)
+    # Deferred adds (ingest/deferred.py): their queue, and this process's worker once started.
+    deferred: PendingStore = field(init=False, repr=False)
+    worker: DeferredWorker | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
         self.lifecycle = Lifecycle(self.db, self.embedder, self.extractor)
         self.dashboard = DashboardStore(self.db)
         self.graph = GraphTraversal(self.db, hub_limit=self.settings.graph_hub_limit)
+        self.deferred = PendingStore(self.db)
 
     @classmethod
     async def start(
@@ -124,8 +135,24 @@ class MemoryService:
         await db.open_connections(SEARCH_CONNECTIONS)
         return memory
 
-    async def close(self) -> None:
+    async def close(self, grace_s: float = 0.0) -> None:
+        """Stop the worker (writing what waits for up to ``grace_s``), then the driver."""
+        await self.stop_worker(grace_s)
         await self.db.close()
+
+    def start_worker(self) -> DeferredWorker:
+        """Write deferred adds in the background of this process until close()."""
+        if self.worker is None:
+            self.worker = DeferredWorker(
+                self.deferred, self.write_pending, self.settings, self.write_observers
+            )
+            self.worker.start()
+        return self.worker
+
+    async def stop_worker(self, grace_s: float = 0.0) -> None:
+        if self.worker is not None:
+            await self.worker.stop(grace_s)
+            self.worker = None
 
     async def add(
         self,
@@ -133,13 +160,47 @@ class MemoryService:
         scope: Scope,
         infer: bool = True,
         actor: str = DEFAULT_ACTOR,
+        mode: AddMode = AddMode.SYNC,
     ) -> AddResult:
         """Extract facts from messages and store them with provenance; repeats write nothing.
 
-        With ``infer=False`` each message is stored as one memory, without extraction.
+        With ``infer=False`` each message is stored as one memory, without extraction. With
+        ``mode=DEFERRED`` the validated messages are stored as pending work and only their ids
+        are returned; a worker writes them later (ingest/deferred.py).
         """
-        with tracing.span("engram.add", {"engram.messages": len(messages), "engram.infer": infer}):
+        with tracing.span(
+            "engram.add",
+            {"engram.messages": len(messages), "engram.infer": infer, "engram.mode": mode.value},
+        ):
+            if mode is AddMode.DEFERRED:
+                return await self._defer(messages, scope, infer, actor)
             return await self._write(await self._extract(messages, scope, infer), actor)
+
+    async def _defer(
+        self, messages: Sequence[MessageIn | dict[str, Any]], scope: Scope, infer: bool, actor: str
+    ) -> AddResult:
+        parsed = parse_messages(messages)
+        await self.deferred.enqueue(scope, parsed, infer, actor)
+        if self.worker is not None:
+            self.worker.wake()
+        return AddResult(
+            message_ids=[_message_id(scope, m, i) for i, m in enumerate(parsed)],
+            pending=True,
+            bookmark=await self.db.bookmark(),
+        )
+
+    async def write_pending(self, batch: PendingBatch) -> AddResult:
+        """Write one deferred batch as add() would have; the batch ends in the same
+        transaction (or nothing is written: NothingMatched)."""
+        with tracing.span("engram.add.deferred", {"engram.messages": len(batch.messages)}):
+            extracted = await self._extract(
+                batch.messages, batch.scope, batch.infer, batch.received_at
+            )
+            return await self._write(extracted, batch.actor, batch.finishes())
+
+    async def pending_work(self, scope: Scope) -> PendingWork:
+        """Deferred adds of the scope not written yet (a read's scope: unset ids match any)."""
+        return await self.deferred.work(scope)
 
     async def add_batches(
         self,
@@ -170,14 +231,19 @@ class MemoryService:
                 upcoming.cancel()
 
     async def _extract(
-        self, messages: Sequence[MessageIn | dict[str, Any]], scope: Scope, infer: bool
+        self,
+        messages: Sequence[MessageIn | dict[str, Any]],
+        scope: Scope,
+        infer: bool,
+        received_at: datetime | None = None,
     ) -> _Extracted:
-        """Validate a batch and extract its facts; nothing is read or written."""
+        """Validate a batch and extract its facts; nothing is read or written. A message
+        without a timestamp was said when received (now, unless deferred)."""
         clock = StageClock()
         with clock.stage("nlp"):
             parsed = parse_messages(messages)
             now = utcnow()
-            said_at = [m.timestamp or now for m in parsed]
+            said_at = [m.timestamp or received_at or now for m in parsed]
             message_rows = [_message_row(scope, m, i, said_at[i]) for i, m in enumerate(parsed)]
             if infer:
                 facts = await asyncio.to_thread(self.extractor.extract, parsed, said_at)
@@ -195,9 +261,15 @@ class MemoryService:
             scope, message_rows, confident, len(candidates) - len(confident), now, clock.laps
         )
 
-    async def _write(self, batch: _Extracted, actor: str) -> AddResult:
+    async def _write(
+        self,
+        batch: _Extracted,
+        actor: str,
+        finishes: tuple[str, Mapping[str, Any]] | None = None,
+    ) -> AddResult:
         """Embed, link, reconcile against the scope and write one extracted batch (one
-        transaction). The scope's entities are read while the facts are embedded."""
+        transaction, with ``finishes`` first: GraphStore.write_plan). The scope's entities are
+        read while the facts are embedded."""
         clock, candidates = StageClock(), batch.candidates
         with clock.stage("embedding"):
             known = await self._embed(candidates, batch.scope)
@@ -221,6 +293,7 @@ class MemoryService:
                 linked.of({m.id for m in plan.new}),
                 actor,
                 batch.now,
+                finishes,
             )
             stage.set_attribute("engram.memories_added", len(plan.new))
         if self.counts is not None and plan.new:
@@ -452,11 +525,16 @@ def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[Messa
     return parsed
 
 
-def _message_row(scope: Scope, msg: MessageIn, index: int, said_at: datetime) -> MessageRow:
+def _message_id(scope: Scope, msg: MessageIn, index: int) -> str:
+    """The caller's id, else one from the message itself: a repeat gets the same id."""
     stamp = msg.timestamp.isoformat() if msg.timestamp else f"#{index}"
     fingerprint = msg.id or text_hash(f"{msg.speaker or msg.role}|{stamp}|{msg.content}")
+    return scoped_id(scope, "msg", fingerprint)
+
+
+def _message_row(scope: Scope, msg: MessageIn, index: int, said_at: datetime) -> MessageRow:
     return MessageRow(
-        id=scoped_id(scope, "msg", fingerprint),
+        id=_message_id(scope, msg, index),
         props={
             "text": msg.content,
             "role": msg.role.value,

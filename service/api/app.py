@@ -100,6 +100,8 @@ async def _memory_served(
         return
     app.state.memory = await MemoryService.start(settings)
     observe(app.state.memory, metrics)
+    if settings.pending_worker:
+        app.state.memory.start_worker()  # deferred adds (ingest/deferred.py)
     # What start loaded (the models: ~290k objects) lives as long as the process; frozen, it
     # is left out of every full collection, which otherwise walks it in a pause that falls on
     # whichever request triggers it (bench/gc_pause.py).
@@ -107,7 +109,8 @@ async def _memory_served(
     try:
         yield
     finally:
-        await app.state.memory.close()
+        # Requests in flight have had their grace (uvicorn); pending work gets its own.
+        await app.state.memory.close(grace_s=settings.shutdown_grace_s)
         gc.unfreeze()  # a closed Memory (an app started again in one process) can go
 
 
@@ -127,7 +130,8 @@ def _mount_pages(app: FastAPI) -> None:
 
 
 async def healthz(request: Request) -> JSONResponse:
-    """Neo4j up or down (503), and the embeddings' state once it answers."""
+    """Neo4j up or down (503); once it answers, the embeddings' state and the deferred adds
+    waiting in the whole database."""
     memory: MemoryService = request.app.state.memory
     up = await memory.db.ping()
     request.app.state.metrics.neo4j_up.set(1 if up else 0)
@@ -138,8 +142,13 @@ async def healthz(request: Request) -> JSONResponse:
     }
     if not up:
         body["detail"] = f"Neo4j at {memory.db.uri} does not answer"
-    elif (embeddings := await _embeddings_health(memory)) is not None:
-        body["embeddings"] = embeddings
+    else:
+        if (embeddings := await _embeddings_health(memory)) is not None:
+            body["embeddings"] = embeddings
+        with suppress(DatabaseUnavailableError):
+            pending = await memory.deferred.work(None)
+            request.app.state.metrics.show_pending(pending)
+            body["pending"] = pending.model_dump()
     return JSONResponse(body, status_code=200 if up else 503)
 
 

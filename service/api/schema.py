@@ -31,6 +31,7 @@ from service.api.metrics import GraphQLMetrics
 from service.api.tracing import GraphQLTracing
 from service.api.types import (
     AddMessagesSuccess,
+    AddMode,
     Context,
     DatabaseUnavailable,
     Forbidden,
@@ -38,6 +39,7 @@ from service.api.types import (
     MemoryHit,
     MessageInput,
     NotFound,
+    PendingWork,
     ScopeInput,
     SearchHits,
     TimedOut,
@@ -58,6 +60,10 @@ AddMessagesResult = Annotated[
 ContextResult = Annotated[
     Context | InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden,
     strawberry.union("ContextResult"),
+]
+PendingWorkResult = Annotated[
+    PendingWork | InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden,
+    strawberry.union("PendingWorkResult"),
 ]
 SearchResult = Annotated[
     SearchHits | InvalidInput | DatabaseUnavailable | TimedOut | NotFound | Forbidden,
@@ -97,10 +103,23 @@ class Query:
     ) -> SearchResult:
         try:
             options = to_options(limit=limit, when=when, as_of=as_of)
-            hits = await service(info).search(query, scope_for(info, scope), options=options)
+            whose = scope_for(info, scope)
+            hits = await service(info).search(query, whose, options=options)
         except EngramError as e:
             return problem(e)
-        return SearchHits(hits=[MemoryHit.of(h) for h in hits])
+        return SearchHits(hits=[MemoryHit.of(h) for h in hits], scope=whose)
+
+    @strawberry.field(
+        description="Deferred adds of the scope not written yet (addMessages mode DEFERRED)."
+    )
+    async def pending_work(
+        self, info: Info[RequestContext, None], scope: ScopeInput
+    ) -> PendingWorkResult:
+        try:
+            work = await service(info).pending_work(scope_for(info, scope))
+        except EngramError as e:
+            return problem(e)
+        return PendingWork.of(work)
 
     @strawberry.field(description="The best hits as a dated prompt block within tokenBudget.")
     async def context(
@@ -130,7 +149,11 @@ class Query:
 class Mutation:
     @strawberry.mutation(description="Store conversation messages; a repeat writes nothing new.")
     async def add_messages(
-        self, info: Info[RequestContext, None], messages: list[MessageInput], scope: ScopeInput
+        self,
+        info: Info[RequestContext, None],
+        messages: list[MessageInput],
+        scope: ScopeInput,
+        mode: AddMode = AddMode.SYNC,
     ) -> AddMessagesResult:
         raw = [
             {
@@ -144,7 +167,9 @@ class Mutation:
             for m in messages
         ]
         try:
-            result = await service(info).add(raw, scope_for(info, scope), actor=actor(info))
+            result = await service(info).add(
+                raw, scope_for(info, scope), actor=actor(info), mode=domain.AddMode(mode.value)
+            )
         except EngramError as e:
             return problem(e)
         return AddMessagesSuccess.of(result)

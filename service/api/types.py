@@ -28,6 +28,15 @@ class Role(Enum):
     TOOL = "tool"
 
 
+@strawberry.enum(
+    description="SYNC answers once the memories are written. DEFERRED answers once the messages "
+    "are stored as pending work; the service's worker writes them soon after (docs/api.md)."
+)
+class AddMode(Enum):
+    SYNC = "sync"
+    DEFERRED = "deferred"
+
+
 @strawberry.input(description="Whose memory: at least one of the three ids.")
 class ScopeInput:
     user_id: str | None = None
@@ -164,6 +173,37 @@ class MemoryHit:
 @strawberry.type
 class SearchHits:
     hits: list[MemoryHit]
+    scope: strawberry.Private[domain.Scope | None] = None
+
+    @strawberry.field(
+        description="Messages of the scope received as deferred adds and not written yet: "
+        "the hits cannot include them. Read only when asked for (one count query)."
+    )
+    async def pending_messages(self, info: Info[RequestContext, None]) -> int:
+        if self.scope is None:
+            return 0
+        return (await info.context.memory.pending_work(self.scope)).messages
+
+
+@strawberry.type(description="Deferred adds not written yet in the scope.")
+class PendingWork:
+    batches: int = strawberry.field(description="Add calls waiting.")
+    messages: int = strawberry.field(description="Their messages.")
+    oldest_age_s: float | None = strawberry.field(
+        description="Seconds the oldest has waited; null when none waits."
+    )
+    failed: int = strawberry.field(
+        description="Adds set aside after repeated failures; their errors are kept in Neo4j."
+    )
+
+    @classmethod
+    def of(cls, work: domain.PendingWork) -> PendingWork:
+        return cls(
+            batches=work.batches,
+            messages=work.messages,
+            oldest_age_s=work.oldest_age_s,
+            failed=work.failed,
+        )
 
 
 @strawberry.type(description="Search hits as a dated prompt block within the token budget.")
@@ -184,6 +224,11 @@ class AddMessagesSuccess:
         description="Send it back as the X-Engram-Bookmark header: that request's reads then "
         "see this write on any member of a Neo4j cluster (docs/cluster.md)."
     )
+    pending: bool = strawberry.field(
+        default=False,
+        description="A DEFERRED add: the messages are stored and will be written; only "
+        "messageIds are known yet.",
+    )
 
     @classmethod
     def of(cls, r: domain.AddResult) -> AddMessagesSuccess:
@@ -194,6 +239,7 @@ class AddMessagesSuccess:
             superseded=[strawberry.ID(i) for i in r.superseded],
             unchanged=[strawberry.ID(i) for i in r.unchanged],
             bookmark=r.bookmark,
+            pending=r.pending,
         )
 
 

@@ -135,6 +135,18 @@ class Settings(BaseSettings):
     shutdown_grace_s: int = Field(default=30, ge=0)
     """On SIGTERM `engram serve` stops accepting connections and lets requests in flight finish
     for up to this long, then cancels them (their transactions roll back) and stops."""
+    # Deferred adds (addMessages mode DEFERRED; service/ingest/deferred.py).
+    pending_worker: bool = True
+    """Run the worker that writes deferred adds in this `engram serve` process. Several processes
+    may each run one: a scope's batches are taken by one worker at a time, in order."""
+    pending_lease_s: float = Field(default=30.0, ge=1.0, le=3600.0)
+    """How long a worker holds a scope's pending batches without writing one; work held by a
+    process that died resumes in another (or the restarted one) after this."""
+    pending_poll_s: float = Field(default=1.0, gt=0.0, le=60.0)
+    """How often an idle worker looks for work other processes received."""
+    pending_max_attempts: int = Field(default=3, ge=1, le=100)
+    """Failures (other than Neo4j being away) after which a batch is set aside as failed, with
+    its error, so that the scope's later batches go on."""
     # Log lines as text, or one JSON object each (ENGRAM_LOG_FORMAT=json), with a request id.
     log_format: Literal["text", "json"] = "text"
     """`json`: one JSON object a log line; every line carries the request id (`X-Request-ID`)."""

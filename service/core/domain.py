@@ -241,6 +241,28 @@ class AddResult(BaseModel):
     # Covers this write: a read sent with it sees the write on any cluster member
     # (core/bookmarks.py).
     bookmark: str | None = None
+    # A deferred add: the messages are stored as pending work, only message_ids are known yet.
+    pending: bool = False
+
+
+class AddMode(StrEnum):
+    """SYNC answers once the memories are written; DEFERRED once the messages are stored as
+    pending work, which the service's worker then extracts, embeds and writes
+    (ingest/deferred.py)."""
+
+    SYNC = "sync"
+    DEFERRED = "deferred"
+
+
+class PendingWork(BaseModel):
+    """Deferred adds not written yet, in a scope or the whole database."""
+
+    batches: int = 0
+    messages: int = 0
+    # Seconds since the oldest waiting batch was received; None when nothing waits.
+    oldest_age_s: float | None = None
+    # Batches given up after Settings.pending_max_attempts failures; kept with their error.
+    failed: int = 0
 
 
 def utcnow() -> datetime:

@@ -1,10 +1,10 @@
-// Proof of absence after forget(scope): nodes the scope still holds (read events included), its
-// events that still hold text, and what the full-text and vector indexes return inside the
-// scope for the forgotten texts ($phrases, exact Lucene phrases), entity names ($names) and
-// embeddings. All zero means nothing of the scope can be found any more.
+// Proof of absence after forget(scope): nodes the scope still holds (read events and deferred
+// adds included), its events that still hold text, and what the full-text and vector indexes
+// return inside the scope for the forgotten texts ($phrases, exact Lucene phrases), entity
+// names ($names) and embeddings. All zero means nothing of the scope can be found any more.
 CALL () {
   MATCH (n)
-  WHERE (n:Message OR n:Memory OR n:Entity OR n:ReadEvent) AND {{in_scope}}
+  WHERE (n:Message OR n:Memory OR n:Entity OR n:ReadEvent OR n:PendingAdd) AND {{in_scope}}
   RETURN count(n) AS nodes_left
 }
 CALL () {

@@ -214,7 +214,9 @@ class Lifecycle:
 
     async def delete_all(self, scope: Scope, actor: str = DEFAULT_ACTOR) -> DeleteReport:
         """Delete every memory of the scope as ``delete`` does; messages stay (forget erases
-        those too)."""
+        those too). Deferred adds not written yet go first, or they would write memories after
+        this returned."""
+        await self.store.delete_pending(scope)
         doomed = await self.store.deletion_candidates(scope, everything=True)
         done = await self.store.delete(scope, doomed, actor, utcnow())
         return DeleteReport(**done.model_dump())

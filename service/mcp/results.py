@@ -29,6 +29,10 @@ class Added(BaseModel):
         description="Send it back as the X-Engram-Bookmark HTTP header: that request's reads "
         "then see this write on any member of a Neo4j cluster"
     )
+    pending: bool = Field(
+        default=False,
+        description="A deferred add: stored, written moments later; only message_ids are known",
+    )
 
     @classmethod
     def of(cls, r: domain.AddResult) -> Added:
@@ -39,6 +43,7 @@ class Added(BaseModel):
             superseded=r.superseded,
             unchanged=r.unchanged,
             bookmark=r.bookmark,
+            pending=r.pending,
         )
 
 

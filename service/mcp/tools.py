@@ -203,13 +203,21 @@ def _add_messages(binding: Binding) -> Tool:
         user_id: UserId = None,
         agent_id: AgentId = None,
         run_id: RunId = None,
+        deferred: Annotated[
+            bool,
+            Field(
+                description="Return as soon as the messages are stored; the memories are "
+                "written moments later (pending until then)"
+            ),
+        ] = False,
     ) -> results.Added:
         """Store conversation messages: facts, entities and dates are extracted from them, with
         provenance. Adding the same messages again writes nothing new."""
+        mode = domain.AddMode.DEFERRED if deferred else domain.AddMode.SYNC
         with tool_errors():
             who = binding.caller(ctx, user_id, agent_id, run_id)
             raw = [m.model_dump() for m in messages]
-            done = await binding.memory(ctx).add(raw, who.scope, actor=who.actor)
+            done = await binding.memory(ctx).add(raw, who.scope, actor=who.actor, mode=mode)
         return results.Added.of(done)
 
     return add_messages

@@ -62,10 +62,12 @@ def stdio_server(settings: Settings) -> MCPServer[Any]:
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[MemoryService]:
         memory = await MemoryService.start(settings)
+        if settings.pending_worker:
+            memory.start_worker()  # deferred adds (ingest/deferred.py)
         try:
             yield memory
         finally:
-            await memory.close()
+            await memory.close(grace_s=settings.shutdown_grace_s)
             if tracer_provider is not None:
                 tracer_provider.shutdown()
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from service.core.domain import AddResult
+from service.core.domain import AddResult, PendingWork
 from service.core.errors import (
     DatabaseUnavailableError,
     EngramError,
@@ -119,6 +119,39 @@ class Metrics:
             ["model"],
             registry=r,
         )
+        self._pending_metrics(r)
+
+    def _pending_metrics(self, r: CollectorRegistry) -> None:
+        """Deferred adds: the queue (whole database, as the worker last saw it) and outcomes."""
+        self.pending_batches = Gauge(
+            "engram_pending_batches", "Deferred adds waiting to be written.", registry=r
+        )
+        self.pending_messages = Gauge(
+            "engram_pending_messages", "Messages in the deferred adds waiting.", registry=r
+        )
+        self.pending_oldest_age = Gauge(
+            "engram_pending_oldest_age_seconds",
+            "Seconds the oldest waiting deferred add has waited (0 when none waits).",
+            registry=r,
+        )
+        self.pending_failed = Gauge(
+            "engram_pending_failed_batches",
+            "Deferred adds set aside after Settings.pending_max_attempts failures.",
+            registry=r,
+        )
+        self.deferred_outcomes = Counter(
+            "engram_deferred_batches",
+            "Deferred adds this process's worker took: written, retried (failed, will be tried "
+            "again), failed (set aside), taken (written meanwhile by another worker).",
+            ["outcome"],
+            registry=r,
+        )
+        self.deferred_wait = Histogram(
+            "engram_deferred_wait_seconds",
+            "From receiving a deferred add to its result being written.",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
 
     def count_write(self, result: AddResult) -> None:
         """What one add() call wrote."""
@@ -126,6 +159,18 @@ class Metrics:
         self.added.inc(len(result.added))
         self.updated.inc(len(result.updated))
         self.superseded.inc(len(result.superseded))
+
+    def count_deferred(self, outcome: str, waited_s: float | None) -> None:
+        """One deferred batch the worker took, and how long it waited if it was written."""
+        self.deferred_outcomes.labels(outcome).inc()
+        if waited_s is not None:
+            self.deferred_wait.observe(waited_s)
+
+    def show_pending(self, work: PendingWork) -> None:
+        self.pending_batches.set(work.batches)
+        self.pending_messages.set(work.messages)
+        self.pending_oldest_age.set(work.oldest_age_s or 0.0)
+        self.pending_failed.set(work.failed)
 
     def count_error(self, surface: str, kind: ErrorKind) -> None:
         self.errors.labels(surface, kind.value).inc()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -43,6 +43,10 @@ _BAD_BOOKMARK = "Neo.ClientError.Transaction.InvalidBookmark"
 _BOOKMARK_TIMEOUT = "Neo.TransientError.Transaction.BookmarkTimeout"
 # Tries of a read that fails with an error the driver calls retryable (0.1 s, then 0.2 s apart).
 READ_ATTEMPTS = 3
+
+
+class NothingMatched(Exception):
+    """A required step of write_many found nothing to act on; the transaction was rolled back."""
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
@@ -143,14 +147,19 @@ class Database:
     async def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._run(name, params, neo4j.WRITE_ACCESS)
 
-    async def write_many(self, steps: list[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
-        """Several catalogue queries in one transaction: all land or none does."""
+    async def write_many(
+        self, steps: list[tuple[str, Mapping[str, Any]]], required: Collection[str] = ()
+    ) -> list[list[Record]]:
+        """Several catalogue queries in one transaction: all land or none does. A step named in
+        ``required`` that returns no row rolls the transaction back (NothingMatched)."""
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Record]]:
             results = []
             for name, params in steps:
                 cursor = await tx.run(bind_optional(query(name), params), dict(params))
                 results.append(await native_rows(cursor))
+                if name in required and not results[-1]:
+                    raise NothingMatched(name)
             return results
 
         return await self._write_transaction(work)

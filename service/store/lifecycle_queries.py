@@ -206,6 +206,11 @@ class LifecycleStore:
         )
         return Deletion.model_validate(rows[0])
 
+    async def delete_pending(self, scope: Scope) -> int:
+        """The scope's deferred adds not written yet (ingest/deferred.py); how many."""
+        rows = await self.db.write("delete_pending_adds", scope.params())
+        return int(rows[0]["deleted"])
+
     async def delete(self, scope: Scope, deletion: Deletion, actor: str, now: datetime) -> Deletion:
         """Delete the memories (DELETE events keep their text), then entities left unmentioned."""
         if not deletion.memory_ids:
@@ -288,6 +293,7 @@ class LifecycleStore:
                     },
                 ),
                 ("delete_read_events", params),
+                ("delete_pending_adds", params),  # their messages must not come back
             ]
         )
         deleted_edges = set(results[2][0]["deleted"])

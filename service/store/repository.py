@@ -104,8 +104,13 @@ class GraphStore:
         linked: LinkedBatch,
         actor: str,
         now: datetime,
+        finishes: tuple[str, Mapping[str, Any]] | None = None,
     ) -> None:
-        """Messages, memories, entities, mentions, updates and supersessions in one transaction."""
+        """Messages, memories, entities, mentions, updates and supersessions in one transaction.
+
+        ``finishes``: a step that must find what it ends (a deferred add's pending batch,
+        ingest/deferred.py) or nothing is written; it runs first, so its lock orders writers.
+        """
         scoped = scope.params()
         entity_scope = {k: v for k, v in scoped.items() if v is not None}
         common = {"scope": entity_scope, "actor": actor, "now": now}
@@ -129,7 +134,10 @@ class GraphStore:
             ("link_sources", {"links": writes.params(plan.source_links)}),
             ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
         ]
-        await self.db.write_many(steps)
+        if finishes is None:
+            await self.db.write_many(steps)
+        else:
+            await self.db.write_many([finishes, *steps], required={finishes[0]})
 
     async def link_entities(self, scope: Scope) -> list[KnownEntity]:
         """The scope's entities as the linker reads them (names, aliases, type)."""

@@ -77,8 +77,9 @@ WHEN = [
     {"clock": "HAPPENED", "from": "2024-01-01T00:00:00Z", "to": "2025-01-01T00:00:00Z"},
     {"clock": "SAID", "from": "2024-05-01T00:00:00Z", "to": "2024-07-01T00:00:00Z"},
 ]
-ADD_MESSAGES = """mutation($m: [MessageInput!]!, $s: ScopeInput!) { addMessages(messages: $m,
-  scope: $s) { __typename ... on AddMessagesSuccess { messageIds added updated unchanged } } }"""
+ADD_MESSAGES = """mutation($m: [MessageInput!]!, $s: ScopeInput!, $mode: AddMode! = SYNC) {
+  addMessages(messages: $m, scope: $s, mode: $mode) { __typename
+    ... on AddMessagesSuccess { messageIds added updated unchanged pending } } }"""
 
 
 @dataclasses.dataclass
@@ -136,6 +137,12 @@ async def tenants(mem: MemoryService, neo4j_target: Neo4jTarget) -> AsyncIterato
         ):
             added = await t.as_key(key, ADD_MESSAGES, m=messages, s={"userId": scope.user_id})
             assert added["addMessages"]["added"], added
+        # Alice's deferred add waits (no worker runs here) while Bob asks everything.
+        waiting = [{**m, "id": f"later-{m['id']}"} for m in ALICE_MESSAGES]
+        deferred = await t.as_key(
+            KEY_ALICE, ADD_MESSAGES, m=waiting, s={"userId": ALICE.user_id}, mode="DEFERRED"
+        )
+        assert deferred["addMessages"]["pending"], deferred
         search = """query { search(query: "alice-secret ledger", scope: {userId: "alice-tenant"})
           { __typename } }"""
         await t.as_key(KEY_ALICE, search)  # a read event of Alice's for readAudit to withhold
@@ -657,6 +664,22 @@ async def check_decay(t: Tenants) -> None:
         assert 0 < report["changed"] <= bob_count
 
 
+async def check_pending_work(t: Tenants) -> None:
+    """Alice's deferred add waits; Bob hears of his own pending work only (none)."""
+    query = """query($s: ScopeInput!) {
+      pendingWork(scope: $s) { __typename ... on PendingWork { batches messages failed } }
+      search(query: "ledger", scope: $s) { ... on SearchHits { pendingMessages } } }"""
+    data = await t.bob(query, s=BOB_SCOPE)
+    assert data["pendingWork"] == {
+        "__typename": "PendingWork",
+        "batches": 0,
+        "messages": 0,
+        "failed": 0,
+    }
+    assert data["search"]["pendingMessages"] == 0
+    assert await t.count("MATCH (p:PendingAdd) RETURN count(p) AS n") == 1, "Alice's waits"
+
+
 async def check_scopes(t: Tenants) -> None:
     query = "query { scopes(first: 200) { userId agentId runId memories } }"
     scopes = (await t.bob(query))["scopes"]
@@ -683,6 +706,7 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.entityTypeCounts": check_entity_type_counts,
     "Query.stats": check_stats,
     "Query.scopes": check_scopes,
+    "Query.pendingWork": check_pending_work,
     "Query.viewer": check_viewer,
     "Query.entity": check_entity,
     "Query.path": check_path,

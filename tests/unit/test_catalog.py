@@ -32,7 +32,9 @@ def test_catalogue_reads_any_folder(tmp_path: Path) -> None:
 def test_schema_has_constraints_and_every_index_kind() -> None:
     statements = schema_statements(384)
     assert all("IF NOT EXISTS" in s for s in statements)
-    assert sum("CONSTRAINT" in s for s in statements) == 4
+    assert (
+        sum("CONSTRAINT" in s for s in statements) == 6
+    )  # ids of memories, messages, entities, events; pending adds and queues
     vector = [s for s in statements if "VECTOR INDEX" in s]
     assert len(vector) == 1 and "`vector.dimensions`: 384" in vector[0]
     assert sum("FULLTEXT INDEX" in s for s in statements) == 2
