@@ -69,7 +69,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
         "ran_s": round(ended - began, 1),
         "deferred_share": args.deferred_share,
         **verdict,
-        "deferred_drain": asdict(drain) | {"pending_batches_left": pending_left},
+        "deferred_drain": asdict(drain) | {"left_in_neo4j": asdict(pending_left)},
         "faults": [fault_summary(f, ledger, stored) for f in faults],
         "latency_ms": report.latency_ms(ledger.attempts, faults),
         "requests": len(ledger.attempts),

@@ -48,7 +48,11 @@ WITH e.memory_id AS id,
 WHERE adds > deletes + 1
 RETURN count(id) AS memories, coalesce(sum(adds - deletes - 1), 0) AS extra
 """
-PENDING_LEFT = "MATCH (p:PendingAdd) RETURN count(p) AS batches"
+# Deferred adds still stored as pending work: waiting, or set aside as failed, with errors.
+PENDING_LEFT = """
+MATCH (p:PendingAdd)
+RETURN count(p) AS batches, count(p.failed_at) AS failed, collect(p.last_error)[..5] AS errors
+"""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,13 @@ class Duplicates:
     messages: list[str]  # ids stored more than once
     memories: list[list[str]]  # groups of current memories of one scope and text hash
     extra_add_events: int
+
+
+@dataclass(frozen=True)
+class PendingLeft:
+    batches: int
+    failed: int
+    errors: list[str]
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ async def drain_pending(url: str, timeout_s: float) -> Drain:
 
 async def read_stored(
     uri: str, writes: Iterable[Write], deletes: Iterable[Delete]
-) -> tuple[Stored, Duplicates, int]:
+) -> tuple[Stored, Duplicates, PendingLeft]:
     """What Neo4j holds of the soak's writes and deletes; the duplicates; pending left."""
     ids = [i for w in writes for i in message_ids(w)]
     deleted = sorted({d.memory_id for d in deletes if d.acknowledged})
@@ -108,4 +119,5 @@ async def read_stored(
         memories=[list(g["ids"]) for g in groups],
         extra_add_events=int(events["extra"]),
     )
-    return stored, duplicates, int(pending["batches"])
+    left = PendingLeft(pending["batches"], pending["failed"], list(pending["errors"]))
+    return stored, duplicates, left

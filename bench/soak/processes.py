@@ -26,7 +26,7 @@ SERVE_START_TIMEOUT_S = 180.0
 
 def soak_settings() -> Settings:
     return Settings(
-        _env_file=None,  # type: ignore[call-arg]
+        _env_file=None,
         data_dir=SOAK_DATA,
         neo4j_bolt_port=BOLT_PORT,
         neo4j_http_port=HTTP_PORT,

@@ -122,17 +122,20 @@ def in_flight(
     """The fates of the writes and deletes in flight at the kill (on the killed process, for a
     service kill), counted."""
     fates: Counter[str] = Counter()
-    for op in (*writes, *deletes):
-        for attempt in op.attempts:
-            if not attempt.started <= fault.at < attempt.ended:
-                continue
-            if fault.server is not None and attempt.server != fault.server:
-                continue
-            if isinstance(op, Write):
-                fates[f"{op.op.value}: {write_fate(op, attempt, stored)}"] += 1
-            else:
-                fates[f"delete: {delete_fate(op, attempt, stored)}"] += 1
+    for write in writes:
+        for attempt in caught(fault, write.attempts):
+            fates[f"{write.op.value}: {write_fate(write, attempt, stored)}"] += 1
+    for delete in deletes:
+        for attempt in caught(fault, delete.attempts):
+            fates[f"delete: {delete_fate(delete, attempt, stored)}"] += 1
     return dict(sorted(fates.items()))
+
+
+def caught(fault: Fault, attempts: Iterable[Attempt]) -> list[Attempt]:
+    """The requests running at the kill (on the killed process, for a service kill)."""
+    return [
+        a for a in attempts if a.started <= fault.at < a.ended and fault.server in (None, a.server)
+    ]
 
 
 def lost(writes: Iterable[Write], stored: Stored) -> list[str]:
@@ -159,7 +162,8 @@ def deletes_undone(
     for w in writes:
         for i in message_ids(w):
             sent.setdefault(i, []).extend(w.attempts)
-    undone, re_added = [], []
+    undone: list[str] = []
+    re_added: list[str] = []
     for d in deletes:
         if not d.acknowledged or d.memory_id not in stored.live_memories:
             continue

@@ -92,7 +92,7 @@ class Client:
 
         def call(engram: EngramClient) -> Awaitable[Any]:
             if deferred:
-                return engram.add(payload, mode="deferred", user_id=self.scope)  # type: ignore[call-arg]
+                return engram.add(payload, mode="deferred", user_id=self.scope)
             return engram.add(payload, user_id=self.scope)
 
         result = await self.until_answered(op, call, write.attempts)
@@ -141,7 +141,7 @@ class Client:
 
     def backoff(self, tries: int) -> float:
         jitter = self.rng.uniform(0.5, 1.0)
-        return min(MAX_BACKOFF_S, BACKOFF_S * 2 ** min(tries, 5)) * jitter
+        return min(MAX_BACKOFF_S, BACKOFF_S * 2.0 ** min(tries, 5)) * jitter
 
 
 def describe(error: BaseException) -> str:

@@ -22,7 +22,9 @@ NEO4J_KILL = Fault(FaultKind.NEO4J_SIGKILL, at=100.0, restarted=110.0, settle_s=
 SERVICE_KILL = Fault(FaultKind.SERVICE_SIGKILL, at=200.0, restarted=230.0, settle_s=5.0, server=1)
 
 
-def attempt(op: Op, started: float, ended: float, outcome: Outcome = Outcome.OK, server: int = 0):  # type: ignore[no-untyped-def]
+def attempt(
+    op: Op, started: float, ended: float, outcome: Outcome = Outcome.OK, server: int = 0
+) -> Attempt:
     return Attempt(op, server, started, ended, outcome)
 
 
