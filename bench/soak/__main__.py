@@ -111,6 +111,7 @@ def fault_summary(fault: Fault, ledger: Ledger, stored: Stored) -> dict[str, Any
         "kind": fault.kind.value,
         "server": fault.server,
         "restart_took_s": round(fault.restarted - fault.at, 1),
+        "failed_starts": list(fault.failed_starts),
         "window_s": round(end - start, 1),
         "recovery_from_kill_s": report.recovery_s(ledger.attempts, fault, fault.at),
         "recovery_from_restart_s": report.recovery_s(ledger.attempts, fault, fault.restarted),

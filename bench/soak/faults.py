@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from bench.soak.processes import ServeProcess, SoakNeo4j
 from bench.soak.records import Fault, FaultKind
 
+MAX_FAILED_STARTS = 3
+
 
 @dataclass(frozen=True)
 class FaultPlan:
@@ -33,9 +35,26 @@ async def service_fault(server: ServeProcess, plan: FaultPlan) -> Fault:
     await asyncio.to_thread(server.kill)
     say(f"engram serve on port {server.port} SIGKILLed")
     await asyncio.sleep(plan.down_s)
-    await asyncio.to_thread(server.start)
+    failed_starts = await restart(server)
     say(f"engram serve on port {server.port} healthy again, {time.time() - at:.1f} s after")
-    return Fault(FaultKind.SERVICE_SIGKILL, at, time.time(), plan.settle_s, server.index)
+    return Fault(
+        FaultKind.SERVICE_SIGKILL, at, time.time(), plan.settle_s, server.index, failed_starts
+    )
+
+
+async def restart(server: ServeProcess) -> tuple[str, ...]:
+    """Start it until it comes up (a failed start-up is a finding, not the soak's end); the
+    failed starts' last log line each."""
+    failed: list[str] = []
+    while True:
+        try:
+            await asyncio.to_thread(server.start)
+            return tuple(failed)
+        except RuntimeError:
+            failed.append(server.last_error())
+            say(f"engram serve on port {server.port} failed to start: {failed[-1]}")
+            if len(failed) == MAX_FAILED_STARTS:
+                raise
 
 
 def say(event: str) -> None:

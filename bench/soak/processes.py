@@ -97,6 +97,12 @@ class ServeProcess:
             time.sleep(0.5)
         raise RuntimeError(f"engram serve on port {self.port} did not come up; log: {self.log}")
 
+    def last_error(self) -> str:
+        """The last line of its log that names an error, for the report."""
+        lines = self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+        errors = [ln for ln in lines if "Error" in ln or "ERROR" in ln]
+        return (errors or lines or ["(empty log)"])[-1].strip()[:300]
+
     def healthy(self) -> bool:
         try:
             return httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200

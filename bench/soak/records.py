@@ -121,6 +121,7 @@ class Fault:
     restarted: float
     settle_s: float
     server: int | None = None  # the killed service process; None for Neo4j (all of them)
+    failed_starts: tuple[str, ...] = ()  # restarts that did not come up, with their error
 
     @property
     def window(self) -> tuple[float, float]:
