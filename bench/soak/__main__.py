@@ -46,7 +46,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for server in servers:
             await asyncio.to_thread(server.start)
-        workload = Workload(args.seconds, args.scopes, args.deferred_share)
+        workload = Workload(args.scopes, args.deferred_share)
         plan = FaultPlan(args.seconds * args.neo4j_kill_at, args.seconds * args.service_kill_at)
         began = time.time()
         ledger, faults = await asyncio.gather(
@@ -84,6 +84,7 @@ def judge(ledger: Ledger, faults: list[Fault], stored: Stored, dup: Duplicates) 
     failures = report.failures(ledger.attempts, faults)
     return {
         "messages_acknowledged": sum(len(w.external_ids) for w in acked),
+        "acknowledged_ids_not_as_computed": report.ids_not_as_computed(acked),
         "messages_stored": sum(
             1 for w in acked for i in report.message_ids(w) if i in stored.message_created
         ),

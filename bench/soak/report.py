@@ -31,6 +31,12 @@ def message_ids(write: Write) -> list[str]:
     return [scoped_id(scope, "msg", external) for external in write.external_ids]
 
 
+def ids_not_as_computed(acknowledged: Iterable[Write]) -> int:
+    """Acknowledged writes whose answer named other message ids than ``message_ids`` computes
+    (sync and deferred adds must answer the same ids, the ones the audit looks for)."""
+    return sum(1 for w in acknowledged if w.message_ids != message_ids(w))
+
+
 def latency_ms(attempts: Iterable[Attempt], faults: Sequence[Fault]) -> dict[str, object]:
     """p50/p95/p99 of the answered requests per operation, outside and inside fault windows."""
     groups: dict[str, dict[str, list[float]]] = {}

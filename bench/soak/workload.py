@@ -25,7 +25,6 @@ FINISH_S = 90.0
 
 @dataclass(frozen=True)
 class Workload:
-    seconds: float
     scopes: int
     deferred_share: float  # of adds sent deferred
     add_share: float = 0.5
@@ -48,6 +47,7 @@ class Client:
     engrams: list[EngramClient]  # one per server process
     workload: Workload
     ledger: Ledger
+    stop_at: float  # epoch s: no new operation after it
     rng: random.Random = field(init=False)
     deletable: list[str] = field(default_factory=list)  # memories its adds created
 
@@ -62,10 +62,10 @@ class Client:
     def home(self) -> int:
         return self.index % len(self.engrams)
 
-    async def run(self, stop_at: float) -> None:
+    async def run(self) -> None:
         questions = natural_questions(self.rng, 200)
         sent = 0
-        while time.time() < stop_at:
+        while time.time() < self.stop_at:
             roll = self.rng.random()
             if roll < self.workload.add_share:
                 await self.add(sent)
@@ -116,7 +116,7 @@ class Client:
     ) -> T | None:
         """Retry typed refusals (and a gone process, on the other one) until answered or
         until the finishing time is over; None if never answered."""
-        server, give_up = self.home, time.time() + self.workload.seconds + FINISH_S
+        server, give_up = self.home, self.stop_at + FINISH_S
         while True:
             attempt, result = await self.request(op, server, call(self.engrams[server]))
             attempts.append(attempt)
@@ -153,7 +153,7 @@ async def run_clients(urls: list[str], clients: int, workload: Workload, stop_at
     engrams = [EngramClient(url, timeout_s=workload.client_timeout_s) for url in urls]
     try:
         await asyncio.gather(
-            *(Client(i, engrams, workload, ledger).run(stop_at) for i in range(clients))
+            *(Client(i, engrams, workload, ledger, stop_at).run() for i in range(clients))
         )
     finally:
         for engram in engrams:

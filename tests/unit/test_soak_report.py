@@ -99,6 +99,10 @@ def test_fates_of_writes_caught_by_a_fault() -> None:
         "add: failed (typed), not stored by it": 1,
     }
     assert report.lost([acked], stored({})) == [a]
+    acked.message_ids = [a]
+    assert report.ids_not_as_computed([acked]) == 0
+    acked.message_ids = ["c"]
+    assert report.ids_not_as_computed([acked]) == 1
 
 
 def test_a_deleted_memory_back_without_a_later_write_is_an_undone_delete() -> None:
