@@ -49,6 +49,7 @@ from service.nlp.linking import KnownEntity, link
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.nlp.time import tags as time_tags
 from service.observability import tracing
+from service.retrieval import word_forms
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.traversal import GraphTraversal
@@ -126,6 +127,8 @@ class MemoryService:
         embedder = embedder or _timed(lambda: Embedder(settings), "embedding", load_ms)
         extractor = extractor or _timed(lambda: Extractor(settings), "spacy", load_ms)
         time_tags.warm_up()
+        if settings.search.fulltext_word_forms:
+            word_forms.warm_up()
         await apply_schema(db, embedder.dimensions)
         status = await check_embeddings(db, embedder)
         warn_if_stale(status)

@@ -81,6 +81,7 @@ NOT_AUDITED: dict[str, str] = {
     "readAudit": "lists the audit itself; recording it would add an event per page read",
     "viewer": "the caller's own key: its principal and the ids it may touch, no memory",
     "scopes": "which of the caller's own scopes hold memories, and how many; no memory text",
+    "pendingWork": "how many of the caller's own deferred adds wait; no memory text",
 }
 
 

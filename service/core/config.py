@@ -55,6 +55,8 @@ class SearchKnobs:
     context_weight: float
     diversity_weight: float
     informative_first: bool
+    fulltext_word_forms: bool
+    answer_type_boost: float
     graph_entities: int
     graph_hub_limit: int
     graph_hop_decay: float
@@ -281,6 +283,14 @@ class Settings(BaseSettings):
     """Among the first 3 x limit fused hits, rank those that state nothing (only questions and
     bare reactions) and repeats of a message already shown after the rest
     (retrieval/informative.py). Off keeps the fused order."""
+    fulltext_word_forms: bool = True
+    """Also search the full-text indexes for the other forms of the query's English words
+    ("camped" finds "camping", "bought" finds "buy"; retrieval/word_forms.py). Off searches the
+    words as written."""
+    answer_type_boost: float = Field(default=0.2, ge=0.0, le=4.0)
+    """A question asking "when" or "where / which city" raises the fused score of the hits that
+    hold a date or a place by this share of itself, among the first 3 x limit
+    (retrieval/answer_type.py); 0 = off."""
     graph_entities: int = Field(default=8, ge=1, le=100)
     """Most entities named in the query the graph retriever starts from."""
     graph_hub_limit: int = Field(default=20, ge=1)
@@ -363,6 +373,8 @@ class Settings(BaseSettings):
             context_weight=self.context_weight,
             diversity_weight=self.diversity_weight,
             informative_first=self.informative_first,
+            fulltext_word_forms=self.fulltext_word_forms,
+            answer_type_boost=self.answer_type_boost,
             graph_entities=self.graph_entities,
             graph_hub_limit=self.graph_hub_limit,
             graph_hop_decay=self.graph_hop_decay,

@@ -19,6 +19,18 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 
+class Vector(list[float]):
+    """An embedding: a plain float list to Neo4j and to the code, whose repr gives only its
+    size. The driver renders every RUN's parameters for its debug log even while that log is
+    off, so a write's vectors would otherwise be turned into text nobody reads, at real CPU
+    cost on the write path (bench/RESULTS.md, "Vectors' repr")."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Vector(<{len(self)} floats>)"
+
+
 class Embedder:
     """Encodes texts to unit-length vectors; batches run in a worker thread.
 
@@ -52,7 +64,7 @@ class Embedder:
             )
         self.dimensions: int = dimensions
 
-    def embed(self, texts: list[str], batch_size: int = 64) -> list[list[float]]:
+    def embed(self, texts: list[str], batch_size: int = 64) -> list[Vector]:
         if not texts:
             return []
         if self.backend != "torch":
@@ -61,7 +73,7 @@ class Embedder:
             vectors = self._model.encode(
                 texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
             )
-        return [[float(x) for x in row] for row in vectors]
+        return [Vector(row.tolist()) for row in vectors]
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` under the model's own tokenizer (word pieces, no specials)."""
@@ -69,7 +81,7 @@ class Embedder:
             return int(self._onnx.count_tokens(text))
         return len(self._model.tokenizer.tokenize(text))
 
-    async def aembed(self, texts: list[str]) -> list[list[float]]:
+    async def aembed(self, texts: list[str]) -> list[Vector]:
         return await asyncio.to_thread(self.embed, texts)
 
     async def aembed_memories(
@@ -97,24 +109,22 @@ class MemoryVectors:
     indexes hold) and ``own`` (its text alone; what near-duplicates are judged by, so that a
     fact said after different messages is still the same fact)."""
 
-    search: list[float]
-    own: list[float]
+    search: Vector
+    own: Vector
 
     @property
-    def content(self) -> list[float] | None:
+    def content(self) -> Vector | None:
         """``own`` where it differs from ``search``, for the content_embedding property."""
         return None if self.own == self.search else self.own
 
 
-def with_context(
-    own: Sequence[float], context: Sequence[Sequence[float]], weight: float
-) -> list[float]:
+def with_context(own: Sequence[float], context: Sequence[Sequence[float]], weight: float) -> Vector:
     """unit(own + weight x mean(context)); ``own`` as it is without context or weight."""
     if not context or weight == 0:
-        return list(own)
+        return Vector(own)
     mixed = np.asarray(own) + weight * np.mean(np.asarray(context), axis=0)
     norm = float(np.linalg.norm(mixed))
-    return list(own) if norm == 0 else [float(x) for x in mixed / norm]
+    return Vector(own) if norm == 0 else Vector((mixed / norm).tolist())
 
 
 def _load_torch_model(path: str, threads: int) -> Any:

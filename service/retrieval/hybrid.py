@@ -9,6 +9,7 @@ from service.core.config import SearchKnobs
 from service.core.domain import Clock, Retriever, RetrieverScore, Scope, SearchHit, SearchOptions
 from service.embedding.embedder import Embedder
 from service.observability.tracing import span
+from service.retrieval.answer_type import AnswerType, answer_type_first, holds_answer
 from service.retrieval.diversity import mmr_order
 from service.retrieval.fusion import Fused, Ranked, reciprocal_rank_fusion
 from service.retrieval.informative import POOL, informative_first, states_nothing
@@ -61,12 +62,14 @@ class HybridRetriever:
 
     async def search(self, query: str, scope: Scope, options: SearchOptions) -> list[SearchHit]:
         with span("engram.search.plan") as planned:
-            plan = plan_query(query, options)
+            plan = plan_query(query, options, self.knobs.fulltext_word_forms)
             planned.set_attribute("engram.time_window", plan.window is not None)
         fetch = max(options.limit * 3, self.knobs.retriever_depth)
         params = search_params(scope.params(), plan.filter_params(), fetch)
         # The hits the ordering below can keep come loaded with the retrievers' answers.
-        loads = options.limit * (POOL if self.knobs.informative_first else 1)
+        kind = plan.answer_type if self.knobs.answer_type_boost > 0 else None
+        ordered = self.knobs.informative_first or kind is not None
+        loads = options.limit * (POOL if ordered else 1)
         with span("engram.search.retrieve"):
             found = await self._run_retrievers(plan, params, options.limit, loads)
         with span("engram.search.fuse"):
@@ -74,31 +77,44 @@ class HybridRetriever:
             fused = reciprocal_rank_fusion(results, self.weights, self.knobs.rrf_k)
             fused = [f for f in fused if f.score >= options.min_score]
             evidence = loaded_evidence(found)
-            if self.knobs.informative_first:
-                fused, evidence = await self._informative_first(
-                    fused, options.limit, params, evidence
+            if ordered:
+                fused, evidence = await self._order_pool(
+                    fused, options.limit, params, evidence, kind
                 )
             fused = await self._diversify(fused, options.limit, params)
         with span("engram.search.explain"):
             return await self._explain(fused, params, evidence)
 
-    async def _informative_first(
-        self, fused: list[Fused], limit: int, params: SearchParams, loaded: dict[str, Evidence]
+    async def _order_pool(
+        self,
+        fused: list[Fused],
+        limit: int,
+        params: SearchParams,
+        loaded: dict[str, Evidence],
+        kind: AnswerType | None,
     ) -> tuple[list[Fused], dict[str, Evidence]]:
-        """The first POOL x limit hits in informative_first's order, with their evidence (it
-        holds the texts the order reads; the retrievers loaded most of it)."""
+        """The first POOL x limit hits with those holding the asked kind of answer raised
+        (answer_type_first), then in informative_first's order, with their evidence (it holds
+        what the orders read; the retrievers loaded most of it)."""
         pool, rest = fused[: limit * POOL], fused[limit * POOL :]
         missing = [f.id for f in pool if f.id not in loaded]
         if missing:
             loaded = {**loaded, **await self.store.fetch_hits(missing, params)}
+        by_id = {f.id: f for f in pool}
+        ids = [f.id for f in pool]
+        if kind is not None:
+            holding = {i for i in ids if i in loaded and holds_answer(loaded[i], kind)}
+            scores = {f.id: f.score for f in pool}
+            ids = answer_type_first(ids, scores, holding, self.knobs.answer_type_boost)
+        if not self.knobs.informative_first:
+            return [by_id[i] for i in ids] + rest, loaded
         says_nothing = {
             f.id
             for f in pool
             if f.id in loaded and states_nothing(loaded[f.id].memory.text, loaded[f.id].memory.lang)
         }
         sources = {f.id: loaded[f.id].memory.source_ids for f in pool if f.id in loaded}
-        by_id = {f.id: f for f in pool}
-        order = informative_first([f.id for f in pool], says_nothing, sources)
+        order = informative_first(ids, says_nothing, sources)
         return [by_id[i] for i in order] + rest, loaded
 
     async def _diversify(self, fused: list[Fused], limit: int, params: SearchParams) -> list[Fused]:

@@ -6,6 +6,8 @@ import re
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from service.retrieval.word_forms import word_forms
+
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _OPERATORS = {"AND", "OR", "NOT", "TO"}
@@ -20,8 +22,9 @@ def escape_term(term: str) -> str:
     return escaped.lower() if term in _OPERATORS else escaped
 
 
-def lucene_query(text: str) -> str | None:
-    """OR of the escaped content words of ``text`` (None when nothing is left to search)."""
+def lucene_query(text: str, word_forms_too: bool = False) -> str | None:
+    """OR of the escaped content words of ``text`` (None when nothing is left to search), and
+    with ``word_forms_too`` their other English forms (word_forms.py)."""
     terms: list[str] = []
     for word in _WORD.findall(text):
         word = word.split("'")[0].split("’")[0]
@@ -32,7 +35,10 @@ def lucene_query(text: str) -> str | None:
         term = escape_term(word)
         if term not in terms:
             terms.append(term)
-    return " OR ".join(terms[:MAX_TERMS]) or None
+    terms = terms[:MAX_TERMS]
+    if word_forms_too:
+        terms = list(dict.fromkeys(form for term in terms for form in word_forms(term)))
+    return " OR ".join(terms) or None
 
 
 def memory_text_query(terms: str, context_weight: float) -> str:

@@ -14,6 +14,7 @@ from service.core.errors import ValidationError
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.patterns import detect_lang
 from service.nlp.time.tags import find_time_tags, resolve_phrase
+from service.retrieval.answer_type import AnswerType, answer_type
 from service.retrieval.lucene import lucene_query
 from service.store.params import FilterParams, WindowParams
 
@@ -121,6 +122,8 @@ class QueryPlan:
     recent: TimeWindow | None = None
     # Typed relations the question asks about ("works for", "based in": RELATION_WORDS).
     relation_types: tuple[str, ...] = ()
+    # The kind of answer the question asks for ("when", "which city": answer_type.py).
+    answer_type: AnswerType | None = None
 
     def filter_params(self) -> FilterParams:
         """The time parameters of the shared memory_visible predicate."""
@@ -139,8 +142,9 @@ def window_params(w: TimeWindow | None) -> WindowParams:
     }
 
 
-def plan_query(query: str, options: SearchOptions) -> QueryPlan:
-    """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms."""
+def plan_query(query: str, options: SearchOptions, word_forms: bool = True) -> QueryPlan:
+    """Resolve the time filter (explicit, phrase, or found in the query) and the Lucene terms
+    (with ``word_forms``, also their other forms: lucene_query)."""
     try:
         text = clean_text(query).strip()
     except ValueError as e:
@@ -159,12 +163,13 @@ def plan_query(query: str, options: SearchOptions) -> QueryPlan:
         window, recent = None, window
     return QueryPlan(
         text=text,
-        lucene=lucene_query(text),
+        lucene=lucene_query(text, word_forms),
         window=window,
         as_of=options.as_of,
         names=candidate_names(text),
         recent=recent,
         relation_types=relation_types(text),
+        answer_type=answer_type(text),
     )
 
 

@@ -79,7 +79,7 @@ class GraphStore:
             return {}
         params = {
             **scope.params(),
-            "candidates": [asdict(a) for a in asks],
+            "candidates": [a.params() for a in asks],
             "threshold": threshold,
             "fetch_k": fetch_k,
             "near_duplicates": True,

@@ -19,6 +19,16 @@ class ReconcileAsk:
     slot: str | None
     subject: str | None
 
+    def params(self) -> dict[str, Any]:
+        """As the query reads it; the vector is passed as it is (asdict would copy each float)."""
+        return {
+            "key": self.key,
+            "hash": self.hash,
+            "embedding": self.embedding,
+            "slot": self.slot,
+            "subject": self.subject,
+        }
+
 
 @dataclass(frozen=True)
 class SlotHolder:

@@ -459,7 +459,9 @@ async def test_a_named_speaker_the_answer_holds_too_few_of_is_ranked_exactly_aft
     )
     # One global index, no exact scan of the scope. Ann holds 60 of 520, so the usual top 90
     # should hold 2 x 3 of hers; but the question is about dogs, and the top 90 are dog walks.
-    deep = one_global_index(mem, exact_scan_max=0)
+    # Words as written: "walk" finding Bob's "walked" in full text would fill the top 3 with his
+    # lines, and this test is about which query ranks Ann's, not about fusion.
+    deep = one_global_index(mem, exact_scan_max=0, fulltext_word_forms=False)
     calls = record_retrievers(monkeypatch, deep)
     hits = await deep.search("Did Ann walk the dog in the park?", mid, limit=3)
     ran = [name for name, params in calls]
@@ -511,8 +513,10 @@ async def test_a_scope_ranked_exactly_ranks_the_named_speaker_with_it(
         Bob=("I fixed the bike chain on day {}.", 30),
     )
     # One global index: mid's 42 of 442 would need it asked 211 deep, so the scope is ranked
-    # exactly, every memory of Ann's with it; no query of hers runs.
-    deep = one_global_index(mem)
+    # exactly, every memory of Ann's with it; no query of hers runs. Words as written, so that
+    # the full-text ranks of her near-identical lines ("walk" finds "walked") do not pick
+    # which of them fusion keeps.
+    deep = one_global_index(mem, fulltext_word_forms=False)
     answers: list[tuple[str, Any]] = []
     retrieve = deep.store.retrieve
 
@@ -808,3 +812,39 @@ async def test_hits_that_state_something_rank_before_questions_and_repeats(
     hits = [h.memory.text for h in await mem.search("Ichiran ramen", bob, options=options)]
     assert hits[0].startswith("We ate at Ichiran"), hits
     assert hits[1].startswith("Ichiran ramen?")  # ranked after, not dropped
+
+
+async def test_a_question_finds_another_form_of_its_words_in_full_text(mem: MemoryService) -> None:
+    await mem.add(
+        [
+            {"content": "We went camping by the lake with the kids.", "speaker": "Alice"},
+            {"content": "The quarterly report is due on Friday.", "speaker": "Alice"},
+        ],
+        ALICE,
+    )
+    hits = await mem.search("camped", ALICE, limit=3)
+    camping = [h for h in hits if "camping" in h.memory.text]
+    assert camping and "fulltext" in retrievers(camping[0])
+    as_written = replace(
+        mem, settings=mem.settings.model_copy(update={"fulltext_word_forms": False})
+    )
+    hits = await as_written.search("camped", ALICE, limit=3)
+    assert not any("fulltext" in retrievers(h) for h in hits)
+
+
+async def test_a_where_question_ranks_the_memory_naming_a_place_first(mem: MemoryService) -> None:
+    await mem.add(
+        [
+            {"content": "Alice has travelled a lot and loved every trip.", "speaker": "Alice"},
+            {"content": "Alice spent a week in Lisbon.", "speaker": "Alice"},
+        ],
+        ALICE,
+    )
+    question = "Where has Alice travelled?"
+    fused = replace(mem, settings=mem.settings.model_copy(update={"answer_type_boost": 0.0}))
+    [first, *_] = await fused.search(question, ALICE, limit=2)
+    assert "every trip" in first.memory.text  # the fused order, for the test to mean anything
+    boosted = replace(mem, settings=mem.settings.model_copy(update={"answer_type_boost": 4.0}))
+    [first, *_] = await boosted.search(question, ALICE, limit=2)
+    assert "Lisbon" in first.memory.text
+    assert any(e.type == "PLACE" for e in first.entities)

@@ -84,3 +84,14 @@ def test_int8_backend_is_close_and_recorded_as_another_model(
     # Close, but not the same vectors: memories of the two must not share one ranking.
     similarity = (near * exact).sum(axis=1)
     assert similarity.min() > 0.85 and similarity.max() < 0.9999
+
+
+def test_vectors_are_float_lists_whose_repr_is_their_size(
+    backends: tuple[Embedder, Embedder],
+) -> None:
+    for backend in backends:
+        [vector] = backend.embed(TEXTS[:1])
+        assert isinstance(vector, list) and all(type(x) is float for x in vector)
+        # What the driver's debug-log formatting renders for every RUN's parameters.
+        assert repr({"embedding": vector}) == "{'embedding': Vector(<384 floats>)}"
+        assert vector == list(vector)
