@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from service.core.config import Settings
 from service.store.local_server import LocalNeo4j
@@ -34,6 +41,43 @@ def bench_settings(**overrides: Any) -> Settings:
 def ensure_neo4j(settings: Settings) -> None:
     if settings.uses_local_server:
         LocalNeo4j(settings).start()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(
+    settings: Settings, port: int, extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`engram serve` (local auth) on ``port`` against the settings' Neo4j, once it answers."""
+    env = {
+        **os.environ,
+        "ENGRAM_AUTH_MODE": "local",
+        "ENGRAM_API_PORT": str(port),
+        "ENGRAM_NEO4J_URI": settings.bolt_uri,
+        **(extra_env or {}),
+    }
+    engram = str(Path(sys.executable).parent / "engram")
+    # Its log goes to a file: a pipe nobody reads fills up (an access line per request) and
+    # then blocks the server mid-request.
+    log = Path(tempfile.gettempdir()) / f"engram-bench-serve-{port}.log"
+    with log.open("wb") as stderr:
+        server = subprocess.Popen(
+            [engram, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=stderr
+        )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    server.kill()
+    raise RuntimeError(f"the server did not come up within 120 s; its log: {log}")
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -27,8 +27,7 @@ from typing import Any
 import httpx
 from rich.console import Console
 
-from bench.common import bench_settings, ensure_neo4j, percentile, write_result
-from bench.soak import start_server
+from bench.common import bench_settings, ensure_neo4j, percentile, start_server, write_result
 from bench.synthetic import natural_questions, varied_messages
 from service.core.config import Settings
 from service.core.domain import Scope

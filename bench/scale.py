@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import statistics
 import threading
 import time
@@ -35,7 +34,7 @@ import uvicorn
 from rich.console import Console
 from rich.table import Table
 
-from bench.common import RESULTS, bench_settings, ensure_neo4j, percentile, write_result
+from bench.common import RESULTS, bench_settings, ensure_neo4j, free_port, percentile, write_result
 from bench.synthetic import natural_questions, varied_messages
 from service.api.app import create_app
 from service.client import EngramClient
@@ -263,13 +262,6 @@ async def measure(step: Step, probes: list[Probe], methods: dict[str, Search]) -
 
 
 # The HTTP server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class ApiThread:

@@ -58,6 +58,9 @@ SEARCH = f"""query($q: String!, $scope: ScopeInput!, $limit: Int!, $when: TimeFi
 CONTEXT = f"""query($q: String!, $scope: ScopeInput!, $budget: Int!) {{
   context(query: $q, scope: $scope, tokenBudget: $budget) {{ __typename
     ... on Context {{ text tokens memoryIds }} {_PROBLEMS} }} }}"""
+DELETE = f"""mutation($id: ID!, $scope: ScopeInput!) {{
+  deleteMemory(id: $id, scope: $scope) {{ __typename
+    ... on DeletedMemory {{ memoryId }} {_PROBLEMS} }} }}"""
 
 
 class EngramClient:
@@ -138,6 +141,10 @@ class EngramClient:
         variables = {"q": query, "scope": _scope(scope), "budget": token_budget}
         data = await self._call(CONTEXT, variables, "context", bookmark)
         return ContextBlock(text=data["text"], tokens=data["tokens"], memory_ids=data["memoryIds"])
+
+    async def delete(self, memory_id: str, **scope: str) -> None:
+        """Delete one memory of the scope (its history stays); NotFoundError if it is not there."""
+        await self._call(DELETE, {"id": memory_id, "scope": _scope(scope)}, "deleteMemory")
 
     async def _call(
         self, query: str, variables: dict[str, Any], field: str, bookmark: str | None = None

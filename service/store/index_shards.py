@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from neo4j.exceptions import ClientError
+
 from service.store.catalog import statements
 from service.store.database import Database
 
@@ -29,6 +31,9 @@ LABEL_PREFIX = "MemoryShard_"
 VECTOR_PREFIX = "memory_embedding_shard_"
 TEXT_PREFIX = "memory_text_shard_"
 RELABEL_USERS_PER_TRANSACTION = 200
+# A chunk whose memory another process deletes mid-statement runs again, at most this often.
+RELABEL_ATTEMPTS = 5
+_ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,20 @@ async def _relabel(db: Database, shards: IndexShards) -> int:
     for start in range(0, len(users), RELABEL_USERS_PER_TRANSACTION):
         chunk = users[start : start + RELABEL_USERS_PER_TRANSACTION]
         rows = [{"user_id": u, "label": shards.label(u)} for u in chunk]
-        [row] = await db.write("label_shards", {"users": rows})
-        relabelled += int(row["relabelled"])
+        relabelled += await _label_chunk(db, rows)
     return relabelled
+
+
+async def _label_chunk(db: Database, rows: list[dict[str, str | None]]) -> int:
+    """Label one chunk of users' memories. Reads are read-committed, so a memory that another
+    process deletes after the MATCH found it fails the statement (EntityNotFound) and rolls it
+    back; labelling is idempotent, so the chunk simply runs again."""
+    tries = 0
+    while True:
+        try:
+            [row] = await db.write("label_shards", {"users": rows})
+            return int(row["relabelled"])
+        except ClientError as e:
+            tries += 1
+            if e.code != _ENTITY_NOT_FOUND or tries == RELABEL_ATTEMPTS:
+                raise

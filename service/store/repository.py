@@ -145,11 +145,14 @@ class GraphStore:
 
         params = {**scope.params(), "limit": self.db.settings.link_known_max}
         rows = await self.db.read("list_link_entities", params)
+        # Reads are read-committed: an entity a concurrent delete removed after the MATCH found
+        # it comes back with null properties. It is gone, so the linker does not know it.
         return [
             KnownEntity(
                 r["key"], r["name"], r["type"], float(r["type_confidence"]), tuple(r["aliases"])
             )
             for r in rows
+            if r["key"] is not None and r["name"] is not None and r["type"] is not None
         ]
 
     async def retrieve(self, retriever: str, params: SearchParams) -> Ranking:
@@ -235,7 +238,8 @@ class GraphStore:
         if not ids:
             return {}
         [row] = await self.db.read("fetch_hits", {**params, "ids": ids}, plain=True)
-        return {evidence.memory.id: evidence for evidence in map(to_evidence, row["hits"])}
+        found = (to_evidence(hit) for hit in row["hits"] if still_there(hit))
+        return {evidence.memory.id: evidence for evidence in found}
 
     async def counts(self, scope: Scope) -> dict[str, int]:
         rows = await self.db.read("count_nodes", scope.params())
@@ -282,11 +286,22 @@ NO_COVER: Cover = {"first": 0, "known": [], "loaded": [], "speakers": []}
 
 
 def _with_evidence(hits: list[Record]) -> list[Record]:
-    """A retriever's rows, with each loaded hit (``hit``) as Evidence."""
+    """A retriever's rows, with each loaded hit (``hit``) as Evidence; a hit deleted while the
+    query read it is left out (``still_there``)."""
+    kept = []
     for row in hits:
         if row.get("hit") is not None:
+            if not still_there(row["hit"]):
+                continue
             row["hit"] = to_evidence(row["hit"])
-    return hits
+        kept.append(row)
+    return kept
+
+
+def still_there(hit: Record) -> bool:
+    """Reads are read-committed: a memory that a concurrent transaction deletes after the query
+    found it comes back with null properties (an empty map). It is gone; no hit of it."""
+    return hit["memory"].get("id") is not None
 
 
 def to_evidence(record: Record) -> Evidence:

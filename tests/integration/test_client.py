@@ -7,7 +7,7 @@ import pytest
 
 from service.api.app import create_app
 from service.client import EngramClient
-from service.core.errors import ForbiddenError, ValidationError
+from service.core.errors import ForbiddenError, NotFoundError, ValidationError
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 
@@ -41,3 +41,7 @@ async def test_client_adds_searches_and_builds_context(
             await engram.search("anything", user_id="bob")
         with pytest.raises(ValidationError, match="message 0"):
             await engram.add([{"content": ""}], user_id="ana")
+        await engram.delete(added.added[0], user_id="ana")
+        assert await engram.search("Where does Ana live?", limit=1, user_id="ana") == []
+        with pytest.raises(NotFoundError):
+            await engram.delete(added.added[0], user_id="ana")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -209,3 +210,31 @@ async def test_a_start_reads_every_memory_only_when_a_label_is_missing(
     )
     assert await apply_index_shards(mem.db, shards, dimensions) == 1
     await assert_labelled_by_owner(mem, neo4j_target)
+
+
+CHURN_CREATE = """UNWIND range(1, 2000) AS i
+CREATE (:Memory {id: 'churn-' + i, user_id: 'churner-' + (i % 20), text: 'churn'})"""
+CHURN_DELETE = "MATCH (m:Memory) WHERE m.id STARTS WITH 'churn-' DETACH DELETE m"
+
+
+async def test_start_up_relabels_beside_another_process_deleting_memories(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    """Found by bench.soak: a service process restarted while the other one deleted memories
+    failed to start, with EntityNotFound from label_shards (a memory deleted after the MATCH
+    found it). Memories written here without a partition label make start-up relabel."""
+    shards, dimensions = mem.store.shards, mem.embedder.dimensions
+    stop = asyncio.Event()
+
+    async def churn() -> None:
+        while not stop.is_set():
+            await run_cypher(neo4j_target, CHURN_CREATE)
+            await run_cypher(neo4j_target, CHURN_DELETE)
+
+    task = asyncio.create_task(churn())
+    try:
+        for _ in range(20):
+            await apply_index_shards(mem.db, shards, dimensions)
+    finally:
+        stop.set()
+        await task

@@ -1,0 +1,1 @@
+"""Soak with faults; run it as `python -m bench.soak` (see __main__.py)."""
