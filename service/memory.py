@@ -183,11 +183,12 @@ class MemoryService:
         self, messages: Sequence[MessageIn | dict[str, Any]], scope: Scope, infer: bool, actor: str
     ) -> AddResult:
         parsed = parse_messages(messages)
-        await self.deferred.enqueue(scope, parsed, infer, actor)
+        message_ids = [_message_id(scope, m, i) for i, m in enumerate(parsed)]
+        await self.deferred.enqueue(scope, parsed, message_ids, infer, actor)
         if self.worker is not None:
             self.worker.wake()
         return AddResult(
-            message_ids=[_message_id(scope, m, i) for i, m in enumerate(parsed)],
+            message_ids=message_ids,
             pending=True,
             bookmark=await self.db.bookmark(),
         )

@@ -76,15 +76,22 @@ class PendingStore:
         self.db = db
 
     async def enqueue(
-        self, scope: Scope, messages: list[MessageIn], infer: bool, actor: str
+        self,
+        scope: Scope,
+        messages: list[MessageIn],
+        message_ids: list[str],
+        infer: bool,
+        actor: str,
     ) -> None:
+        """Store the batch; the same messages again while it waits are the same batch."""
         payload = json.dumps([m.model_dump(mode="json") for m in messages], ensure_ascii=False)
+        key = queue_key(scope)
         await self.db.write(
             "enqueue_pending_add",
             {
                 **scope.params(),
-                "id": str(uuid.uuid4()),
-                "queue_key": queue_key(scope),
+                "id": text_hash(json.dumps([key, infer, message_ids])),
+                "queue_key": key,
                 "messages": payload,
                 "message_count": len(messages),
                 "infer": infer,

@@ -66,6 +66,8 @@ async def test_a_deferred_add_is_pending_until_the_worker_writes_it(
 ) -> None:
     deferred = await mem.add(MESSAGES, SCOPE, mode=AddMode.DEFERRED)
     assert deferred.pending and len(deferred.message_ids) == 2 and not deferred.added
+    retried = await mem.add(MESSAGES, SCOPE, mode=AddMode.DEFERRED)  # its answer was lost
+    assert retried.message_ids == deferred.message_ids
     assert set((await stored(neo4j_target, "Message", deferred.message_ids)).values()) == {0}
     work = await mem.pending_work(SCOPE)
     assert (work.batches, work.messages, work.failed) == (1, 2, 0)
