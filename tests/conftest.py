@@ -7,8 +7,10 @@ the Maven jars on its own test ports and a throw-away data folder.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,6 +112,25 @@ async def run_cypher(target: Neo4jTarget, cypher: str, **params: object) -> list
     ):
         result = await session.run(cypher, params)  # type: ignore[arg-type]
         return await result.data()
+
+
+@asynccontextmanager
+async def churning(target: Neo4jTarget, *statements: str) -> AsyncIterator[None]:
+    """The statements run over and over, each in a transaction of its own, until the block
+    ends: another process creating and deleting beside the code under test."""
+    stop = asyncio.Event()
+
+    async def churn() -> None:
+        while not stop.is_set():
+            for statement in statements:
+                await run_cypher(target, statement)
+
+    task = asyncio.create_task(churn())
+    try:
+        yield
+    finally:
+        stop.set()
+        await task
 
 
 @pytest.fixture

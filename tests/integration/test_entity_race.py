@@ -8,13 +8,11 @@ with a TypeError ("Unexpected error" to the client).
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from service.core.domain import Scope
 from service.memory import MemoryService
-from tests.conftest import Neo4jTarget, run_cypher
+from tests.conftest import Neo4jTarget, churning
 
 pytestmark = pytest.mark.integration
 
@@ -27,18 +25,7 @@ DELETE = "MATCH (e:Entity {user_id: 'race'}) DETACH DELETE e"
 async def test_entities_deleted_during_the_linker_read_are_left_out(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
-    stop = asyncio.Event()
-
-    async def churn() -> None:
-        while not stop.is_set():
-            await run_cypher(neo4j_target, CREATE)
-            await run_cypher(neo4j_target, DELETE)
-
-    task = asyncio.create_task(churn())
-    try:
+    async with churning(neo4j_target, CREATE, DELETE):
         for _ in range(400):
             known = await mem.store.link_entities(Scope(user_id="race"))
             assert all(isinstance(k.name, str) and isinstance(k.type, str) for k in known)
-    finally:
-        stop.set()
-        await task

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +14,7 @@ from service.store.database import Database
 from service.store.index_shards import IndexShards, apply_index_shards
 from service.store.repository import GraphStore
 from service.store.schema import apply_schema
-from tests.conftest import Neo4jTarget, run_cypher
+from tests.conftest import Neo4jTarget, churning, run_cypher
 
 DOG_WALKS = "walking the dog in the park"
 NO_TIME_FILTER = QueryPlan(text="", lucene=None, window=None, as_of=None).filter_params()
@@ -224,17 +223,6 @@ async def test_start_up_relabels_beside_another_process_deleting_memories(
     failed to start, with EntityNotFound from label_shards (a memory deleted after the MATCH
     found it). Memories written here without a partition label make start-up relabel."""
     shards, dimensions = mem.store.shards, mem.embedder.dimensions
-    stop = asyncio.Event()
-
-    async def churn() -> None:
-        while not stop.is_set():
-            await run_cypher(neo4j_target, CHURN_CREATE)
-            await run_cypher(neo4j_target, CHURN_DELETE)
-
-    task = asyncio.create_task(churn())
-    try:
+    async with churning(neo4j_target, CHURN_CREATE, CHURN_DELETE):
         for _ in range(20):
             await apply_index_shards(mem.db, shards, dimensions)
-    finally:
-        stop.set()
-        await task

@@ -7,13 +7,11 @@ error ("Unexpected error" to the client) instead of leaving the gone memory out.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from service.core.domain import Scope
 from service.memory import MemoryService
-from tests.conftest import Neo4jTarget, run_cypher
+from tests.conftest import Neo4jTarget, churning
 
 pytestmark = pytest.mark.integration
 
@@ -32,18 +30,7 @@ async def test_memories_deleted_during_a_search_are_left_out(
 ) -> None:
     text = "Ana keeps bees on the roof of the library."
     await mem.add([{"content": text}], SCOPE, infer=False)
-    stop = asyncio.Event()
-
-    async def churn() -> None:
-        while not stop.is_set():
-            await run_cypher(neo4j_target, CLONE)
-            await run_cypher(neo4j_target, DELETE)
-
-    task = asyncio.create_task(churn())
-    try:
+    async with churning(neo4j_target, CLONE, DELETE):
         for _ in range(150):
             hits = await mem.search("bees on the library roof", SCOPE)
             assert all(hit.memory.text == text for hit in hits)
-    finally:
-        stop.set()
-        await task
