@@ -65,8 +65,7 @@ async def main(args: argparse.Namespace) -> None:
         async with EngramClient("http://bench", transport=httpx.ASGITransport(app=app)) as client:
             for mode in ("sync", "deferred"):
                 user = f"bench-deferred-{mode}"
-                await memory.delete_all(Scope(user_id=user))
-                await memory.store.delete_scope(Scope(user_id=user))
+                await memory.store.delete_scope(Scope(user_id=user))  # pending adds too
                 if mode == "deferred":
                     memory.start_worker()
                 began = time.perf_counter()

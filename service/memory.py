@@ -30,7 +30,7 @@ from service.core.domain import (
 from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
 from service.embedding.embedder import Embedder
-from service.ingest.deferred import DeferredWorker, PendingBatch, PendingStore
+from service.ingest.deferred import DeferredWorker, PendingBatch, PendingObserver, PendingStore
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
@@ -68,12 +68,10 @@ SEARCH_CONNECTIONS = 4
 T = TypeVar("T")
 
 
-class WriteObserver(Protocol):
+class WriteObserver(PendingObserver, Protocol):
+    """What add() and the deferred-add worker tell (the API's metrics)."""
+
     def count_write(self, result: AddResult) -> None: ...
-
-    def count_deferred(self, outcome: str, waited_s: float | None) -> None: ...
-
-    def show_pending(self, work: PendingWork) -> None: ...
 
 
 @dataclass

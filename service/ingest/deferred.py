@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, Protocol
 
 from service.core.config import Settings
@@ -58,8 +59,17 @@ class PendingBatch:
         return "finish_pending_add", {"id": self.id}
 
 
+class Outcome(StrEnum):
+    """What became of a batch a worker took (the metrics' `outcome` label)."""
+
+    WRITTEN = "written"
+    RETRIED = "retried"  # failed; tried again later
+    FAILED = "failed"  # failed pending_max_attempts times; set aside
+    TAKEN = "taken"  # another worker wrote it first
+
+
 class PendingObserver(Protocol):
-    def count_deferred(self, outcome: str, waited_s: float | None) -> None: ...
+    def count_deferred(self, outcome: Outcome, waited_s: float | None) -> None: ...
 
     def show_pending(self, work: PendingWork) -> None: ...
 
@@ -200,19 +210,21 @@ class DeferredWorker:
             await self.write(batch)
         except NothingMatched:
             log.info("pending batch %s was written by another worker", batch.id)
-            outcome = "taken"
+            outcome = Outcome.TAKEN
         except DatabaseUnavailableError:
             raise  # the batch waits; its lease ends while Neo4j is away
         except Exception as e:  # anything else: a bad batch must not stop the queue
             log.exception("pending batch %s failed", batch.id)
-            set_aside = await self.store.fail(batch, f"{type(e).__name__}: {e}", self._attempts)
-            outcome = "failed" if set_aside else "retried"
+            error, most = f"{type(e).__name__}: {e}", self.settings.pending_max_attempts
+            outcome = (
+                Outcome.FAILED if await self.store.fail(batch, error, most) else Outcome.RETRIED
+            )
         else:
-            outcome = "written"
+            outcome = Outcome.WRITTEN
         self._held = None
         waited = (datetime.now(UTC) - batch.received_at).total_seconds()
         for observer in list(self.observers):
-            observer.count_deferred(outcome, waited if outcome == "written" else None)
+            observer.count_deferred(outcome, waited if outcome is Outcome.WRITTEN else None)
         return True
 
     async def drain(self) -> int:
@@ -221,10 +233,6 @@ class DeferredWorker:
         while await self.write_next():
             taken += 1
         return taken
-
-    @property
-    def _attempts(self) -> int:
-        return self.settings.pending_max_attempts
 
     async def _run(self) -> None:
         backoff = self.settings.pending_poll_s

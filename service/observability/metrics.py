@@ -160,7 +160,7 @@ class Metrics:
         self.updated.inc(len(result.updated))
         self.superseded.inc(len(result.superseded))
 
-    def count_deferred(self, outcome: str, waited_s: float | None) -> None:
+    def count_deferred(self, outcome: StrEnum, waited_s: float | None) -> None:
         """One deferred batch the worker took, and how long it waited if it was written."""
         self.deferred_outcomes.labels(outcome).inc()
         if waited_s is not None:

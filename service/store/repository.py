@@ -134,10 +134,9 @@ class GraphStore:
             ("link_sources", {"links": writes.params(plan.source_links)}),
             ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
         ]
-        if finishes is None:
-            await self.db.write_many(steps)
-        else:
-            await self.db.write_many([finishes, *steps], required={finishes[0]})
+        if finishes is not None:
+            steps.insert(0, finishes)
+        await self.db.write_many(steps, required={finishes[0]} if finishes else set())
 
     async def link_entities(self, scope: Scope) -> list[KnownEntity]:
         """The scope's entities as the linker reads them (names, aliases, type)."""
