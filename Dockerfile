@@ -4,6 +4,8 @@ WORKDIR /app
 ENV PIP_NO_CACHE_DIR=1 PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1
 COPY pyproject.toml README.md ./
 COPY service ./service
+COPY cypher ./cypher
+COPY nlp_models ./nlp_models
 COPY neo4j ./neo4j
 RUN pip install -e .
 ENV ENGRAM_API_HOST=0.0.0.0 ENGRAM_API_PORT=8000

@@ -9,7 +9,7 @@ Run after `python -m bench.locomo …` (same settings, so the same bench Neo4j):
   one scope;
 - junk: entities named like an interjection, greeting or filler of the fixed list below. The
   list is this script's own (a measuring stick), independent of
-  service/nlp_models/stop_entities.txt.
+  nlp_models/stop_entities.txt.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Data folders that ship inside the package: Cypher statements and the NLP tables."""
+"""Data folders that ship inside the package: Cypher statements and the NLP tables.
+
+In the checkout they are the top-level ``cypher/`` and ``nlp_models/``; pyproject's
+``package-dir`` ships them as the packages ``service.cypher`` and ``service.nlp_models``, so an
+editable install and a wheel both find them here.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,16 @@ from importlib.resources import files
 from pathlib import Path
 
 
-def package_folder(name: str) -> Path:
-    """A data folder of the installed `service` package, on disk (not inside a zip)."""
-    folder = files("service") / name
+def package_folder(package: str) -> Path:
+    """The folder of a data package of ``service``, on disk (not inside a zip)."""
+    try:
+        folder = files(package)
+    except ModuleNotFoundError as e:
+        raise RuntimeError(f"package data {package} is missing; reinstall engram") from e
     if not isinstance(folder, Path) or not folder.is_dir():
-        raise RuntimeError(f"package data folder service/{name} is missing; reinstall engram")
+        raise RuntimeError(f"package data {package} is not a folder on disk; reinstall engram")
     return folder
 
 
-CYPHER_DIR = package_folder("cypher")
-NLP_MODELS_DIR = package_folder("nlp_models")
+CYPHER_DIR = package_folder("service.cypher")
+NLP_MODELS_DIR = package_folder("service.nlp_models")

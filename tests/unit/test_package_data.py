@@ -1,8 +1,12 @@
-"""The data folders the service reads ship in the wheel (pyproject's package-data)."""
+"""The data folders the service reads live at the top of the checkout and ship in the wheel
+(pyproject's package-dir and package-data)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -10,25 +14,74 @@ import pytest
 from service.core.resources import CYPHER_DIR, NLP_MODELS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "service"
+SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+    "setuptools"
+]
+
+
+def _data_files(folder: Path) -> list[PurePosixPath]:
+    return [
+        PurePosixPath(f.relative_to(folder).as_posix())
+        for f in folder.rglob("*")
+        if f.is_file() and f.suffix not in {".py", ".pyc"} and "__pycache__" not in f.parts
+    ]
 
 
 def _shipped(relative: PurePosixPath, patterns: list[str]) -> bool:
-    # setuptools globs do not cross folders: "cypher/*.cypher" misses cypher/fragments/.
+    # setuptools globs do not cross folders: "*.cypher" misses fragments/.
     return any(
         len(relative.parts) == len(PurePosixPath(p).parts) and relative.match(p) for p in patterns
     )
 
 
-@pytest.mark.parametrize("folder", [CYPHER_DIR, NLP_MODELS_DIR], ids=lambda f: f.name)
-def test_every_data_file_is_declared_as_package_data(folder: Path) -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["setuptools"]["package-data"]["service"]
-    files = [PurePosixPath(f.relative_to(PACKAGE).as_posix()) for f in folder.rglob("*")]
-    left_out = [str(f) for f in files if (PACKAGE / f).is_file() and not _shipped(f, patterns)]
+@pytest.mark.parametrize(
+    ("package", "folder"),
+    [("service.cypher", CYPHER_DIR), ("service.nlp_models", NLP_MODELS_DIR)],
+    ids=lambda x: x if isinstance(x, str) else "",
+)
+def test_every_data_file_is_declared_as_package_data(package: str, folder: Path) -> None:
+    patterns = SETUPTOOLS["package-data"][package]
+    files = _data_files(folder)
+    left_out = [str(f) for f in files if not _shipped(f, patterns)]
     assert files and not left_out
 
 
-def test_data_folders_are_read_from_the_package() -> None:
-    assert CYPHER_DIR == PACKAGE / "cypher" and (CYPHER_DIR / "schema.cypher").is_file()
-    assert (NLP_MODELS_DIR / "manifest.json").is_file()
+def test_data_folders_are_the_top_level_ones() -> None:
+    assert CYPHER_DIR == ROOT / "cypher" and (CYPHER_DIR / "schema.cypher").is_file()
+    assert NLP_MODELS_DIR == ROOT / "nlp_models" and (NLP_MODELS_DIR / "manifest.json").is_file()
+    assert SETUPTOOLS["package-dir"] == {
+        "service.cypher": "cypher",
+        "service.nlp_models": "nlp_models",
+    }
+
+
+def test_every_package_folder_is_listed() -> None:
+    on_disk = {
+        ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "service").rglob("__init__.py")
+    }
+    assert set(SETUPTOOLS["packages"]) == on_disk | {"service.cypher", "service.nlp_models"}
+
+
+def test_the_wheel_carries_the_data_folders(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("engram-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"service/cypher/{f}" for f in _data_files(CYPHER_DIR)}
+    expected |= {f"service/nlp_models/{f}" for f in _data_files(NLP_MODELS_DIR)}
+    assert "service/cypher/fragments/in_scope.cypher" in expected
+    assert expected <= names
