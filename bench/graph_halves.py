@@ -7,7 +7,7 @@ says whether they generalise.
 
 Run ``../shared/tools/graph_eval.py`` against the service first, with ``--out``, then:
 
-    python -m bench.graph_halves bench/results/graph-dev.json [--scorer ../shared/tools/graph_eval.py]
+    python -m bench.graph_halves bench/results/graph-dev.json [--scorer PATH_TO_graph_eval.py]
 
 It prints a table of the figures for each language: whole set, tuning half, checking half.
 Any other file in graph_eval's ``--out`` format (held-out sets too) is printed per language.
@@ -58,8 +58,10 @@ def table(rows: list[dict[str, Any]], scorer: ModuleType, split: bool) -> list[s
         of_lang = [r for r in rows if r["lang"] == lang]
         groups = [(lang, of_lang)]
         if split:
-            groups += [(f"{lang} {h}", [r for r in of_lang if half(r["id"]) == h])
-                       for h in ("tune", "check")]  # fmt: skip
+            groups += [
+                (f"{lang} {h}", [r for r in of_lang if half(r["id"]) == h])
+                for h in ("tune", "check")
+            ]
         for name, group in groups:
             summary = scorer.summarise(group)
             cells = " | ".join(str(summary[f]) for f in FIGURES)

@@ -6,4 +6,5 @@ MATCH (n:Entity)
 WHERE {{in_scope}}
 WITH n ORDER BY n.last_seen DESC LIMIT $limit
 RETURN n.key AS key, n.name AS name, n.type AS type,
-       coalesce(n.type_confidence, 0.0) AS type_confidence, coalesce(n.aliases, []) AS aliases
+       coalesce(n.type_confidence, 0.0) AS type_confidence, coalesce(n.aliases, []) AS aliases,
+       coalesce(n.type_votes, []) AS type_votes

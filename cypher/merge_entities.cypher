@@ -1,11 +1,13 @@
 // Entities per scope, MERGEd on their key (scope + normalised name; the type is not part of
-// it). The type is what the strongest evidence says (service/nlp/linking.py weighs it): a
-// stored type changes only for a stronger one. Aliases collect every surface form seen, and
-// alias_keys their normalised forms with the short forms (what entity lookups match).
+// it). The type is a vote over every mention (service/nlp/linking.py): type_votes holds one
+// weight per type, in the order of $vote_types; a batch's votes are added to the stored ones
+// here, under the node's lock, and the type with the most weight wins (a tie goes to the
+// earlier type). A node stored before votes were kept starts from its type's confidence.
+// Aliases collect every surface form seen, and alias_keys their normalised forms with the
+// short forms (what entity lookups match).
 UNWIND $entities AS row
 MERGE (e:Entity {key: row.key})
-  ON CREATE SET e.name = row.name, e.type = row.type, e.type_confidence = row.type_confidence,
-                e.aliases = row.aliases, e.alias_keys = row.alias_keys,
+  ON CREATE SET e.name = row.name, e.aliases = row.aliases, e.alias_keys = row.alias_keys,
                 e.first_seen = datetime(row.first_seen), e.last_seen = datetime(row.last_seen),
                 e += $scope
   ON MATCH SET e.first_seen = CASE WHEN datetime(row.first_seen) < e.first_seen
@@ -14,10 +16,20 @@ MERGE (e:Entity {key: row.key})
                                   THEN datetime(row.last_seen) ELSE e.last_seen END,
                e.aliases = e.aliases + [a IN row.aliases WHERE NOT a IN e.aliases],
                e.alias_keys = coalesce(e.alias_keys, [])
-                              + [k IN row.alias_keys WHERE NOT k IN coalesce(e.alias_keys, [])],
-               e.type = CASE WHEN row.type_confidence > coalesce(e.type_confidence, 0.0)
-                             THEN row.type ELSE e.type END,
-               e.type_confidence = CASE WHEN row.type_confidence > coalesce(e.type_confidence, 0.0)
-                                        THEN row.type_confidence ELSE e.type_confidence END
-SET e.aliases_text = reduce(s = '', a IN e.aliases | s + ' ' + a)
+                              + [k IN row.alias_keys WHERE NOT k IN coalesce(e.alias_keys, [])]
+WITH e, row,
+     coalesce(e.type_votes,
+              [t IN $vote_types | CASE WHEN t = e.type THEN coalesce(e.type_confidence, 0.0)
+                                       ELSE 0.0 END]) AS stored
+WITH e, row, [i IN range(0, size($vote_types) - 1)
+              | coalesce(stored[i], 0.0) + coalesce(row.type_votes[i], 0.0)] AS votes
+WITH e, row, votes,
+     reduce(best = 0, i IN range(0, size(votes) - 1)
+            | CASE WHEN votes[i] > votes[best] THEN i ELSE best END) AS best,
+     reduce(total = 0.0, v IN votes | total + v) AS total
+SET e.type_votes = votes,
+    e.type = CASE WHEN total > 0 THEN $vote_types[best] ELSE coalesce(e.type, row.type) END,
+    e.type_confidence = CASE WHEN total > 0 THEN round(votes[best] / total, 3)
+                             ELSE coalesce(e.type_confidence, row.type_confidence) END,
+    e.aliases_text = reduce(s = '', a IN e.aliases | s + ' ' + a)
 RETURN count(e) AS entities

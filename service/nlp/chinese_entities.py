@@ -339,7 +339,7 @@ class ChineseEntityFinder:
             brand = ends.get(start)
             if brand is not None and self._is_brand(brand):
                 start = brand.start
-            yield EntityMention(text[start:end], EntityLabel.CONCEPT, start, end, "zh:latin", 0.75)
+            yield EntityMention(text[start:end], EntityLabel.PRODUCT, start, end, "zh:latin", 0.75)
 
     def _is_brand(self, token: Token) -> bool:
         if len(token.word) < 2 or self._is_person_word(token):
@@ -423,7 +423,7 @@ def _titles_of_works(text: str) -> Iterator[EntityMention]:
     """Books, films, songs and games between title marks: 《三体》."""
     for match in _WORK_TITLE.finditer(text):
         start = match.start("title")
-        yield _mention(match.group("title"), EntityLabel.CONCEPT, start, "zh:work_title", 0.85)
+        yield _mention(match.group("title"), EntityLabel.PRODUCT, start, "zh:work_title", 0.85)
 
 
 def _mention(

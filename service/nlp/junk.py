@@ -23,7 +23,7 @@ from spacy.tokens import Span, Token
 from service.nlp.mentions import EntityLabel
 
 _COORDINATION = {"and", "or", ",", "&"}
-_SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.CONCEPT, EntityLabel.OTHER}
+_SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER}
 _INTERJECTION_TAGS = {"UH", "INTJ"}
 
 

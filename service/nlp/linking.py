@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from service.core.domain import Scope
+from service.nlp.mentions import TypeVote
 from service.nlp.normalize import display_name, entity_key, normalize_name, short_forms
 from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
 from service.nlp.relations import Endpoint, RelationMention, RelationType
+from service.nlp.type_evidence import label_weight, relation_votes
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
 LINKER_VERSION = 2
@@ -30,6 +32,23 @@ GAZETTEER_CONFIDENCE = 0.8
 # A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
 # nothing typed" and CONCEPT what NER guesses for names it does not know.
 _WEAK_TYPES = {EntityLabel.OTHER.value: 0.5, EntityLabel.CONCEPT.value: 0.9}
+# The order of an entity's stored type votes (Entity.type_votes, one weight per type); a tie
+# goes to the earlier type. cypher/merge_entities.cypher adds a batch's votes in this order.
+VOTE_TYPES = tuple(
+    label.value
+    for label in (
+        EntityLabel.PERSON,
+        EntityLabel.ORG,
+        EntityLabel.PLACE,
+        EntityLabel.PRODUCT,
+        EntityLabel.EVENT,
+        EntityLabel.CONCEPT,
+        EntityLabel.OTHER,
+    )
+)
+# A name the batch already knows, found again: its label repeats the entity's, so it casts no
+# vote of its own (its context still does).
+_ECHO_EXTRACTORS = frozenset({"gazetteer"})
 # The speaker is part of "we" too: "we go way back" links the speaker to whoever is named.
 _FIRST_PERSON_EN = re.compile(
     r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|us|[Oo]ur|[Oo]urs)\b|\bI(?=['’](?:m|ve|d|ll)\b)"
@@ -42,13 +61,15 @@ _WORD = re.compile(r"\w(?:[\w.+#&'’-]*[\w+#])?")
 
 @dataclass(frozen=True)
 class KnownEntity:
-    """An entity the scope already has, as the linker needs it."""
+    """An entity the scope already has, as the linker needs it; ``type_votes`` are its stored
+    votes in VOTE_TYPES order (empty for an entity stored before votes were kept)."""
 
     key: str
     name: str
     type: str
     type_confidence: float
     aliases: tuple[str, ...] = ()
+    type_votes: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,7 +88,8 @@ class LinkInput:
 @dataclass(frozen=True)
 class EntityRow:
     """An entity to merge: its key, canonical name, the type the evidence decided, the
-    surface forms seen (aliases) and their normalised forms."""
+    surface forms seen (aliases) and their normalised forms, and this batch's type votes in
+    VOTE_TYPES order (the store adds them to the stored ones)."""
 
     key: str
     name: str
@@ -77,6 +99,7 @@ class EntityRow:
     alias_keys: tuple[str, ...]
     first_seen: datetime | None
     last_seen: datetime | None
+    type_votes: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +135,7 @@ class LinkedBatch:
     mentions: list[MentionRow]
     relations: list[RelationRow]
     speakers: frozenset[str] = frozenset()  # keys of the speakers' entities
+    vote_types: tuple[str, ...] = VOTE_TYPES  # the order of each row's type_votes
 
     def of(self, memory_ids: set[str]) -> LinkedBatch:
         """The rows of these memories only (those a write plan creates), and the speakers."""
@@ -121,12 +145,13 @@ class LinkedBatch:
             k for r in relations for k in (r.source_key, r.target_key)
         }
         entities = [e for e in self.entities if e.key in keys | self.speakers]
-        return LinkedBatch(entities, mentions, relations, self.speakers)
+        return LinkedBatch(entities, mentions, relations, self.speakers, self.vote_types)
 
 
 @dataclass
 class _Draft:
-    """An entity while the batch is linked: name, type votes and the forms seen."""
+    """An entity while the batch is linked: name, type votes (stored and this batch's) and
+    the forms seen. Its type is the one with the most weight."""
 
     key: str
     name: str
@@ -136,11 +161,16 @@ class _Draft:
     first_seen: datetime | None = None
     last_seen: datetime | None = None
     stored: bool = False
+    stored_votes: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+    new_votes: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
 
-    def vote(self, label: str, confidence: float) -> None:
-        weight = confidence * _WEAK_TYPES.get(label, 1.0)
-        if weight > self.type_confidence:
-            self.type, self.type_confidence = label, weight
+    def vote(self, label: str, weight: float) -> None:
+        if label not in VOTE_TYPES or weight <= 0:
+            return
+        self.new_votes[VOTE_TYPES.index(label)] += weight * _WEAK_TYPES.get(label, 1.0)
+        totals = [a + b for a, b in zip(self.stored_votes, self.new_votes, strict=True)]
+        best = max(range(len(totals)), key=lambda i: (totals[i], -i))
+        self.type, self.type_confidence = VOTE_TYPES[best], round(totals[best] / sum(totals), 3)
 
     def saw(self, surface: str, at: datetime | None) -> None:
         if surface and surface not in self.aliases:
@@ -172,6 +202,7 @@ class EntityDirectory:
             known.type_confidence,
             list(known.aliases),
             stored=True,
+            stored_votes=_stored_votes(known),
         )
         self.drafts[known.key] = draft
         for form in [known.name, *known.aliases]:
@@ -211,10 +242,13 @@ class EntityDirectory:
         confidence: float,
         at: datetime | None,
         trusted: bool = False,
+        votes: Sequence[TypeVote] | None = (),
     ) -> str:
-        """The entity this surface names, made when no known one does; the vote and the form
-        are recorded on it. ``trusted``: the label comes from a dictionary (``resolve``)."""
-        return self.link_why(surface, label, confidence, at, trusted)[0]
+        """The entity this surface names, made when no known one does; the votes and the
+        form are recorded on it. ``trusted``: the label comes from a dictionary (``resolve``).
+        ``votes``: the context's votes besides the label's; None for a surface already
+        counted, which votes no more."""
+        return self.link_why(surface, label, confidence, at, trusted, votes)[0]
 
     def link_why(
         self,
@@ -223,6 +257,7 @@ class EntityDirectory:
         confidence: float,
         at: datetime | None,
         trusted: bool = False,
+        votes: Sequence[TypeVote] | None = (),
     ) -> tuple[str, str]:
         """``link``, and how the surface names the entity: "name" (its name), "short_form"
         (one of the entity's short forms), "long_form" (the entity's name is one of the
@@ -233,7 +268,10 @@ class EntityDirectory:
         if key not in self.drafts:
             self.drafts[key] = _Draft(key, name, label, 0.0)
         draft = self.drafts[key]
-        draft.vote(label, confidence)
+        if votes is not None:
+            draft.vote(label, confidence)
+            for v in votes:
+                draft.vote(v.label.value, v.weight)
         draft.saw(name, at)
         self._claim(name, key, draft.type)
         return key, _reason(name, draft)
@@ -273,9 +311,20 @@ class EntityDirectory:
                     tuple(sorted(k for k in alias_keys if k)),
                     d.first_seen,
                     d.last_seen,
+                    tuple(d.new_votes),
                 )
             )
         return rows
+
+
+def _stored_votes(known: KnownEntity) -> list[float]:
+    """A known entity's votes; one stored before votes were kept votes for its type once."""
+    if len(known.type_votes) == len(VOTE_TYPES):
+        return list(known.type_votes)
+    votes = [0.0] * len(VOTE_TYPES)
+    if known.type in VOTE_TYPES:
+        votes[VOTE_TYPES.index(known.type)] = known.type_confidence
+    return votes
 
 
 def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity]) -> LinkedBatch:
@@ -292,8 +341,14 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
     )
     for fact, mention in found:
+        echo = mention.extractor in _ECHO_EXTRACTORS
         directory.link(
-            mention.text, mention.label.value, mention.confidence, fact.said_at, _trusted(mention)
+            mention.text,
+            mention.label.value,
+            0.0 if echo else label_weight(mention),
+            fact.said_at,
+            _trusted(mention),
+            mention.votes,
         )
     mentions: list[MentionRow] = []
     relations: list[RelationRow] = []
@@ -348,7 +403,7 @@ def _mention_rows(
     rows = []
     for m in spans:
         key, why = directory.link_why(
-            m.text, m.label.value, m.confidence, fact.said_at, _trusted(m)
+            m.text, m.label.value, m.confidence, fact.said_at, _trusted(m), votes=None
         )
         rows.append(
             MentionRow(
@@ -366,7 +421,7 @@ def _mention_rows(
     first_person = _first_person(fact)
     if first_person is not None and fact.speaker:
         key = directory.link(
-            fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, fact.said_at
+            fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, fact.said_at, votes=None
         )
         start, end = first_person
         rows.append(
@@ -399,6 +454,9 @@ def _relation_rows(
         target = _endpoint_key(directory, fact, relation.target, spans)
         if source is None or target is None or source == target:
             continue
+        for key, vote in zip((source, target), relation_votes(relation.type.value), strict=True):
+            if vote is not None:
+                directory.drafts[key].vote(vote.label.value, vote.weight)
         rows.append(
             RelationRow(
                 fact.memory_id,
@@ -420,7 +478,7 @@ def _endpoint_key(
         for m in spans:
             if m.start < end.end and end.start < m.end:
                 return directory.link(
-                    m.text, m.label.value, m.confidence, fact.said_at, _trusted(m)
+                    m.text, m.label.value, m.confidence, fact.said_at, _trusted(m), votes=None
                 )
     name = _without_fillers(display_name(end.name))
     if not name:

@@ -19,14 +19,26 @@ class EntityLabel(StrEnum):
     PERSON = "PERSON"
     ORG = "ORG"
     PLACE = "PLACE"
-    CONCEPT = "CONCEPT"  # tools, languages, frameworks, hobbies, topics
+    PRODUCT = "PRODUCT"  # named tools, apps, languages, frameworks, games, vehicles, brands
+    EVENT = "EVENT"  # named festivals, races, conferences, weddings
+    CONCEPT = "CONCEPT"  # hobbies, topics, nationalities: what has no type of the above
     TEMPORAL = "TEMPORAL"
     OTHER = "OTHER"  # a proper noun that neither NER nor the table could type
 
 
 @dataclass(frozen=True)
+class TypeVote:
+    """Evidence that a mention names a thing of this type, and how much it weighs."""
+
+    label: EntityLabel
+    weight: float
+    why: str  # "head:org", "frame:person_noun", "gazetteer:place", …
+
+
+@dataclass(frozen=True)
 class EntityMention:
-    """One entity in a text; ``start``/``end`` are character offsets into that text."""
+    """One entity in a text; ``start``/``end`` are character offsets into that text.
+    ``votes`` is what its context says of its type (service/nlp/type_evidence.py)."""
 
     text: str
     label: EntityLabel
@@ -34,6 +46,20 @@ class EntityMention:
     end: int
     extractor: str  # "spacy:<NER label>" or "pattern:<row id>"
     confidence: float
+    votes: tuple[TypeVote, ...] = ()
+
+    @property
+    def voted_label(self) -> EntityLabel:
+        """The type its context votes for when that outweighs its extractor's label ("Brightwave
+        hired me": NER's PERSON, the frame's ORG); the entity's type is the vote over every
+        mention (service/nlp/linking.py)."""
+        totals: dict[EntityLabel, float] = {}
+        for vote in self.votes:
+            totals[vote.label] = totals.get(vote.label, 0.0) + vote.weight
+        best = max(totals, key=lambda label: totals[label], default=None)
+        if best is None or totals[best] <= self.confidence + totals.get(self.label, 0.0):
+            return self.label
+        return best
 
 
 def normalise_name(text: str) -> str:

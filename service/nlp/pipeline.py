@@ -20,10 +20,12 @@ from service.nlp.facts import (
     split_chinese,
 )
 from service.nlp.linking import Gazetteer, batch_forms
+from service.nlp.mentions import TypeVote
 from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
 from service.nlp.relations import Endpoint, RelationExtractor, RelationMention, RelationType
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
+from service.nlp.type_evidence import TypeEvidence
 
 STATEMENT_CONFIDENCE = 0.9
 QUESTION_CONFIDENCE = 0.6
@@ -106,6 +108,7 @@ class Extractor:
         nlp = spacy.load(resolve_model_path(settings.spacy_model, "spacy"))
         self.entities = EntityExtractor(nlp)
         self.relations = RelationExtractor()
+        self.type_evidence = TypeEvidence()
         self.fact_words = (settings.fact_min_words, settings.fact_max_words)
 
     def extract(self, messages: list[MessageIn], said_at: list[datetime]) -> list[list[Fact]]:
@@ -139,9 +142,23 @@ class Extractor:
             [*fact.mentions, *gazetteer.find(fact.source_text, fact.mentions)],
             key=lambda m: m.start,
         )
+        mentions = [replace(m, votes=self._votes(fact, sentence, m)) for m in mentions]
         relations = self.relations.find(fact.source_text, fact.lang, mentions, speaker, sentence)
         slot = fact.slot or _slot_of(relations, fact.confidence)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
+
+    def _votes(
+        self, fact: Fact, sentence: Span | None, mention: EntityMention
+    ) -> tuple[TypeVote, ...]:
+        """What the mention's context says of its type (service/nlp/type_evidence.py)."""
+        if sentence is None:
+            return tuple(self.type_evidence.chinese(fact.source_text, mention.start, mention.end))
+        offset = sentence.text.find(fact.source_text)
+        base = sentence.start_char + max(offset, 0)
+        span = sentence.doc.char_span(
+            base + mention.start, base + mention.end, alignment_mode="expand"
+        )
+        return () if span is None else tuple(self.type_evidence.english(span))
 
     def _english_facts(
         self, doc: spacy.tokens.Doc, index: int, speaker: str | None, said_at: datetime

@@ -148,7 +148,12 @@ class GraphStore:
         # it comes back with null properties. It is gone, so the linker does not know it.
         return [
             KnownEntity(
-                r["key"], r["name"], r["type"], float(r["type_confidence"]), tuple(r["aliases"])
+                r["key"],
+                r["name"],
+                r["type"],
+                float(r["type_confidence"]),
+                tuple(r["aliases"]),
+                tuple(float(v) for v in r["type_votes"]),
             )
             for r in rows
             if r["key"] is not None and r["name"] is not None and r["type"] is not None
@@ -254,7 +259,14 @@ def link_steps(
 ) -> list[tuple[str, Mapping[str, Any]]]:
     """The statements that write a linked batch: entities, then mentions, then relations."""
     return [
-        ("merge_entities", {"scope": scope, "entities": [asdict(e) for e in linked.entities]}),
+        (
+            "merge_entities",
+            {
+                "scope": scope,
+                "entities": [asdict(e) for e in linked.entities],
+                "vote_types": list(linked.vote_types),
+            },
+        ),
         ("merge_mentions", {"mentions": [asdict(m) for m in linked.mentions]}),
         (
             "merge_relations",

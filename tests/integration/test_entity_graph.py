@@ -245,3 +245,25 @@ async def test_a_chain_of_typed_relations_beats_a_memory_naming_both_ends(
         "Delft University of Technology",
     ]
     assert [s["kind"] for s in found["steps"]] == ["FAMILY_OF", "STUDIES_AT"]
+
+
+async def test_a_type_is_a_vote_kept_across_adds(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    """Each add's votes are added to the node's stored ones: a name NER took for a person is
+    an organisation once later messages say it hires people and has a head office."""
+    await add(mem, "types", ("Ines", "2026-03-01T09:00:00Z", "Quillby texted me back."))
+    assert "Quillby" in await entities(mem, "types")
+    await add(
+        mem,
+        "types",
+        ("Ines", "2026-03-02T09:00:00Z", "Quillby hired me as a designer!"),
+        ("Ines", "2026-03-03T09:00:00Z", "Quillby's HQ is in Porto."),
+    )
+    assert (await entities(mem, "types"))["Quillby"]["type"] == "ORG"
+    rows = await run_cypher(
+        neo4j_target,
+        "MATCH (e:Entity {name: 'Quillby', user_id: 'types'}) RETURN e.type_votes AS votes",
+    )
+    (votes,) = [r["votes"] for r in rows]
+    assert len(votes) == 7 and votes[1] >= 4.0  # ORG: the employer and org-part frames

@@ -108,24 +108,24 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
     ],
 )
 def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:
-    assert found(finder, text).get(name) == EntityLabel.CONCEPT
+    assert found(finder, text).get(name) == EntityLabel.PRODUCT
 
 
 @pytest.mark.parametrize(
     ("text", "name", "label"),
     [
-        ("他们公司用飞书办公。", "飞书", EntityLabel.CONCEPT),
-        ("你现在也用抖音吧？", "抖音", EntityLabel.CONCEPT),
-        ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.CONCEPT),
-        ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.CONCEPT),
-        ("出门前在高德上查一下路况。", "高德", EntityLabel.CONCEPT),
-        ("明天开会我们用腾讯会议吧。", "腾讯会议", EntityLabel.CONCEPT),
-        ("回头你加我微信。", "微信", EntityLabel.CONCEPT),
-        ("我每个月在支付宝上定投。", "支付宝", EntityLabel.CONCEPT),
-        ("最近在看《长安的荔枝》，挺好看。", "长安的荔枝", EntityLabel.CONCEPT),
+        ("他们公司用飞书办公。", "飞书", EntityLabel.PRODUCT),
+        ("你现在也用抖音吧？", "抖音", EntityLabel.PRODUCT),
+        ("我们公司在用钉钉打卡。", "钉钉", EntityLabel.PRODUCT),
+        ("我妈喜欢在拼多多上买东西。", "拼多多", EntityLabel.PRODUCT),
+        ("出门前在高德上查一下路况。", "高德", EntityLabel.PRODUCT),
+        ("明天开会我们用腾讯会议吧。", "腾讯会议", EntityLabel.PRODUCT),
+        ("回头你加我微信。", "微信", EntityLabel.PRODUCT),
+        ("我每个月在支付宝上定投。", "支付宝", EntityLabel.PRODUCT),
+        ("最近在看《长安的荔枝》，挺好看。", "长安的荔枝", EntityLabel.PRODUCT),
         ("我朋友刚从字节跳动离职。", "字节跳动", EntityLabel.ORG),
-        ("你之前不是在抖音组吗？", "抖音", EntityLabel.CONCEPT),
-        ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.CONCEPT),
+        ("你之前不是在抖音组吗？", "抖音", EntityLabel.PRODUCT),
+        ("他最近迷上了原神，天天熬夜。", "原神", EntityLabel.PRODUCT),
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
         ("她在武汉华中科技大学读研。", "武汉华中科技大学", EntityLabel.ORG),

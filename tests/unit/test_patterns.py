@@ -161,7 +161,7 @@ def test_chinese_name_and_company(extractor: EntityExtractor) -> None:
 
 
 def test_chinese_framework_yields_the_name_alone(extractor: EntityExtractor) -> None:
-    assert _found(extractor.extract("我喜欢用React框架", "zh")) == {("React", EntityLabel.CONCEPT)}
+    assert _found(extractor.extract("我喜欢用React框架", "zh")) == {("React", EntityLabel.PRODUCT)}
 
 
 def test_chinese_speaker_and_no_entity_for_tomorrow(extractor: EntityExtractor) -> None:

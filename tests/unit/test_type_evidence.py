@@ -1,0 +1,153 @@
+"""Entity types decided by evidence: the context frames, heads and gazetteers of
+service/nlp/type_evidence.py, and the linker's vote over every mention. The sentences are
+made up for these tests; none is from a dev conversation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import spacy
+from spacy.language import Language
+
+from service.core.domain import Scope
+from service.embedding.manifest import resolve_model_path
+from service.nlp.linking import VOTE_TYPES, KnownEntity, LinkInput, link
+from service.nlp.mentions import EntityLabel, EntityMention, TypeVote
+from service.nlp.normalize import entity_key
+from service.nlp.relations import Endpoint, RelationMention, RelationType
+from service.nlp.type_evidence import TypeEvidence, load_gazetteers, relation_votes
+
+AT = datetime(2026, 5, 4, 10, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def english() -> Language:
+    return spacy.load(resolve_model_path("en_core_web_sm", "spacy"))
+
+
+@pytest.fixture(scope="module")
+def evidence() -> TypeEvidence:
+    return TypeEvidence()
+
+
+def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> set[str]:
+    doc = english(text)
+    start = text.index(name)
+    span = doc.char_span(start, start + len(name), alignment_mode="expand")
+    assert span is not None
+    return {f"{v.label.value} {v.why}" for v in evidence.english(span)}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "vote"),
+    [
+        ("My roommate Bettina fixes bikes on weekends.", "Bettina", "PERSON frame:person_noun"),
+        ("I had lunch with Dr. Okafor today.", "Okafor", "PERSON frame:title"),
+        ("She answers phones at Greenleaf Dental now.", "Greenleaf Dental", "ORG head:org"),
+        ("We ran the Harbourside Half Marathon.", "Harbourside Half Marathon", "EVENT head:event"),
+        (
+            "Tickets for the Lakeshore Folk Festival sold out.",
+            "Lakeshore Folk Festival",
+            "EVENT head:event",
+        ),
+        ("I finally drive a Corolla again.", "Corolla", "PRODUCT frame:product"),
+        ("I log every ride on Wahoo.", "Wahoo", "PRODUCT frame:product"),
+        ("Tallyho is the best app for budgets.", "Tallyho", "PRODUCT frame:is_a_app"),
+        ("Brightwave hired me last week!", "Brightwave", "ORG frame:employer"),
+        ("Brightwave's HQ is downtown.", "Brightwave", "ORG frame:org_part"),
+        ("We moved to Lisbon in spring.", "Lisbon", "PLACE gazetteer:place"),
+        ("We moved to Lisbon in spring.", "Lisbon", "PLACE frame:place"),
+        ("Hannah says hi.", "Hannah", "PERSON gazetteer:given_name"),
+    ],
+)
+def test_english_context_votes(
+    evidence: TypeEvidence, english: Language, text: str, name: str, vote: str
+) -> None:
+    assert vote in voted(evidence, english, text, name)
+
+
+def test_a_name_that_is_a_place_and_a_given_name_says_nothing() -> None:
+    gazetteers = load_gazetteers()
+    assert "austin" in gazetteers.places and "austin" in gazetteers.given_names
+    assert gazetteers.votes("Austin", TypeEvidence().table.weights) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("我表姐王芳下个月结婚。", "王芳", EntityLabel.PERSON),
+        ("周末我去青松救援队帮忙。", "青松救援队", EntityLabel.ORG),
+        ("明年我想跑成都马拉松。", "成都马拉松", EntityLabel.EVENT),
+        ("他上周刚提了辆小鹏G6。", "小鹏G6", EntityLabel.PRODUCT),
+        ("我们天天玩蛋仔派对。", "蛋仔派对", EntityLabel.PRODUCT),
+        ("我搬到洛阳两年了。", "洛阳", EntityLabel.PLACE),
+    ],
+)
+def test_chinese_context_votes(
+    evidence: TypeEvidence, text: str, name: str, label: EntityLabel
+) -> None:
+    start = text.index(name)
+    assert label in {v.label for v in evidence.chinese(text, start, start + len(name))}
+
+
+def test_relations_vote_for_their_endpoints() -> None:
+    source, target = relation_votes("WORKS_AT")
+    assert source is not None and source.label == EntityLabel.PERSON
+    assert target is not None and target.label == EntityLabel.ORG
+    assert relation_votes("LIKES")[1] is None
+
+
+def _mention(text: str, source: str, label: EntityLabel, *votes: TypeVote) -> EntityMention:
+    start = source.index(text)
+    return EntityMention(text, label, start, start + len(text), "spacy:X", 0.85, votes)
+
+
+def _fact(memory_id: str, text: str, *mentions: EntityMention) -> LinkInput:
+    return LinkInput(memory_id, text, "en", "Ines", AT, list(mentions))
+
+
+def test_the_type_is_the_heaviest_vote_over_every_mention() -> None:
+    head = TypeVote(EntityLabel.ORG, 2.0, "head:org")
+    one, two = "Juniper Clinic called me.", "I love Juniper Clinic."
+    facts = [
+        _fact("m1", one, _mention("Juniper Clinic", one, EntityLabel.PERSON, head)),
+        _fact("m2", two, _mention("Juniper Clinic", two, EntityLabel.PERSON)),
+    ]
+    (row,) = [e for e in link(Scope(user_id="u"), facts, []).entities if e.name != "Ines"]
+    assert row.type == "ORG"
+    # Both NER guesses count, and so does the head: 2 x 0.85 x 0.6 against 2.0.
+    assert row.type_votes[VOTE_TYPES.index("PERSON")] == pytest.approx(1.02)
+    assert row.type_votes[VOTE_TYPES.index("ORG")] == pytest.approx(2.0)
+
+
+def test_stored_votes_are_weighed_with_the_batch() -> None:
+    scope = Scope(user_id="u")
+    stored = [0.0] * len(VOTE_TYPES)
+    stored[VOTE_TYPES.index("PLACE")] = 3.0
+    known = KnownEntity(
+        entity_key(scope, "Marlow"), "Marlow", "PLACE", 1.0, ("Marlow",), tuple(stored)
+    )
+    text = "Marlow texted me."
+    facts = [_fact("m1", text, _mention("Marlow", text, EntityLabel.PERSON))]
+    (row,) = [e for e in link(scope, facts, [known]).entities if e.name == "Marlow"]
+    assert row.type == "PLACE"  # one NER guess does not outweigh what the scope saw before
+    # The row carries this batch's votes only: the store adds them to the stored ones.
+    assert row.type_votes[VOTE_TYPES.index("PLACE")] == 0.0
+    assert row.type_votes[VOTE_TYPES.index("PERSON")] == pytest.approx(0.51)
+
+
+def test_a_relation_votes_for_its_target() -> None:
+    text = "Ines works at Quillby."
+    start = text.index("Quillby")
+    relation = RelationMention(
+        RelationType.WORKS_AT,
+        Endpoint("Ines", EntityLabel.PERSON, None, None),
+        Endpoint("Quillby", EntityLabel.PERSON, start, start + 7),
+        "dep:test",
+        0.9,
+    )
+    mention = EntityMention("Quillby", EntityLabel.PERSON, start, start + 7, "spacy:PERSON", 0.85)
+    facts = [LinkInput("m1", text, "en", "Ines", AT, [mention], [relation])]
+    (row,) = [e for e in link(Scope(user_id="u"), facts, []).entities if e.name == "Quillby"]
+    assert row.type == "ORG"
