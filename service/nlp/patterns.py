@@ -79,9 +79,9 @@ NER_LABELS: Mapping[str, EntityLabel] = MappingProxyType(
         "LOC": EntityLabel.PLACE,
         "FAC": EntityLabel.PLACE,
         "NORP": EntityLabel.CONCEPT,
-        "PRODUCT": EntityLabel.CONCEPT,
-        "WORK_OF_ART": EntityLabel.CONCEPT,
-        "EVENT": EntityLabel.CONCEPT,
+        "PRODUCT": EntityLabel.PRODUCT,
+        "WORK_OF_ART": EntityLabel.PRODUCT,
+        "EVENT": EntityLabel.EVENT,
         "LANGUAGE": EntityLabel.CONCEPT,
         "DATE": EntityLabel.TEMPORAL,
         "TIME": EntityLabel.TEMPORAL,
@@ -253,6 +253,22 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
             return start, end
 
 
+def whole_name(span: Span) -> Span:
+    """The span with the capitalised proper nouns its last word is a compound of: NER often
+    tags the first words of a name alone ("Harbour" of "Harbour Choir", "Second Chance" of
+    "Second Chance Shelter")."""
+    doc, end = span.doc, span.end
+    while (
+        end < len(doc)
+        and doc[end].pos_ == "PROPN"
+        and doc[end].text[:1].isupper()
+        and doc[end - 1].dep_ == "compound"
+        and doc[end - 1].head.i >= end
+    ):
+        end += 1
+    return span if end == span.end else doc[span.start : end]
+
+
 class EntityExtractor:
     """Entity mentions in English (spaCy NER + patterns) and Chinese (patterns) text.
 
@@ -330,6 +346,8 @@ class EntityExtractor:
             if mapped is None:
                 return []
             label, extractor, confidence = mapped, f"spacy:{ent.label_}", NER_CONFIDENCE
+        if row is None and label is not EntityLabel.TEMPORAL:
+            ent = whole_name(ent)
         parts = [ent] if row is not None else self._junk.split(ent, label)
         result = []
         for part in parts:

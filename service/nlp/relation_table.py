@@ -127,6 +127,8 @@ class RelationKind(StrEnum):
     MUTUAL = "mutual"  # <A> and <B> <verb>: "A and B got married"
     FAVOURITE = "favourite"  # <possessor> favourite <noun> is <target>: "my favorite band is X"
     OUR_PREP = "our_prep"  # <prep> <target>, we/our ...: "At X, our cluster ..."
+    EMPLOYER_SUBJECT = "employer_subject"  # <target> <verb> <source>: "X hired me"
+    HOME = "home"  # <target> has been home, <target>-based, here in <target>
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
@@ -193,7 +195,8 @@ def speaker_endpoint(speaker: str | None) -> Endpoint | None:
 
 
 def mention_endpoint(mention: EntityMention, label: EntityLabel | None = None) -> Endpoint:
-    return Endpoint(mention.text, label or mention.label, mention.start, mention.end)
+    """The mention as an endpoint, typed as its context votes (EntityMention.voted_label)."""
+    return Endpoint(mention.text, label or mention.voted_label, mention.start, mention.end)
 
 
 def keep_relation(found: list[RelationMention], relation: RelationMention) -> None:

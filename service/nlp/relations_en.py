@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
+from service.nlp import relations_en_frames as frames
 from service.nlp.english_clauses import (
     PREP_HOSTS,
     SUBJECT_DEPS,
@@ -216,11 +217,14 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 
 def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or token.pos_ != "NOUN" or _cancelled(row, token):
+    # "HQ" is tagged a proper noun: a trigger word is a noun whatever its tag.
+    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"} or _cancelled(row, token):
         return
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
         hosts.append(token.head)
+    if token.dep_ == "pobj" and token.head.head.pos_ == "VERB":  # "hand in my notice at X"
+        hosts.append(token.head.head)
     if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
         verb = token.head
         hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
@@ -384,6 +388,8 @@ def _is_person(end: Endpoint | None) -> bool:
 
 
 _READERS = {
+    RelationKind.EMPLOYER_SUBJECT: frames.employer_subject,
+    RelationKind.HOME: frames.home,
     RelationKind.VERB_PREP: _verb_prep,
     RelationKind.VERB_OBJECT: _verb_object,
     RelationKind.OBJECT_PREP: _object_prep,
