@@ -12,6 +12,10 @@ from service.core.domain import Scope, StoredMemory
 from service.store.database import Database, Record
 from service.store.repository import to_memory
 
+# How many equally short paths find_path ranks at most: a chain of entities is as many paths
+# as the product of its steps' parallel relations and memories, so this bounds the work.
+TIED_PATHS_LIMIT = 1000
+
 
 class EntityNode(BaseModel):
     """An entity as stored; ``mention_count`` counts every MENTIONS edge, superseded or not."""
@@ -127,7 +131,8 @@ class TraversalStore:
         per_step: int,
         as_of: datetime | None = None,
     ) -> EntityPath | None:
-        """The shortest path within ``max_hops``, or None when there is none."""
+        """The shortest path within ``max_hops``, or None when there is none; among equally
+        short ones, the same every time (cypher/find_path.cypher says which)."""
         params = {
             **visibility(scope, as_of),
             "from_key": from_key,
@@ -135,6 +140,7 @@ class TraversalStore:
             "max_hops": max_hops,
             "hub_limit": hub_limit,
             "per_step": per_step,
+            "path_limit": TIED_PATHS_LIMIT,
         }
         # Typed relations alone first: they say how two things are linked, where a memory that
         # names both (its speaker's "my", a list of places) may only say they met in a sentence.
