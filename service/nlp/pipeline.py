@@ -107,6 +107,7 @@ class Extractor:
         self.entities = EntityExtractor(nlp)
         self.relations = RelationExtractor()
         self.fact_words = (settings.fact_min_words, settings.fact_max_words)
+        self.relation_min_confidence = settings.relation_min_confidence
 
     def extract(self, messages: list[MessageIn], said_at: list[datetime]) -> list[list[Fact]]:
         """Facts per message, in input order; English messages are parsed in one batch.
@@ -139,7 +140,11 @@ class Extractor:
             [*fact.mentions, *gazetteer.find(fact.source_text, fact.mentions)],
             key=lambda m: m.start,
         )
-        relations = self.relations.find(fact.source_text, fact.lang, mentions, speaker, sentence)
+        relations = [
+            r
+            for r in self.relations.find(fact.source_text, fact.lang, mentions, speaker, sentence)
+            if r.confidence >= self.relation_min_confidence
+        ]
         slot = fact.slot or _slot_of(relations, fact.confidence)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
