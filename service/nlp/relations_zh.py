@@ -62,6 +62,7 @@ _ORG_TAIL = re.compile(
 )
 WE_CONFIDENCE = 0.8
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
+_THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
 _MY_HOME = frozenset({"家里", "我家", "我家里", "我们家"})  # the speaker's household
 
@@ -75,7 +76,11 @@ class ChineseRelations:
         self._by_mentions = {row.id for row in rows if uses_mentions(row.regex or "")}
 
     def find(
-        self, text: str, mentions: list[EntityMention], speaker: str | None
+        self,
+        text: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        addressee: str | None = None,
     ) -> list[RelationMention]:
         found: list[RelationMention] = []
         people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
@@ -92,7 +97,7 @@ class ChineseRelations:
                 sources = last_sources or ([me] if me and row.speaker_default else [])
             elif sources and _opens_clause(row):
                 last_sources = sources
-            target = _target(text, match, mentions, row)
+            target = _target(text, match, mentions, row, addressee)
             if target is None:
                 continue
             if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
@@ -325,10 +330,16 @@ def _resolve_person(
 
 
 def _target(
-    text: str, match: re.Match[str], mentions: list[EntityMention], row: RelationRow
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    row: RelationRow,
+    addressee: str | None = None,
 ) -> Endpoint | None:
     start, end = match.span("tgt")
     surface = text[start:end]
+    if surface in _THE_TWO_OF_US:  # 咱俩是老同学: the one the speaker answers
+        return Endpoint(addressee, EntityLabel.PERSON) if addressee else None
     if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
         surface = _trim_name(surface)
         end = start + len(surface)

@@ -147,3 +147,12 @@ def test_a_bad_word_table_is_refused(tmp_path: Path) -> None:
     path.write_text('{"classes": {"kin": ["妹妹"]}}', encoding="utf-8")
     with pytest.raises(ConfigurationError, match="macro name"):
         load_relation_words(path)
+
+
+def test_the_two_of_us_are_the_speaker_and_whom_they_answer(finder: RelationExtractor) -> None:
+    for text in ("咱俩二十年老同学了，客气啥。", "我俩在南开当室友那会儿天天熬夜。"):
+        relations = finder.find(text, "zh", [], "王芳", addressee="李娜")
+        assert {(r.source.name, r.type.value, r.target.name) for r in relations} == {
+            ("王芳", "FRIEND_OF", "李娜")
+        }
+        assert finder.find(text, "zh", [], "王芳") == []  # nobody answered: nothing
