@@ -233,6 +233,11 @@ class Settings(BaseSettings):
     """Extracted facts below it are not stored as memories (their message still is); statements are
     extracted at 0.9, questions at 0.6.
     """
+    # Relations: each carries the confidence of the rule that found it (0.6-0.85; a "我们" subject
+    # counts for less). Below this they are not stored.
+    relation_min_confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Typed relations found with less confidence than this are not stored (rules give 0.6 to
+    0.85)."""
     # A memory's vector is unit(own + context_weight x mean of the vectors of the facts of the
     # message before it in the same add() call and session): a reply ("This has been great for
     # my mental health") is found by what it answers (running). 0 = each fact alone.

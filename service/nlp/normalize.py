@@ -18,9 +18,11 @@ from pathlib import Path
 from service.core.domain import Scope
 from service.core.ids import scope_key
 from service.core.resources import NLP_MODELS_DIR
+from service.nlp.tables import read_lines
 
 ALIASES_PATH = NLP_MODELS_DIR / "aliases.json"
 SHORT_FORMS_PATH = NLP_MODELS_DIR / "short_forms.json"
+TITLES_PATH = NLP_MODELS_DIR / "zh_titles.txt"
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 _EDGE_PUNCT = " \t\n.,;:!?\"'“”‘’()[]{}<>«»、，。！？；：（）"
@@ -78,9 +80,16 @@ class ShortFormRules:
     initials_skip_en: frozenset[str]
     nicknames_en: dict[str, tuple[str, ...]]
     org_suffixes_zh: tuple[str, ...]
-    zh_university_suffix: str
+    org_abbreviations_zh: dict[str, str]  # 大学 -> 大: 浙江大学 is also 浙大
+    org_two_char_short_zh: frozenset[str]  # 阿里巴巴集团 is also 阿里
+    place_suffixes_zh: tuple[str, ...]  # 杭州市 is also 杭州
+    person_titles_zh: tuple[str, ...]  # 周敏 is also 周老师
     min_short_chars_en: int
     min_short_chars_zh: int
+
+
+def _longest_first(words: list[str]) -> tuple[str, ...]:
+    return tuple(sorted(words, key=len, reverse=True))
 
 
 @cache
@@ -92,8 +101,11 @@ def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
         initials_skip_en=frozenset(raw["initials_skip_en"]),
         nicknames_en={k: tuple(v) for k, v in raw["nicknames_en"].items()},
         # Longest first: 有限公司 is stripped whole, not as 公司.
-        org_suffixes_zh=tuple(sorted(raw["org_suffixes_zh"], key=len, reverse=True)),
-        zh_university_suffix=raw["zh_university_suffix"],
+        org_suffixes_zh=_longest_first(raw["org_suffixes_zh"]),
+        org_abbreviations_zh=dict(raw["org_abbreviations_zh"]),
+        org_two_char_short_zh=frozenset(raw["org_two_char_short_zh"]),
+        place_suffixes_zh=_longest_first(raw["place_suffixes_zh"]),
+        person_titles_zh=tuple(read_lines(TITLES_PATH)),
         min_short_chars_en=int(raw["min_short_chars_en"]),
         min_short_chars_zh=int(raw["min_short_chars_zh"]),
     )
@@ -150,35 +162,54 @@ def _organisation_short_forms(words: list[str], rules: ShortFormRules) -> list[s
 
 
 def _chinese_short_forms(norm: str, entity_type: str) -> list[str]:
-    """王小明 -> 小明; 郑浩 -> 浩哥, 老郑; 阿里巴巴集团 -> 阿里巴巴, 阿里; 浙江大学 -> 浙江, 浙大;
-    华为mate 60 -> mate 60 (a Latin product name after its Chinese brand)."""
+    """王小明 -> 小明, 老王, 王老师; 阿里巴巴集团 -> 阿里巴巴, 阿里; 浙江大学 -> 浙江, 浙大;
+    招商银行 -> 招商, 招行; 杭州市 -> 杭州; 华为mate 60 -> mate 60 (a Latin product name after
+    its Chinese brand)."""
     rules = short_form_rules()
     if entity_type == "PERSON":
-        return _chinese_person_short_forms(norm)
+        return _chinese_person_short_forms(norm, rules)
     if entity_type == "PLACE":
-        return []
+        return _without_suffix(norm, rules.place_suffixes_zh, rules)[:1]
     latin = _BRANDED_LATIN.match(norm)
     if latin:
         return [latin.group(1)]
-    for suffix in rules.org_suffixes_zh:
+    return _chinese_organisation_short_forms(norm, rules)
+
+
+def _without_suffix(norm: str, suffixes: tuple[str, ...], rules: ShortFormRules) -> list[str]:
+    """The name without the first of ``suffixes`` it ends with, then that suffix."""
+    for suffix in suffixes:
         stem = norm[: -len(suffix)]
         if norm.endswith(suffix) and len(stem) >= rules.min_short_chars_zh:
-            if suffix == rules.zh_university_suffix:
-                return [stem, norm[0] + "大"]
-            # A four-character company name is also called by its first two (阿里巴巴 -> 阿里).
-            return [stem, stem[:2]] if len(stem) == 4 and suffix in _COMPANY_SUFFIXES else [stem]
+            return [stem, suffix]
     return []
 
 
-_COMPANY_SUFFIXES = {"公司", "有限公司", "集团", "科技", "控股", "股份", "网络", "技术", "创新"}
+def _chinese_organisation_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
+    """Without its suffix (美的集团 -> 美的), abbreviated (浙江大学 -> 浙大), and a four-character
+    company name by its first two (阿里巴巴集团 -> 阿里)."""
+    cut = _without_suffix(norm, rules.org_suffixes_zh, rules)
+    if not cut:
+        return []
+    stem, suffix = cut
+    forms = [stem]
+    mark = rules.org_abbreviations_zh.get(suffix)
+    if mark is not None:
+        forms.append(norm[0] + mark)
+    elif len(stem) == 4 and suffix in rules.org_two_char_short_zh:
+        forms.append(stem[:2])
+    return forms
+
+
 _BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")
 
 
-def _chinese_person_short_forms(norm: str) -> list[str]:
-    """How friends call someone: the given name of a three-character name, and the familiar
-    forms 老 + surname and given name's last character + 哥 / 姐."""
+def _chinese_person_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
+    """How friends call someone: the given name of a three-character name, the familiar
+    forms 老 + surname and given name's last character + 哥 / 姐, and surname + title."""
     if not 2 <= len(norm) <= 3 or not all(_HAN.match(c) for c in norm):
         return []
     surname, given = norm[0], norm[1:]
     forms = [given] if len(given) == 2 else []
-    return [*forms, "老" + surname, given[-1] + "哥", given[-1] + "姐"]
+    titled = [surname + title for title in rules.person_titles_zh]
+    return [*forms, "老" + surname, given[-1] + "哥", given[-1] + "姐", *titled]

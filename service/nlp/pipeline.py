@@ -110,6 +110,7 @@ class Extractor:
         self.relations = RelationExtractor()
         self.type_evidence = TypeEvidence()
         self.fact_words = (settings.fact_min_words, settings.fact_max_words)
+        self.relation_min_confidence = settings.relation_min_confidence
 
     def extract(self, messages: list[MessageIn], said_at: list[datetime]) -> list[list[Fact]]:
         """Facts per message, in input order; English messages are parsed in one batch.
@@ -133,9 +134,13 @@ class Extractor:
                 (m.speaker for m in messages if m.speaker),
             )
         )
-        return [[self._complete(p, gazetteer) for p in facts] for facts in parsed]
+        addressees = addressed(messages)
+        return [
+            [self._complete(p, gazetteer, addressee) for p in facts]
+            for facts, addressee in zip(parsed, addressees, strict=True)
+        ]
 
-    def _complete(self, parsed: _Parsed, gazetteer: Gazetteer) -> Fact:
+    def _complete(self, parsed: _Parsed, gazetteer: Gazetteer, addressee: str | None) -> Fact:
         """The fact with the batch's names found in it and the relations between them."""
         fact, sentence, speaker = parsed
         mentions = sorted(
@@ -143,7 +148,13 @@ class Extractor:
             key=lambda m: m.start,
         )
         mentions = [replace(m, votes=self._votes(fact, sentence, m)) for m in mentions]
-        relations = self.relations.find(fact.source_text, fact.lang, mentions, speaker, sentence)
+        relations = [
+            r
+            for r in self.relations.find(
+                fact.source_text, fact.lang, mentions, speaker, sentence, addressee
+            )
+            if r.confidence >= self.relation_min_confidence
+        ]
         slot = fact.slot or _slot_of(relations, fact.confidence)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
@@ -210,6 +221,17 @@ class Extractor:
             times=find_time_tags(source, said_at, lang),
             slot=None if question else find_slot(source, lang),
         )
+
+
+def addressed(messages: list[MessageIn]) -> list[str | None]:
+    """Whom each message answers: the last other speaker before it in the batch, if any."""
+    found: list[str | None] = []
+    last: list[str] = []
+    for message in messages:
+        found.append(next((s for s in reversed(last) if s != message.speaker), None))
+        if message.speaker:
+            last.append(message.speaker)
+    return found
 
 
 def whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> Fact:

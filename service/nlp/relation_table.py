@@ -16,13 +16,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.chinese import Lang
+from service.nlp.chinese_relation_words import (
+    ChineseRelationWords,
+    alternation,
+    load_relation_words,
+)
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.tables import load_table
 
@@ -42,36 +48,106 @@ _ADVERBS = (
     "从小|每天|天天|经常|下个?月|上个?月|这个?月|[上下这]周|去年|今年|明年|昨天|今天|明天|周末|"
     "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是"
 )
-KIN_WORDS = (
-    "外甥女|未婚夫|未婚妻|妹妹|姐姐|哥哥|弟弟|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|老公|老婆|"
-    "丈夫|妻子|爱人|媳妇|爸爸|妈妈|父亲|母亲|儿子|女儿|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|"
-    "舅舅|姑姑|姨妈|姐夫|嫂子|侄子|侄女|外甥|孙子|孙女|闺女"
-)
 # Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
 NAME_STOPS = (
     "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想开"
 )
-KIN_WORDS_RE = f"(?:{KIN_WORDS})"
-CHINESE_MACROS = {
+_STATIC_MACROS = {
     "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
     "{S}": rf"(?P<src>我们|我|他|她|[{CJK}A-Za-z][{CJK}A-Za-z0-9]{{0,7}}?)",
-    "{SN}": rf"(?P<src>(?:[我他她](?={KIN_WORDS_RE}))?(?:{KIN_WORDS})?(?![我你他她它这那])"
+    "{SN}": rf"(?P<src>(?:[我他她](?={{KIN}}))?{{KIN}}?(?![我你他她它这那])"
     rf"[{CJK}A-Za-z](?:(?!的)[{CJK}A-Za-z0-9]){{1,7}}?)",
     "{A}": rf"(?:{_ADVERBS})*",
     "{T}": rf"(?P<tgt>[{CJK}A-Za-z0-9][{CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
     "{P}": rf"(?P<tgt>[{CJK}A-Za-z][{CJK}A-Za-z0-9·\- ]{{0,6}}?)",
     "{N}": rf"(?P<tgt>(?![{NAME_STOPS}])[{CJK}]{{2,3}})",
-    "{KIN}": rf"(?:{KIN_WORDS})",
     "{END}": r"(?=[，,。！？；;!?]|$)",
 }
 
 
-@lru_cache(maxsize=256)
-def compile_row_regex(regex: str) -> re.Pattern[str]:
-    """A row's regex with its macros expanded."""
-    for name, value in CHINESE_MACROS.items():
+# Macros that stand for the fact's own mentions of some labels: {PLACE} is an alternation of
+# the surfaces of the fact's PLACE mentions, so a row reads "a place, then a place" (汕头澄海).
+MENTION_MACROS: dict[str, frozenset[EntityLabel]] = {
+    "{PLACE}": frozenset({EntityLabel.PLACE}),
+    "{ORG}": frozenset({EntityLabel.ORG, EntityLabel.OTHER}),
+    "{PERSON}": frozenset({EntityLabel.PERSON}),
+    "{THING}": frozenset({EntityLabel.CONCEPT, EntityLabel.OTHER, EntityLabel.ORG}),
+    "{NAME}": frozenset(set(EntityLabel) - {EntityLabel.TEMPORAL}),
+}
+_NO_MENTION = "(?!)"
+
+
+@cache
+def chinese_macros() -> dict[str, str]:
+    """Every static macro: the word classes of zh_relation_words.json, then the built-ins
+    (which may use the classes: {SN} uses {KIN})."""
+    words = relation_words()
+    classes = words.macros()
+    clash = set(classes) & (set(_STATIC_MACROS) | set(MENTION_MACROS))
+    if clash:
+        raise ConfigurationError(f"relation words redefine built-in macros: {sorted(clash)}")
+    macros = {name: _expand(value, classes) for name, value in _STATIC_MACROS.items()}
+    return {**macros, **classes}
+
+
+@cache
+def relation_words() -> ChineseRelationWords:
+    """zh_relation_words.json, its head types checked against RelationType."""
+    words = load_relation_words()
+    unknown = set(words.heads) - {t.value for t in RelationType}
+    if unknown:
+        raise ConfigurationError(f"relation words: unknown head types {sorted(unknown)}")
+    return words
+
+
+def _expand(regex: str, macros: dict[str, str]) -> str:
+    for name, value in macros.items():
         regex = regex.replace(name, value)
+    return regex
+
+
+@lru_cache(maxsize=1024)
+def compile_row_regex(regex: str, mentions: tuple[tuple[str, str], ...] = ()) -> re.Pattern[str]:
+    """A row's regex with its macros expanded; ``mentions`` gives each mention macro its
+    alternation (a macro not given matches nothing)."""
+    regex = _expand(regex, chinese_macros())
+    given = dict(mentions)
+    for name in MENTION_MACROS:
+        regex = regex.replace(name, given.get(name, _NO_MENTION))
     return re.compile(regex)
+
+
+def uses_mentions(regex: str) -> bool:
+    """Whether a row's regex names the fact's mentions ({PLACE}, {ORG} …)."""
+    return any(name in regex for name in MENTION_MACROS)
+
+
+def mention_alternations(mentions: list[EntityMention]) -> tuple[tuple[str, str], ...]:
+    """Each mention macro's alternation of the surfaces of the mentions it stands for."""
+    found = []
+    for name, labels in MENTION_MACROS.items():
+        surfaces = sorted({m.text for m in mentions if m.label in labels}, key=len, reverse=True)
+        if surfaces:
+            found.append((name, alternation(surfaces)))
+    return tuple(found)
+
+
+def kin_words() -> tuple[str, ...]:
+    """Kinship nouns (妹妹, 小舅子), longest first."""
+    return tuple(sorted(relation_words().classes["KIN"], key=len, reverse=True))
+
+
+def friend_words() -> tuple[str, ...]:
+    """Nouns of friends (室友, 搭子), longest first."""
+    return tuple(sorted(relation_words().classes["FRIEND"], key=len, reverse=True))
+
+
+def peer_words() -> tuple[str, ...]:
+    """Nouns of people near someone who are neither kin nor friends (同事, 邻居)."""
+    return tuple(sorted(relation_words().classes["PEER"], key=len, reverse=True))
+
+
+_ANY_MENTIONS = tuple((name, "(?:X)") for name in MENTION_MACROS)
 
 
 class RelationType(StrEnum):
@@ -153,6 +229,9 @@ class RelationRow(BaseModel):
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None
     person_type: RelationType | None = None  # the type when the source is a person (X在Y)
+    place_type: RelationType | None = None  # the type when the target is a place (我们+长沙)
+    by_head: bool = False  # a target ending in a head of zh_relation_words.json takes its type
+    needs_past: bool = False  # a past time word (去年, 上次) must open the clause (去X玩)
     target_mention: bool = False  # the target must be a mention, not just the group's text
     confidence: float = Field(default=RULE_CONFIDENCE, gt=0.0, le=1.0)
 
@@ -162,7 +241,7 @@ class RelationRow(BaseModel):
             if self.kind is not RelationKind.REGEX or not self.regex:
                 raise ValueError("a Chinese row is kind 'regex' with a 'regex'")
             try:
-                compiled = compile_row_regex(self.regex)
+                compiled = compile_row_regex(self.regex, _ANY_MENTIONS)
             except re.error as e:
                 raise ValueError(f"invalid regex: {e}") from e
             if "tgt" not in compiled.groupindex:

@@ -57,12 +57,14 @@ class RelationExtractor:
         mentions: list[EntityMention],
         speaker: str | None,
         sentence: spacy.tokens.Span | None = None,
+        addressee: str | None = None,
     ) -> list[RelationMention]:
-        """Relations stated in ``text``; English needs the parsed ``sentence`` it came from."""
+        """Relations stated in ``text``; English needs the parsed ``sentence`` it came from.
+        ``addressee`` is whom the speaker answers (咱俩 is the speaker and them)."""
         if lang == "en":
             if sentence is None:
                 raise ValueError("English relations need the parsed sentence")
             return self._english.find(text, mentions, speaker, sentence)
         if lang == "zh":
-            return self._chinese.find(text, mentions, speaker)
+            return self._chinese.find(text, mentions, speaker, addressee)
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")

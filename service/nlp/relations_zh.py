@@ -22,24 +22,30 @@ the subject of the clause before it in the same fact ("小红去X实习，然后
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.relation_table import (
     CJK,
-    KIN_WORDS,
     NAME_STOPS,
     Endpoint,
     RelationMention,
     RelationRow,
     RelationType,
     compile_row_regex,
+    friend_words,
     keep_relation,
+    kin_words,
+    mention_alternations,
     mention_endpoint,
+    peer_words,
+    relation_words,
     speaker_endpoint,
+    uses_mentions,
 )
 
 _NOT_SUBJECT = re.compile(r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱)")
-_QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|几[个天]")
+_QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|(?<![这那前后])几[个天]")
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
@@ -48,8 +54,6 @@ _NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|
 _PLAN = re.compile(r"想|打算|准备|计划|要|将|会|下[个周]|明[天年]")
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
-FRIEND_WORDS = "好朋友|女朋友|男朋友|朋友|室友|舍友|同学|闺蜜|发小|好友|哥们|同事|家人"
-_KIN_PREFIX = re.compile(rf"^(?:[我他她]的?|[{CJK}]{{2,3}}的)?(?:{KIN_WORDS}|{FRIEND_WORDS})")
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
 _NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过]")
 _ORG_TAIL = re.compile(
@@ -57,50 +61,89 @@ _ORG_TAIL = re.compile(
     r"中心|俱乐部|乐队|协会|社团|团队|球队|合唱团)$"
 )
 WE_CONFIDENCE = 0.8
+_MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
+_THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
+_NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
+_MY_HOME = frozenset({"家里", "我家", "我家里", "我们家"})  # the speaker's household
 
 
 class ChineseRelations:
     """The Chinese rows of the relation table, applied to one fact at a time."""
 
     def __init__(self, rows: list[RelationRow]) -> None:
-        self.rows = [(row, compile_row_regex(row.regex or "")) for row in rows]
+        self.rows = rows
+        self._static = {row.id: compile_row_regex(row.regex or "") for row in rows}
+        self._by_mentions = {row.id for row in rows if uses_mentions(row.regex or "")}
 
     def find(
-        self, text: str, mentions: list[EntityMention], speaker: str | None
+        self,
+        text: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        addressee: str | None = None,
     ) -> list[RelationMention]:
         found: list[RelationMention] = []
         people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
-        matches = sorted(
-            ((m.start(), row, m) for row, regex in self.rows for m in regex.finditer(text)),
-            key=lambda item: item[0],
-        )
         me = speaker_endpoint(speaker)
         # A fact that opens with 我 keeps 我 as the subject of clauses that have none.
         last_sources: list[Endpoint] = [me] if me and _OPENS_WITH_I.match(text) else []
-        for _, row, match in matches:
+        for _, row, match in self._matches(text, mentions):
             if not _asserted(text, match, row):
                 continue
             sources = _sources(text, match, mentions, speaker, people)
             if sources is None:
-                sources = last_sources
-            elif sources:
+                # No subject: the last one, or the speaker where the row says a dropped
+                # subject is the speaker's (上周刚提了辆车).
+                sources = last_sources or ([me] if me and row.speaker_default else [])
+            elif sources and _opens_clause(row):
                 last_sources = sources
-            target = _target(text, match, mentions, row)
+            target = _target(text, match, mentions, row, addressee)
             if target is None:
                 continue
             if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
                 target = Endpoint(target.name, EntityLabel.PERSON, target.start, target.end)
                 people.append(target)
+                last_sources = [target]  # 这是我儿子江磊，刚考上…: the one just named goes on
             for source in sources:
-                relation_type = row.type
-                if row.person_type is not None and source.label is EntityLabel.PERSON:
-                    relation_type = row.person_type
                 confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
+                relation_type = _relation_type(row, source, target)
                 keep_relation(
                     found,
                     RelationMention(relation_type, source, target, f"pattern:{row.id}", confidence),
                 )
         return found
+
+    def _matches(
+        self, text: str, mentions: list[EntityMention]
+    ) -> list[tuple[int, RelationRow, re.Match[str]]]:
+        """Every row's matches, by start; rows over mention macros use this fact's mentions."""
+        alternatives = mention_alternations(mentions)
+        found = []
+        for row in self.rows:
+            if row.id in self._by_mentions:
+                regex = compile_row_regex(row.regex or "", alternatives)
+            else:
+                regex = self._static[row.id]
+            found += [(m.start(), row, m) for m in regex.finditer(text)]
+        return sorted(found, key=lambda item: item[0])
+
+
+def _opens_clause(row: RelationRow) -> bool:
+    """Whether the row's subject opens its clause ({B}), so that later clauses continue it."""
+    return (row.regex or "").startswith("{B}")
+
+
+def _relation_type(row: RelationRow, source: Endpoint, target: Endpoint) -> RelationType:
+    """The row's type, or the one its source's, target's label or target's head calls for."""
+    if row.person_type is not None and source.label is EntityLabel.PERSON:
+        return row.person_type
+    if row.place_type is not None and target.label is EntityLabel.PLACE:
+        return row.place_type
+    if row.by_head:
+        head_type = relation_words().head_type(target.name)
+        if head_type is not None:
+            return RelationType(head_type)
+    return row.type
 
 
 def _is_we(match: re.Match[str]) -> bool:
@@ -117,8 +160,11 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
         return False
     between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]
-    if row.type is RelationType.VISITED and _PLAN.search(text[start : match.start("tgt")]):
+    before_target = text[start : match.start("tgt")]
+    if row.type is RelationType.VISITED and _PLAN.search(before_target):
         return False  # 打算去, 想去: not yet
+    if row.needs_past and not compile_row_regex("{PAST}").search(before_target):
+        return False  # 去X玩 is a visit only when a past time word says so
     return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
 
 
@@ -136,11 +182,17 @@ def _sources(
     """The subject's endpoints; None when the clause has no subject (continue the last one)."""
     if not _has(match, "src") or not match.group("src"):
         return None
-    subject = match.group("src")
-    if _TIME.match(subject) or (len(subject) > 2 and _VERB_INSIDE.search(subject)):
-        return None  # a time word or a verb phrase (更喜欢用X): the subject is the last one
+    subject, offset = match.group("src"), match.start("src")
+    time_words = _time_prefix().match(subject)  # 去年五一我去…: the subject is 我
+    if time_words and time_words.end() < len(subject):
+        subject, offset = subject[time_words.end() :], offset + time_words.end()
+    subject = _before_time_word(subject)  # 朵朵上个月考进了…: the subject is 朵朵
+    named = any(m.start == offset and m.end == offset + len(subject) for m in mentions)
+    if _time_prefix().fullmatch(subject) or _TIME.match(subject):
+        return None  # a time word: the subject is the last one
+    if not named and len(subject) > 2 and _VERB_INSIDE.search(subject):
+        return None  # a verb phrase (更喜欢用X): the subject is the last one
     found: list[Endpoint] = []
-    offset = match.start("src")
     for part in _SPLIT_SUBJECT.split(subject):  # 马丽和高飞, 我和女朋友小雨
         found += _subject(part, offset, text, mentions, speaker, people)
         offset += len(part) + 1
@@ -158,12 +210,12 @@ def _subject(
     """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
     if len(part) < 1:
         return []
-    if part in {"我", "我们"}:
+    if part in {"我", "我们"} or _is_my_side(part, start, mentions):
         me = speaker_endpoint(speaker)
         return [me] if me else []
     if part in {"他", "她"}:
         return _resolve_person(text[:start], mentions, people, speaker)
-    kin = _KIN_PREFIX.match(part)  # "我弟弟刘强也在杭州": the subject is 刘强
+    kin = _kin_prefix().match(part)  # "我弟弟刘强也在杭州": the subject is 刘强
     if kin and len(part) - kin.end() >= 2:
         start, part = start + kin.end(), part[kin.end() :]
     elif kin and kin.end() == len(part):  # 我弟弟, 同学: nobody the graph can name
@@ -172,6 +224,42 @@ def _subject(
         return []
     found = _endpoint(part, start, mentions, people, at_start=False)
     return [found] if found else []
+
+
+@cache
+def _kin_prefix() -> re.Pattern[str]:
+    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 马丽的同学)."""
+    nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
+    return re.compile(rf"^(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})")
+
+
+@cache
+def _time_prefix() -> re.Pattern[str]:
+    """Time words opening a subject: 去年五一, 上周末, 最近."""
+    past = compile_row_regex("{PAST}").pattern
+    others = "[这那]次|周末|[上下]午|晚上|最近|现在|目前|平时|当时|以后|之后|后来"
+    return re.compile(rf"(?:{past}|{_TIME.pattern[1:]}|{others})+")
+
+
+def _before_time_word(subject: str) -> str:
+    """A subject cut before a time word inside it (朵朵上个月考 → 朵朵), if two characters
+    stand before it."""
+    inside = _time_prefix().search(subject, 2)
+    return subject[: inside.start()] if inside else subject
+
+
+def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
+    """The speaker said with a place of theirs or a verb after 我 (我宿舍, 家里, 我记跑步): no
+    one else is named in it, and no kin or friend noun follows 我."""
+    if part in _MY_HOME:
+        return True
+    if not part.startswith("我") or part.startswith("我们") or not 2 <= len(part) <= 5:
+        return False
+    if _kin_prefix().match(part):
+        return False
+    end = start + len(part)
+    named = (m for m in mentions if m.label in _NAMED_LABELS)
+    return not any(start < m.end and m.start < end for m in named)
 
 
 def _endpoint(
@@ -205,6 +293,13 @@ def _mention_inside(
     return max(inside, key=lambda m: m.end - m.start) if inside else None
 
 
+def _mention_going_on(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
+    """A mention that starts with the group and runs a character or two past it: the shortest
+    group stopped where the row's right context matched inside the name (用随手记: 随手 + 记)."""
+    longer = [m for m in mentions if m.start == start and end < m.end <= end + 2]
+    return max(longer, key=lambda m: m.end) if longer else None
+
+
 def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
     """Some mention is the group's text, give or take one character (成都 for 成都市)."""
     for m in mentions:
@@ -235,18 +330,29 @@ def _resolve_person(
 
 
 def _target(
-    text: str, match: re.Match[str], mentions: list[EntityMention], row: RelationRow
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    row: RelationRow,
+    addressee: str | None = None,
 ) -> Endpoint | None:
     start, end = match.span("tgt")
     surface = text[start:end]
+    if surface in _THE_TWO_OF_US:  # 咱俩是老同学: the one the speaker answers
+        return Endpoint(addressee, EntityLabel.PERSON) if addressee else None
     if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
         surface = _trim_name(surface)
         end = start + len(surface)
-        if not _is_name(surface):
-            return None
+        if not _is_name(surface) or _time_prefix().fullmatch(surface):
+            return None  # 我侄女以后要…: 以后 is no name
+    elif row.type is RelationType.STUDIES_AT:
+        major = _MAJOR.match(surface)  # 河科大口腔医学专业 → 河科大
+        if major:
+            surface, end = major.group(1), start + len(major.group(1))
     if row.target_mention and not _names(mentions, start, end):
         return None
     inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
+    inside = inside or _mention_going_on(mentions, start, end)
     if inside is not None and inside.end < end and _ORG_TAIL.search(text[inside.end : end]):
         inside = None  # 上海 in 上海交通大学: the group names the university
     if inside is not None:

@@ -72,3 +72,11 @@ def test_without_context_or_weight_the_vector_is_its_own(
     context: list[list[float]], weight: float
 ) -> None:
     assert with_context([1.0, 0.0], context, weight) == [1.0, 0.0]
+
+
+def test_a_message_answers_the_last_other_speaker() -> None:
+    from service.core.domain import MessageIn
+    from service.nlp.pipeline import addressed
+
+    said = [MessageIn(speaker=s, content="嗯") for s in ("甲", "乙", "乙", "甲", "丙")]
+    assert addressed(said) == [None, "甲", "甲", "乙", "甲"]

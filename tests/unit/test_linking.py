@@ -47,12 +47,21 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("腾讯科技", "ORG", ["腾讯"]),
         ("阿里巴巴集团", "ORG", ["阿里巴巴", "阿里"]),
         ("浙江大学", "ORG", ["浙江", "浙大"]),
-        ("王小明", "PERSON", ["小明", "老王", "明哥", "明姐"]),
+        ("杭州市", "PLACE", ["杭州"]),
+        ("美的集团", "ORG", ["美的"]),
+        ("比亚迪汽车", "ORG", ["比亚迪"]),
+        ("招商银行", "ORG", ["招商", "招行"]),
         ("华为Mate 60", "CONCEPT", ["mate 60"]),
     ],
 )
 def test_short_forms(name: str, kind: str, expected: list[str]) -> None:
     assert short_forms(name, kind) == expected
+
+
+def test_a_chinese_person_is_called_by_given_name_family_name_and_title() -> None:
+    forms = short_forms("王小明", "PERSON")
+    assert forms[:4] == ["小明", "老王", "明哥", "明姐"]
+    assert {"王老师", "王总", "王主任"} <= set(forms)  # titles of nlp_models/zh_titles.txt
 
 
 def test_the_type_is_not_part_of_the_key_and_the_strongest_evidence_types_it() -> None:
