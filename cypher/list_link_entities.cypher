@@ -7,4 +7,4 @@ WHERE {{in_scope}}
 WITH n ORDER BY n.last_seen DESC LIMIT $limit
 RETURN n.key AS key, n.name AS name, n.type AS type,
        coalesce(n.type_confidence, 0.0) AS type_confidence, coalesce(n.aliases, []) AS aliases,
-       coalesce(n.type_votes, []) AS type_votes
+       coalesce(n.type_votes, []) AS type_votes, coalesce(n.label_votes, []) AS label_votes

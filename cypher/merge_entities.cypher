@@ -1,8 +1,10 @@
 // Entities per scope, MERGEd on their key (scope + normalised name; the type is not part of
-// it). The type is a vote over every mention (service/nlp/linking.py): type_votes holds one
-// weight per type, in the order of $vote_types; a batch's votes are added to the stored ones
-// here, under the node's lock, and the type with the most weight wins (a tie goes to the
-// earlier type). A node stored before votes were kept starts from its type's confidence.
+// it). The type is a vote over every mention (service/nlp/linking.py), one weight per type in
+// the order of $vote_types: type_votes, the context's votes, add up; label_votes, the
+// extractors' labels and what a name says of itself (head word, gazetteer), keep their
+// strongest. A batch's votes join the stored ones here, under
+// the node's lock, and the type with the most weight in both wins (a tie goes to the earlier
+// type). A node stored before votes were kept starts from its type's confidence.
 // Aliases collect every surface form seen, and alias_keys their normalised forms with the
 // short forms (what entity lookups match).
 UNWIND $entities AS row
@@ -17,19 +19,25 @@ MERGE (e:Entity {key: row.key})
                e.aliases = e.aliases + [a IN row.aliases WHERE NOT a IN e.aliases],
                e.alias_keys = coalesce(e.alias_keys, [])
                               + [k IN row.alias_keys WHERE NOT k IN coalesce(e.alias_keys, [])]
-WITH e, row,
-     coalesce(e.type_votes,
+WITH e, row, coalesce(e.type_votes, [t IN $vote_types | 0.0]) AS stored,
+     coalesce(e.label_votes,
               [t IN $vote_types | CASE WHEN t = e.type THEN coalesce(e.type_confidence, 0.0)
-                                       ELSE 0.0 END]) AS stored
-WITH e, row, [i IN range(0, size($vote_types) - 1)
-              | coalesce(stored[i], 0.0) + coalesce(row.type_votes[i], 0.0)] AS votes
-WITH e, row, votes,
-     reduce(best = 0, i IN range(0, size(votes) - 1)
-            | CASE WHEN votes[i] > votes[best] THEN i ELSE best END) AS best,
-     reduce(total = 0.0, v IN votes | total + v) AS total
+                                       ELSE 0.0 END]) AS labels
+WITH e, row,
+     [i IN range(0, size($vote_types) - 1)
+      | coalesce(stored[i], 0.0) + coalesce(row.type_votes[i], 0.0)] AS votes,
+     [i IN range(0, size($vote_types) - 1)
+      | CASE WHEN coalesce(row.label_votes[i], 0.0) > coalesce(labels[i], 0.0)
+             THEN row.label_votes[i] ELSE coalesce(labels[i], 0.0) END] AS labels
+WITH e, row, votes, labels, [i IN range(0, size(votes) - 1) | votes[i] + labels[i]] AS totals
+WITH e, row, votes, labels, totals,
+     reduce(best = 0, i IN range(0, size(totals) - 1)
+            | CASE WHEN totals[i] > totals[best] THEN i ELSE best END) AS best,
+     reduce(total = 0.0, v IN totals | total + v) AS total
 SET e.type_votes = votes,
+    e.label_votes = labels,
     e.type = CASE WHEN total > 0 THEN $vote_types[best] ELSE coalesce(e.type, row.type) END,
-    e.type_confidence = CASE WHEN total > 0 THEN round(votes[best] / total, 3)
+    e.type_confidence = CASE WHEN total > 0 THEN round(totals[best] / total, 3)
                              ELSE coalesce(e.type_confidence, row.type_confidence) END,
     e.aliases_text = reduce(s = '', a IN e.aliases | s + ' ' + a)
 RETURN count(e) AS entities

@@ -21,6 +21,7 @@ from spacy.language import Language
 from spacy.tokens import Span, Token
 
 from service.nlp.mentions import EntityLabel
+from service.nlp.type_evidence import load_gazetteers
 
 _COORDINATION = {"and", "or", ",", "&"}
 _SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER}
@@ -60,7 +61,23 @@ class JunkFilter:
         if from_table or len(span) != 1:
             return False
         token = span[0]
-        return token.is_sent_start and self._is_verb_form(token.lower_)
+        if token.is_sent_start and self._is_verb_form(token.lower_):
+            return True
+        return self._exclamation(token)
+
+    @staticmethod
+    def _exclamation(token: Token) -> bool:
+        """ "Yikes, …", "Hongera!", "Bet.": one capitalised word alone before a comma or a
+        stop at a sentence's start, that no list of given names or places knows, is an
+        interjection or an address in any language ("Tyler, did you …" keeps Tyler)."""
+        if not token.is_sent_start or token.i + 1 >= len(token.doc):
+            return False
+        after = token.doc[token.i + 1]
+        if after.text not in {",", "!", "?", ".", "…", "!!", "?!"}:
+            return False
+        known = load_gazetteers()
+        word = token.lower_
+        return word not in known.given_names and word not in known.places
 
     @staticmethod
     def relabel(surface: str, label: EntityLabel) -> EntityLabel:

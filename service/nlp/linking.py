@@ -61,8 +61,9 @@ _WORD = re.compile(r"\w(?:[\w.+#&'’-]*[\w+#])?")
 
 @dataclass(frozen=True)
 class KnownEntity:
-    """An entity the scope already has, as the linker needs it; ``type_votes`` are its stored
-    votes in VOTE_TYPES order (empty for an entity stored before votes were kept)."""
+    """An entity the scope already has, as the linker needs it; ``type_votes`` (context) and
+    ``label_votes`` (extractors' labels) are its stored votes in VOTE_TYPES order (empty for an
+    entity stored before votes were kept)."""
 
     key: str
     name: str
@@ -70,6 +71,7 @@ class KnownEntity:
     type_confidence: float
     aliases: tuple[str, ...] = ()
     type_votes: tuple[float, ...] = ()
+    label_votes: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ class EntityRow:
     first_seen: datetime | None
     last_seen: datetime | None
     type_votes: tuple[float, ...] = ()
+    label_votes: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,10 @@ class LinkedBatch:
 @dataclass
 class _Draft:
     """An entity while the batch is linked: name, type votes (stored and this batch's) and
-    the forms seen. Its type is the one with the most weight."""
+    the forms seen. Its type is the one with the most weight. Context votes add up, each
+    mention's frame being new evidence; an extractor's label and what the name says of itself
+    (TypeVote.of_name) count once, at their strongest: the same guess made again about the
+    same name says nothing new."""
 
     key: str
     name: str
@@ -163,12 +169,27 @@ class _Draft:
     stored: bool = False
     stored_votes: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
     new_votes: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+    stored_labels: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+    new_labels: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
 
-    def vote(self, label: str, weight: float) -> None:
+    def vote(self, label: str, weight: float, context: bool = True) -> None:
+        """A vote of the context (added up) or of an extractor's label (the strongest kept)."""
         if label not in VOTE_TYPES or weight <= 0:
             return
-        self.new_votes[VOTE_TYPES.index(label)] += weight * _WEAK_TYPES.get(label, 1.0)
-        totals = [a + b for a, b in zip(self.stored_votes, self.new_votes, strict=True)]
+        i, weight = VOTE_TYPES.index(label), weight * _WEAK_TYPES.get(label, 1.0)
+        if context:
+            self.new_votes[i] += weight
+        else:
+            self.new_labels[i] = max(self.new_labels[i], weight)
+        totals = [
+            votes + max(stored, new)
+            for votes, stored, new in zip(
+                map(sum, zip(self.stored_votes, self.new_votes, strict=True)),
+                self.stored_labels,
+                self.new_labels,
+                strict=True,
+            )
+        ]
         best = max(range(len(totals)), key=lambda i: (totals[i], -i))
         self.type, self.type_confidence = VOTE_TYPES[best], round(totals[best] / sum(totals), 3)
 
@@ -202,7 +223,8 @@ class EntityDirectory:
             known.type_confidence,
             list(known.aliases),
             stored=True,
-            stored_votes=_stored_votes(known),
+            stored_votes=_stored(known.type_votes),
+            stored_labels=_stored(known.label_votes) if known.label_votes else _legacy(known),
         )
         self.drafts[known.key] = draft
         for form in [known.name, *known.aliases]:
@@ -269,9 +291,9 @@ class EntityDirectory:
             self.drafts[key] = _Draft(key, name, label, 0.0)
         draft = self.drafts[key]
         if votes is not None:
-            draft.vote(label, confidence)
+            draft.vote(label, confidence, context=False)
             for v in votes:
-                draft.vote(v.label.value, v.weight)
+                draft.vote(v.label.value, v.weight, context=not v.of_name)
         draft.saw(name, at)
         self._claim(name, key, draft.type)
         return key, _reason(name, draft)
@@ -312,15 +334,18 @@ class EntityDirectory:
                     d.first_seen,
                     d.last_seen,
                     tuple(d.new_votes),
+                    tuple(d.new_labels),
                 )
             )
         return rows
 
 
-def _stored_votes(known: KnownEntity) -> list[float]:
-    """A known entity's votes; one stored before votes were kept votes for its type once."""
-    if len(known.type_votes) == len(VOTE_TYPES):
-        return list(known.type_votes)
+def _stored(votes: tuple[float, ...]) -> list[float]:
+    return list(votes) if len(votes) == len(VOTE_TYPES) else [0.0] * len(VOTE_TYPES)
+
+
+def _legacy(known: KnownEntity) -> list[float]:
+    """An entity stored before votes were kept: its type, as one label vote."""
     votes = [0.0] * len(VOTE_TYPES)
     if known.type in VOTE_TYPES:
         votes[VOTE_TYPES.index(known.type)] = known.type_confidence

@@ -34,6 +34,12 @@ class TypeVote:
     weight: float
     why: str  # "head:org", "frame:person_noun", "gazetteer:place", …
 
+    @property
+    def of_name(self) -> bool:
+        """Evidence from the name itself (its head word, a gazetteer), the same at every
+        mention, so it counts once; a frame is the context's and adds up."""
+        return self.why.startswith(("head:", "gazetteer:"))
+
 
 @dataclass(frozen=True)
 class EntityMention:

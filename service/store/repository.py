@@ -154,6 +154,7 @@ class GraphStore:
                 float(r["type_confidence"]),
                 tuple(r["aliases"]),
                 tuple(float(v) for v in r["type_votes"]),
+                tuple(float(v) for v in r["label_votes"]),
             )
             for r in rows
             if r["key"] is not None and r["name"] is not None and r["type"] is not None

@@ -263,7 +263,11 @@ async def test_a_type_is_a_vote_kept_across_adds(
     assert (await entities(mem, "types"))["Quillby"]["type"] == "ORG"
     rows = await run_cypher(
         neo4j_target,
-        "MATCH (e:Entity {name: 'Quillby', user_id: 'types'}) RETURN e.type_votes AS votes",
+        "MATCH (e:Entity {name: 'Quillby', user_id: 'types'})"
+        " RETURN e.type_votes AS votes, e.label_votes AS labels",
     )
-    (votes,) = [r["votes"] for r in rows]
-    assert len(votes) == 7 and votes[1] >= 4.0  # ORG: the employer and org-part frames
+    (row,) = rows
+    votes, labels = row["votes"], row["labels"]
+    assert len(votes) == len(labels) == 7
+    assert votes[1] >= 4.0  # ORG: the employer and the org-part frames, added up
+    assert max(labels) <= 1.0  # a label counts once, at its strongest

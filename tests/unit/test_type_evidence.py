@@ -108,17 +108,18 @@ def _fact(memory_id: str, text: str, *mentions: EntityMention) -> LinkInput:
 
 
 def test_the_type_is_the_heaviest_vote_over_every_mention() -> None:
-    head = TypeVote(EntityLabel.ORG, 2.0, "head:org")
+    hired = TypeVote(EntityLabel.ORG, 0.8, "frame:employer")
     one, two = "Juniper Clinic called me.", "I love Juniper Clinic."
     facts = [
-        _fact("m1", one, _mention("Juniper Clinic", one, EntityLabel.PERSON, head)),
+        _fact("m1", one, _mention("Juniper Clinic", one, EntityLabel.PERSON, hired)),
         _fact("m2", two, _mention("Juniper Clinic", two, EntityLabel.PERSON)),
     ]
     (row,) = [e for e in link(Scope(user_id="u"), facts, []).entities if e.name != "Ines"]
     assert row.type == "ORG"
-    # Both NER guesses count, and so does the head: 2 x 0.85 x 0.6 against 2.0.
-    assert row.type_votes[VOTE_TYPES.index("PERSON")] == pytest.approx(1.02)
-    assert row.type_votes[VOTE_TYPES.index("ORG")] == pytest.approx(2.0)
+    # NER's guess counts once however often it is made (0.85 x 0.6); a frame is context.
+    assert row.label_votes[VOTE_TYPES.index("PERSON")] == pytest.approx(0.51)
+    assert row.type_votes[VOTE_TYPES.index("PERSON")] == 0.0
+    assert row.type_votes[VOTE_TYPES.index("ORG")] == pytest.approx(0.8)
 
 
 def test_stored_votes_are_weighed_with_the_batch() -> None:
@@ -134,7 +135,7 @@ def test_stored_votes_are_weighed_with_the_batch() -> None:
     assert row.type == "PLACE"  # one NER guess does not outweigh what the scope saw before
     # The row carries this batch's votes only: the store adds them to the stored ones.
     assert row.type_votes[VOTE_TYPES.index("PLACE")] == 0.0
-    assert row.type_votes[VOTE_TYPES.index("PERSON")] == pytest.approx(0.51)
+    assert row.label_votes[VOTE_TYPES.index("PERSON")] == pytest.approx(0.51)
 
 
 def test_a_relation_votes_for_its_target() -> None:
@@ -151,3 +152,23 @@ def test_a_relation_votes_for_its_target() -> None:
     facts = [LinkInput("m1", text, "en", "Ines", AT, [mention], [relation])]
     (row,) = [e for e in link(Scope(user_id="u"), facts, []).entities if e.name == "Quillby"]
     assert row.type == "ORG"
+
+
+def test_what_a_name_says_of_itself_counts_once() -> None:
+    given = TypeVote(EntityLabel.PERSON, 0.8, "gazetteer:given_name")
+    kind = TypeVote(EntityLabel.PRODUCT, 1.2, "frame:product")
+    texts = ["Alexa is on again.", "Alexa woke me up.", "Alexa plays jazz.", "I reset Alexa."]
+    facts = [
+        _fact(f"m{i}", t, _mention("Alexa", t, EntityLabel.PERSON, given, *([kind] * (i == 3))))
+        for i, t in enumerate(texts)
+    ]
+    (row,) = [e for e in link(Scope(user_id="u"), facts, []).entities if e.name == "Alexa"]
+    assert row.type == "PRODUCT"  # four mentions of a given name weigh as one
+
+
+def test_a_sentence_opening_exclamation_is_no_name(english: Language) -> None:
+    from service.nlp.patterns import EntityExtractor
+
+    extractor = EntityExtractor(english)
+    found = {m.text for m in extractor.extract("Hongera! Tyler, you did it.", "en")}
+    assert "Hongera" not in found
