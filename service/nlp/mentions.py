@@ -38,7 +38,7 @@ class TypeVote:
     def of_name(self) -> bool:
         """Evidence from the name itself (its head word, a gazetteer), the same at every
         mention, so it counts once; a frame is the context's and adds up."""
-        return self.why.startswith(("head:", "gazetteer:"))
+        return self.why.startswith(("head:", "gazetteer:", "name:"))
 
 
 @dataclass(frozen=True)

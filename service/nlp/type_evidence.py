@@ -61,6 +61,9 @@ class EnglishWords(BaseModel):
     place_heads: frozenset[str]
     product_verbs: frozenset[str]
     kind_nouns: dict[EntityLabel, frozenset[str]]
+    product_parts: frozenset[str]
+    org_part_nouns: frozenset[str]
+    device_verbs: frozenset[str]
     employer_verbs: frozenset[str]
     org_parts: frozenset[str]
     product_preps: frozenset[str]
@@ -151,6 +154,8 @@ class TypeEvidence:
         words, weights = self.table.en, self.table.weights
         votes = self.gazetteers.votes(span.text, weights)
         votes += _head_votes(span[-1].lower_, words, weights)
+        if _looks_like_a_product(span.text):
+            votes.append(TypeVote(EntityLabel.PRODUCT, weights.place_frame, "name:product"))
         before = _word_before(span)
         if before is not None and before.lower_.rstrip(".") in words.titles:
             votes.append(TypeVote(EntityLabel.PERSON, weights.title, "frame:title"))
@@ -219,7 +224,25 @@ def _kind_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeV
             return [TypeVote(EntityLabel.ORG, weights.head, "frame:employer")]
     if root.dep_ == "poss" and head.lemma_.lower() in words.org_parts:
         return [TypeVote(EntityLabel.ORG, weights.head, "frame:org_part")]
+    if root.dep_ in {"compound", "amod"} and head.pos_ == "NOUN":  # "my Garmo watch"
+        if head.lemma_.lower() in words.product_parts:
+            return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:product_part")]
+        if head.lemma_.lower() in words.org_part_nouns:
+            return [TypeVote(EntityLabel.ORG, weights.product_frame, "frame:org_part")]
+    if root.dep_ == "nsubj" and head.lemma_.lower() in words.device_verbs:  # "X crashed again"
+        return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:device")]
     return []
+
+
+# A capital inside a word, not after the prefixes of names (McDonald, MacLeod, DeShawn).
+_CAMEL = re.compile(r"\b(?!(?:Mc|Mac|De|Di|Da|La|Le)[A-Z])\w*?[a-z][A-Z]")
+_MODEL_NUMBER = re.compile(r"(?:^|\s)[A-Za-z]*\d+[A-Za-z]*$")
+
+
+def _looks_like_a_product(name: str) -> bool:
+    """ "QuickBooks", "ShambaLink" (a capital inside a word), "Pace 3", "PS5" (a model number
+    at the end): the shapes product names take."""
+    return bool(_CAMEL.search(name) or _MODEL_NUMBER.search(name))
 
 
 def _head_votes(head: str, words: EnglishWords, weights: Weights) -> list[TypeVote]:

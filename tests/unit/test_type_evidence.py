@@ -59,12 +59,25 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("We moved to Lisbon in spring.", "Lisbon", "PLACE gazetteer:place"),
         ("We moved to Lisbon in spring.", "Lisbon", "PLACE frame:place"),
         ("Hannah says hi.", "Hannah", "PERSON gazetteer:given_name"),
+        ("My Garmo watch died on the trail.", "Garmo", "PRODUCT frame:product_part"),
+        ("They moved me to the Pemberly plant.", "Pemberly", "ORG frame:org_part"),
+        ("Zapply crashed again during my call.", "Zapply", "PRODUCT frame:device"),
+        ("I keep my notes in FlowDesk.", "FlowDesk", "PRODUCT name:product"),
+        ("I finally got the Kettle 5 running.", "Kettle 5", "PRODUCT name:product"),
     ],
 )
 def test_english_context_votes(
     evidence: TypeEvidence, english: Language, text: str, name: str, vote: str
 ) -> None:
     assert vote in voted(evidence, english, text, name)
+
+
+def test_a_family_name_prefix_is_no_product_shape(
+    evidence: TypeEvidence, english: Language
+) -> None:
+    assert not any(
+        "name:product" in v for v in voted(evidence, english, "Ask McAllister.", "McAllister")
+    )
 
 
 def test_a_name_that_is_a_place_and_a_given_name_says_nothing() -> None:
