@@ -47,6 +47,7 @@ from service.nlp.mentions import (
     normalise_name,
 )
 from service.nlp.tables import load_table
+from service.nlp.type_evidence import load_type_evidence
 
 __all__ = [
     "EntityExtractor",
@@ -256,8 +257,15 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
 def whole_name(span: Span) -> Span:
     """The span with the capitalised proper nouns its last word is a compound of: NER often
     tags the first words of a name alone ("Harbour" of "Harbour Choir", "Second Chance" of
-    "Second Chance Shelter")."""
+    "Second Chance Shelter"), and a possessive business name as its owner ("Rosie's Bakery")."""
     doc, end = span.doc, span.end
+    if (
+        end + 1 < len(doc)
+        and doc[end].lower_ in {"'s", "’s"}
+        and doc[end + 1].text[:1].isupper()
+        and doc[end + 1].lower_ in load_type_evidence().en.org_heads
+    ):
+        return doc[span.start : end + 2]
     while (
         end < len(doc)
         and doc[end].pos_ == "PROPN"

@@ -62,6 +62,7 @@ class EnglishWords(BaseModel):
     product_verbs: frozenset[str]
     kind_nouns: dict[EntityLabel, frozenset[str]]
     product_parts: frozenset[str]
+    not_surnames: frozenset[str]  # words that end organisations' names (Jackson State)
     org_part_nouns: frozenset[str]
     device_verbs: frozenset[str]
     employer_verbs: frozenset[str]
@@ -117,9 +118,19 @@ class Gazetteers:
         person = not _HAN.search(name) and name.split()[0] in self.given_names if name else False
         if place and not person:
             return [TypeVote(EntityLabel.PLACE, weights.world_place, "gazetteer:place")]
-        if person and not place and len(name.split()) <= 2:
+        # "Jackson State", "Florence Nightingale Hospital": a head word says more than a first name.
+        if person and not place and len(name.split()) <= 2 and not _headed(name):
             return [TypeVote(EntityLabel.PERSON, weights.given_name, "gazetteer:given_name")]
         return []
+
+
+def _headed(name: str) -> bool:
+    """Whether a two-word name ends in a word that is not a name: one of the table's heads or
+    a common noun of organisations ("state", "university")."""
+    last = name.split()[-1]
+    words = load_type_evidence().en
+    heads = words.org_heads | words.event_heads | words.place_heads
+    return len(name.split()) > 1 and (last in heads or last in words.not_surnames)
 
 
 @cache

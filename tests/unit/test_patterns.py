@@ -418,3 +418,13 @@ def test_empty_table_runs_quietly(tmp_path: Path, recwarn: pytest.WarningsRecord
     assert extractor.extract("Nothing to see here.", "en") == []
     assert extractor.extract("这里没有什么。", "zh") == []
     assert not [w for w in recwarn if "W036" in str(w.message)]
+
+
+def test_a_possessive_business_name_is_one_name(extractor: EntityExtractor) -> None:
+    found = _found(extractor.extract("I signed the lease for Marta's Bakery today.", "en"))
+    assert any(name == "Marta's Bakery" for name, _ in found)
+
+
+def test_a_name_cut_short_by_ner_takes_its_compound_nouns(extractor: EntityExtractor) -> None:
+    found = _found(extractor.extract("As a Harbour Choir member I get free tickets.", "en"))
+    assert any(name == "Harbour Choir" for name, _ in found)

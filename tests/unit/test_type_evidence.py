@@ -80,6 +80,12 @@ def test_a_family_name_prefix_is_no_product_shape(
     )
 
 
+def test_a_first_name_before_a_head_word_is_no_person() -> None:
+    weights = TypeEvidence().table.weights
+    assert load_gazetteers().votes("Dakota State", weights) == []
+    assert load_gazetteers().votes("Dakota Reyes", weights)[0].label == EntityLabel.PERSON
+
+
 def test_a_name_that_is_a_place_and_a_given_name_says_nothing() -> None:
     gazetteers = load_gazetteers()
     assert "austin" in gazetteers.places and "austin" in gazetteers.given_names
