@@ -359,7 +359,8 @@ async def test_entity_type_counts_and_stats(
         {"type": "PLACE", "count": 4},
         {"type": "ORG", "count": 3},
         {"type": "PERSON", "count": 3},
-        {"type": "CONCEPT", "count": 2},
+        {"type": "CONCEPT", "count": 1},
+        {"type": "PRODUCT", "count": 1},  # Rust, a named tool
     ]
     assert data["stats"] == {
         # Ten first-person facts mention their speaker too.

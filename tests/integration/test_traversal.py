@@ -114,7 +114,7 @@ async def test_entity_lookup_ignores_case_possessive_and_plural(graph: GraphTrav
     [
         ("   ", None, "name must not be empty"),
         ("x" * 201, None, "name is longer than 200 characters"),
-        ("Google", "COMPANY", "type must be one of PERSON, ORG, PLACE, CONCEPT"),
+        ("Google", "COMPANY", "type must be one of PERSON, ORG, PLACE, PRODUCT, EVENT, CONCEPT"),
         ("Goo\u0000gle", None, "control character U\\+0000"),
     ],
 )
@@ -187,10 +187,11 @@ async def test_path_returns_the_chain_with_its_evidence(graph: GraphTraversal) -
         ("Lisbon", "pottery"),
     ]
     assert [[m.text for m in s.memories] for s in path.steps] == [
-        ["Google hired Priya Sharma.", "Alice works at Google with Priya Sharma."],
+        ["Google hired Priya Sharma."],  # the WORKS_AT relation's memory
         ["Priya Sharma moved to Lisbon last year."],
         ["Lisbon has great pottery classes."],
     ]
+    assert path.steps[0].kind == "WORKS_AT"
     assert all(m.user_id == "alice" for s in path.steps for m in s.memories)
     capped = await GraphTraversal(graph.store.db, memories_per_step=1).path(
         "Google", "pottery", ALICE
@@ -423,7 +424,8 @@ async def test_graphql_path(mem: MemoryService, graph: GraphTraversal) -> None:
     assert [e["name"] for e in path["entities"]] == ["Google", "Priya Sharma", "Lisbon", "pottery"]
     steps = [(s["from"]["name"], s["to"]["name"], len(s["memories"])) for s in path["steps"]]
     assert steps == [
-        ("Google", "Priya Sharma", 2),
+        # A typed step: "Google hired Priya Sharma" is WORKS_AT, its one memory the evidence.
+        ("Google", "Priya Sharma", 1),
         ("Priya Sharma", "Lisbon", 1),
         ("Lisbon", "pottery", 1),
     ]
