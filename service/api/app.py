@@ -33,6 +33,7 @@ from service.api.dashboard_page import (
 )
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.metrics import metrics_endpoint, observe
+from service.api.offline_assets import FAVICON_ROUTES, favicon
 from service.api.schema import build_schema
 from service.core.config import Settings
 from service.core.errors import DatabaseUnavailableError
@@ -123,6 +124,8 @@ async def request_context(
 
 def _mount_pages(app: FastAPI) -> None:
     """GraphiQL's and the dashboard's files, and Neo4j Browser's guide, served offline."""
+    for route in FAVICON_ROUTES:
+        app.add_route(route, favicon, include_in_schema=False)
     app.mount(GRAPHIQL_ASSETS_ROUTE, graphiql_assets(), name="graphiql-assets")
     app.mount(BROWSER_ASSETS_ROUTE, _browser_assets(), name="neo4j-browser")
     app.add_route(DASHBOARD_ROUTE, dashboard, include_in_schema=False)

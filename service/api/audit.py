@@ -75,6 +75,8 @@ AUDITED_READS: dict[tuple[str, str], AuditedRead] = {
     ("Entity", "memories"): AuditedRead(ReadOp.ENTITY_MEMORIES),
     ("Entity", "neighbors"): AuditedRead(ReadOp.NEIGHBORS),
     ("Entity", "relations"): AuditedRead(ReadOp.ENTITY_RELATIONS),
+    # Below a page of entities: no query of its own (`entities` recorded the filter).
+    ("EntityConnection", "links"): AuditedRead(ReadOp.ENTITY_LINKS),
 }
 # Query fields that are not reads of memories, with the reason.
 NOT_AUDITED: dict[str, str] = {
@@ -129,6 +131,8 @@ def _target(
     """The authorised scope of the read (None if refused) and its query text."""
     if isinstance(root, Entity):
         return root.scope, root.name
+    if isinstance(root, EntityConnection):
+        return root.scope, None
     raw = kwargs.get("scope") or {}
     try:
         asked = domain.Scope(

@@ -34,7 +34,7 @@ from strawberry.types import Info
 
 from service.api.auth import ANY, Principal, scope_for
 from service.api.context import RequestContext
-from service.api.graph import Entity
+from service.api.graph import Entity, EntityLink
 from service.api.types import (
     Clock,
     DatabaseUnavailable,
@@ -191,6 +191,18 @@ class EntityConnection:
     edges: list[EntityEdge]
     page_info: PageInfo
     total_count: int
+    scope: strawberry.Private[domain.Scope]
+
+    @strawberry.field(
+        description="How this page's entities are linked to each other: typed relations and "
+        "co-mentions, most supported first; current unless asOf."
+    )
+    async def links(
+        self, info: Info[RequestContext, None], as_of: datetime | None = None
+    ) -> list[EntityLink]:
+        keys = [edge.node.node.key for edge in self.edges]
+        found = await _store(info).entity_links(self.scope, keys, as_of)
+        return [EntityLink.of(link, self.scope) for link in found]
 
 
 @strawberry.type
@@ -298,6 +310,7 @@ class DashboardQuery:
             ],
             page_info=_page_info(page, after),
             total_count=page.total_count,
+            scope=allowed,
         )
 
     @strawberry.field(description="Memory counts per day, week or month; empty buckets omitted.")

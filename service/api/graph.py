@@ -167,6 +167,26 @@ class RelationWhereInput:
     direction: Direction = Direction.BOTH
 
 
+@strawberry.type(description="Two entities and what links them.")
+class EntityLink:
+    source: Entity
+    target: Entity
+    kind: str = strawberry.field(
+        description="The relation type (WORKS_AT …), from source to target, or MENTIONED_WITH: "
+        "memories name both."
+    )
+    support: int = strawberry.field(description="The memories behind it.")
+
+    @classmethod
+    def of(cls, link: traversal.EntityLink, scope: domain.Scope) -> EntityLink:
+        return cls(
+            source=Entity.of(link.source, scope),
+            target=Entity.of(link.target, scope),
+            kind=link.kind,
+            support=link.support,
+        )
+
+
 @strawberry.type(description="One hop of a path and the memories that support it.")
 class PathStep:
     from_: Entity = strawberry.field(name="from")

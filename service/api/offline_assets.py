@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 from fastapi import HTTPException, Request
@@ -21,6 +22,11 @@ NODE_MODULES = REPO_ROOT / "web" / "node_modules"
 
 JS = "text/javascript; charset=utf-8"
 CSS = "text/css; charset=utf-8"
+SVG = "image/svg+xml"
+
+# The pages link it; a browser asks /favicon.ico of a page that links none (a JSON answer).
+FAVICON_ROUTES = ("/favicon.svg", "/favicon.ico")
+FAVICON = Path(str(files("service.api").joinpath("favicon.svg")))
 
 
 @dataclass(frozen=True)
@@ -71,3 +77,8 @@ def serve_files(
         )
 
     return asset
+
+
+async def favicon(request: Request) -> FileResponse:
+    """GET /favicon.svg (and /favicon.ico): Engram's icon, package data like the pages."""
+    return FileResponse(FAVICON, media_type=SVG, headers={"Cache-Control": "max-age=86400"})

@@ -17,6 +17,7 @@ from service.nlp.patterns import EntityLabel
 from service.nlp.relations import RelationType
 from service.store.database import Database
 from service.store.graph_queries import (
+    EntityLink,
     EntityNode,
     EntityPath,
     Neighbor,
@@ -29,6 +30,7 @@ from service.store.graph_queries import (
 )
 
 __all__ = [
+    "EntityLink",
     "EntityNode",
     "EntityPath",
     "GraphTraversal",

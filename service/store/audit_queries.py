@@ -38,6 +38,7 @@ class ReadOp(StrEnum):
     PATH = "path"
     RELATIONS = "relations"
     ENTITY_RELATIONS = "entity_relations"
+    ENTITY_LINKS = "entity_links"
 
 
 class ReadEvent(BaseModel):

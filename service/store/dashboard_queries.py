@@ -32,7 +32,7 @@ from service.store.filters import (
     memory_ordering,
     memory_predicate,
 )
-from service.store.graph_queries import EntityNode
+from service.store.graph_queries import EntityLink, EntityNode, to_entity, visibility
 from service.store.repository import to_memory
 
 MAX_PAGE = 100
@@ -149,6 +149,22 @@ class DashboardStore:
             "list_entities", scope, entity_predicate(where), ordering, first, after, {}
         )
         return _to_page(rows, ordering, first, lambda r: EntityNode.model_validate(r))
+
+    async def entity_links(
+        self, scope: Scope, keys: Sequence[str], as_of: datetime | None = None
+    ) -> list[EntityLink]:
+        """How these entities of the scope are linked to each other, most supported first."""
+        params = {**visibility(scope, _aware(as_of)), "keys": list(keys)}
+        rows = await self.db.read("list_entity_links", params)
+        return [
+            EntityLink(
+                source=to_entity(r["source"]),
+                target=to_entity(r["target"]),
+                kind=r["kind"],
+                support=r["support"],
+            )
+            for r in rows
+        ]
 
     async def timeline(
         self,

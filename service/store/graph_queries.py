@@ -47,6 +47,18 @@ class Neighbor(BaseModel):
 MENTIONED_WITH = "MENTIONED_WITH"  # a hop through a memory that mentions both entities
 
 
+class EntityLink(BaseModel):
+    """Two entities and what links them: a typed relation (``kind`` WORKS_AT …, source to target
+    as stated) or MENTIONED_WITH (memories name both); ``support`` counts those memories."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: EntityNode
+    target: EntityNode
+    kind: str
+    support: int
+
+
 class PathStep(BaseModel):
     """One hop of a path: two entities, what links them (a relation type such as WORKS_AT, or
     MENTIONED_WITH) and the (capped) memories that support it. ``forward`` is false when a

@@ -158,6 +158,36 @@ async def test_a_hit_opens_to_its_source_message(dashboard: Dashboard) -> None:
     await dashboard.shot("search-source")
 
 
+async def test_the_entity_view_opens_on_the_busiest_entities(dashboard: Dashboard) -> None:
+    await dashboard.open(KEY_ALICE)
+    page = dashboard.page
+    await page.eval("$('#tabs [data-tab=entities]').click()")
+    await page.wait_for("$('#overview-note')")
+    await page.wait_for("$('#entity-list button')")
+    listed = await dashboard.texts("#entity-list button")
+    drawn = await page.eval("window.engramGraph.nodes().map(n => n.id())")
+    assert len(listed) < 15 and sorted(drawn) == sorted(listed)  # a small scope: all of them
+    edges = await page.eval(
+        "window.engramGraph.edges().map(e => [e.source().id(), e.data('label'), e.target().id()])"
+    )
+    assert ["Alice", "WORKS_AT", "Acme Robotics"] in edges
+    assert ["Acme Robotics", "LOCATED_IN", "Toronto"] in edges
+    lines = [(a, b) for a, label, b in edges if label.startswith("co-mentioned")]
+    arrows = {frozenset((a, b)) for a, label, b in edges if not label.startswith("co-mentioned")}
+    assert not [pair for pair in lines if frozenset(pair) in arrows]  # no line under an arrow
+    await dashboard.shot("entities-overview")
+    # An edge of the opening graph shows its memories too, asked of `path`.
+    await page.eval("window.engramGraph.edges('[label = \"WORKS_AT\"]').emit('tap') && true")
+    await page.wait_for("$('#edge-memories li')")
+    behind = " ".join(await dashboard.texts("#edge-memories li"))
+    assert "Alice works at Acme Robotics as a firmware engineer." in behind
+    # The icon the page links answers, so the browser does not ask /favicon.ico.
+    icon = await page.eval(
+        "fetch($('link[rel=icon]').href).then(r => [r.status, r.headers.get('content-type')])"
+    )
+    assert icon == [200, "image/svg+xml"]
+
+
 async def test_expanding_an_entity_shows_its_relation_to_another(dashboard: Dashboard) -> None:
     await dashboard.open(KEY_ALICE)
     page = dashboard.page

@@ -150,7 +150,7 @@ async def test_each_graphql_read_records_one_event_with_the_principal(
         """query($s: ScopeInput!) {
       memories(scope: $s, where: {text: {contains: "bluebird"}}) {
         ... on MemoryConnection { totalCount } }
-      entities(scope: $s) { __typename }
+      entities(scope: $s) { ... on EntityConnection { links { kind } } }
       timeline(scope: $s, bucket: DAY) { count }
       entityTypeCounts(scope: $s) { count }
       stats(scope: $s) { memories }
@@ -168,6 +168,7 @@ async def test_each_graphql_read_records_one_event_with_the_principal(
             "context",
             "get_all",
             "entities",
+            "entity_links",
             "timeline",
             "entity_type_counts",
             "stats",

@@ -333,6 +333,30 @@ async def check_entities(t: Tenants) -> None:
             assert sorted((n["name"], n["type"]) for n in nodes) == sorted(mentions)
 
 
+ENTITY_LINKS = """query($s: ScopeInput!, $first: Int!, $asOf: DateTime) {
+  entities(scope: $s, sort: [{mentionCount: DESC}], first: $first) {
+  __typename ... on EntityConnection { edges { node { name } }
+  links(asOf: $asOf) { source { name mentionCount } target { name mentionCount } kind support }
+  } } }"""
+
+
+async def check_entity_links(t: Tenants) -> None:
+    """The links among Bob's busiest entities: his entities, his memories' counts."""
+    mentions = await mention_counts(t)
+    names = {name for name, _ in mentions}
+    bob_ids = await t.ids("Memory", BOB)
+    for as_of in (None, "2024-05-14T00:00:00Z"):
+        for first in (3, 100):
+            page = (await t.bob(ENTITY_LINKS, s=BOB_SCOPE, first=first, asOf=as_of))["entities"]
+            assert page["__typename"] == "EntityConnection", page
+            drawn = {e["node"]["name"] for e in page["edges"]}
+            for link in page["links"]:
+                assert {link["source"]["name"], link["target"]["name"]} <= drawn <= names
+                assert 1 <= link["support"] <= len(bob_ids), link
+            if first == 100 and as_of is None:
+                assert page["links"], "Bob's entities are linked"
+
+
 async def mention_counts(t: Tenants) -> dict[tuple[str, str], int]:
     """Bob's entities, (name, type) -> how many memories mention them."""
     rows = await run_cypher(
@@ -702,6 +726,7 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.context": check_context,
     "Query.memories": check_memories,
     "Query.entities": check_entities,
+    "EntityConnection.links": check_entity_links,
     "Query.timeline": check_timeline,
     "Query.entityTypeCounts": check_entity_type_counts,
     "Query.stats": check_stats,

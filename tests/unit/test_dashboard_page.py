@@ -24,7 +24,7 @@ from service.api.dashboard_page import (
 from service.api.offline_assets import NODE_MODULES
 from service.core.config import Settings
 from service.memory import MemoryService
-from tests.unit.test_graphiql import BROWSER, MEDIA_TYPES, references
+from tests.unit.test_graphiql import BROWSER, ICON, MEDIA_TYPES, references
 
 # `import … from './api.js'` and `import x from '/dashboard-assets/vendor/…'` in the modules.
 IMPORT = re.compile(r"""^import [^'"]*['"]([^'"]+)['"]""", re.M)
@@ -65,6 +65,7 @@ async def test_the_page_and_every_module_it_imports_are_served(
         for target in IMPORT.findall(asset.text) if url.endswith(".js") else []:
             pending.append(target if target.startswith("/") else f"{base}/{target[2:]}")
     assert f"{DASHBOARD_ASSETS_ROUTE}/vendor/cytoscape.esm.min.mjs" in seen
+    assert ICON in seen  # else the browser asks /favicon.ico
     assert {f"{DASHBOARD_ASSETS_ROUTE}/{n}" for n in PAGE_FILES} <= seen
 
 
@@ -75,6 +76,14 @@ async def test_the_page_names_no_other_host(client: httpx.AsyncClient) -> None:
     # The SVG namespace is a name, never fetched.
     hosts = {urlsplit(u).hostname for u in urls} - {"www.w3.org"}
     assert hosts <= {"engram.test"}, hosts
+
+
+async def test_the_icon_answers_where_browsers_ask(client: httpx.AsyncClient) -> None:
+    for url in ("/favicon.svg", "/favicon.ico"):
+        icon = await client.get(url)
+        assert icon.status_code == 200, url
+        assert icon.headers["content-type"] == "image/svg+xml", url
+        assert icon.text.startswith("<svg"), url
 
 
 async def test_only_the_listed_files_are_served(client: httpx.AsyncClient) -> None:

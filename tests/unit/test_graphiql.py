@@ -28,7 +28,8 @@ from service.core.config import Settings
 from service.memory import MemoryService
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
-MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css"}
+MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+ICON = "/favicon.svg"
 
 
 class _References(HTMLParser):
@@ -95,8 +96,9 @@ async def test_a_browser_gets_our_page_and_every_file_it_loads(
     assert '<div id="graphiql">' in page.text
 
     urls = references(page.text)
-    assert sorted(urls) == sorted(f"{GRAPHIQL_ASSETS_ROUTE}/{name}" for name in ASSETS)
-    for url in urls:
+    assets = sorted(f"{GRAPHIQL_ASSETS_ROUTE}/{name}" for name in ASSETS)
+    assert sorted(urls) == sorted([*assets, ICON])
+    for url in assets:
         asset = await client.get(url)
         assert asset.status_code == 200, url
         assert asset.headers["content-type"].startswith(MEDIA_TYPES[Path(url).suffix]), url

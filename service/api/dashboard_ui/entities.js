@@ -1,17 +1,19 @@
-// Entities: a paged list, the neighbourhood as a graph expanded one hop at a click (bounded),
-// typed relations labelled, the memories behind an edge, and a path finder.
+// Entities: a paged list, a graph that opens on the busiest entities and expands one hop at a
+// click (bounded), typed relations labelled, the memories behind an edge, and a path finder.
 import cytoscape from '/dashboard-assets/vendor/cytoscape.esm.min.mjs'
 import { graphql, unwrap } from './api.js'
 import { $, fill, h, when } from './dom.js'
-import { ENTITIES, ENTITY, PATH } from './queries.js'
+import { BUSIEST, ENTITIES, ENTITY, PATH } from './queries.js'
 
 const NEIGHBOURS_PER_HOP = 12
+const BUSIEST_FIRST = 15 // the opening graph: the most mentioned entities
 const MAX_NODES = 150 // a hub's neighbourhood in a 100k-memory scope stays drawable
 const COLOURS = { PERSON: '#1f6feb', ORG: '#7a5af8', PLACE: '#12b76a', EVENT: '#f79009' }
 
 let page
 let graph = null
 let listAfter = null
+let drawing = 0 // bumped when the user starts a graph of their own: a late opening graph yields
 
 export function init (p) {
   page = p
@@ -26,11 +28,13 @@ export function reset () {
   $('#path-result').replaceChildren()
   graph?.elements().remove()
   listAfter = null
+  drawing++
 }
 
 export function show () {
   if (!graph) graph = makeGraph()
   if (!$('#entity-list').children.length) loadList(true)
+  if (graph.elements().empty()) overview()
 }
 
 function makeGraph () {
@@ -68,7 +72,7 @@ async function loadList (fresh) {
     const data = await graphql(ENTITIES, { scope: page.scope(), where, after: listAfter })
     const found = unwrap(data.entities, 'EntityConnection')
     $('#entity-list').append(...found.edges.map(({ node }) => h('li', {},
-      h('button', { class: 'entity', onclick: () => { graph.elements().remove(); expand(node.name) } },
+      h('button', { class: 'entity', onclick: () => { drawing++; graph.elements().remove(); expand(node.name) } },
         node.name), h('span', { class: 'muted' }, ` ${node.type} · ${node.mentionCount}`))))
     listAfter = found.pageInfo.endCursor
     $('#entity-more').hidden = !found.pageInfo.hasNextPage
@@ -85,8 +89,41 @@ function addNode (entity) {
   return true
 }
 
+// The scope's most mentioned entities and the links among them: what the view opens on.
+async function overview () {
+  const mine = ++drawing
+  try {
+    const data = await graphql(BUSIEST, { scope: page.scope(), first: BUSIEST_FIRST, asOf: page.asOf() })
+    const found = unwrap(data.entities, 'EntityConnection')
+    if (mine !== drawing) return
+    found.edges.forEach(({ node }) => addNode(node))
+    const typed = new Set()
+    for (const l of found.links.filter(l => l.kind !== 'MENTIONED_WITH')) {
+      typed.add([l.source.name, l.target.name].sort().join('|'))
+      addEdge(typedId(l.source.name, l.kind, l.target.name), l.source.name, l.target.name, l.kind, 'typed')
+    }
+    for (const l of found.links.filter(l => l.kind === 'MENTIONED_WITH')) {
+      const pair = [l.source.name, l.target.name].sort().join('|')
+      if (!typed.has(pair)) addEdge(`co:${pair}`, l.source.name, l.target.name, `co-mentioned ×${l.support}`, 'co')
+    }
+    graph.layout({ name: 'cose', animate: false, nodeDimensionsIncludeLabels: true }).run()
+    fill($('#entity-detail'), h('h3', {}, 'Most mentioned'),
+      h('p', { class: 'muted', id: 'overview-note' }, `The ${found.edges.length} most mentioned ` +
+        'entities and how they are linked. Click one to open its neighbourhood.'))
+    page.ok()
+  } catch (error) {
+    page.fail(error)
+  }
+}
+
+// One id per typed relation, whichever query drew it, so that it is drawn once.
+function typedId (source, type, target) {
+  return `rel:${source}|${type}|${target}`
+}
+
 function addEdge (id, source, target, label, classes, memories = null) {
-  if (graph.getElementById(id).nonempty()) return
+  const drawn = graph.getElementById(id)
+  if (drawn.nonempty()) { if (memories) drawn.data('memories', memories); return }
   if (graph.getElementById(source).empty() || graph.getElementById(target).empty()) return
   graph.add({ data: { id, source, target, label, memories }, classes })
 }
@@ -109,7 +146,8 @@ export async function expand (name) {
     }
     for (const r of entity.relations) {
       if (!addNode(r.source) || !addNode(r.target)) { dropped++; continue }
-      addEdge(`rel:${r.id}`, r.source.name, r.target.name, r.type, 'typed', r.memories)
+      addEdge(typedId(r.source.name, r.type, r.target.name), r.source.name, r.target.name, r.type,
+        'typed', r.memories)
     }
     graph.getElementById(entity.name).addClass('expanded')
     graph.layout({ name: 'cose', animate: false, randomize: false, nodeDimensionsIncludeLabels: true }).run()

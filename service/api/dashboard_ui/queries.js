@@ -38,6 +38,13 @@ export const ENTITIES = `query Entities($scope: ScopeInput!, $where: EntityWhere
       edges { node { name type mentionCount } } }
     ${PROBLEMS} } }`
 
+// The entity view's opening graph: the most mentioned entities and how they are linked.
+export const BUSIEST = `query Busiest($scope: ScopeInput!, $first: Int!, $asOf: DateTime) {
+  entities(scope: $scope, sort: [{mentionCount: DESC}], first: $first) { __typename
+    ... on EntityConnection { edges { node { name type mentionCount } }
+      links(asOf: $asOf) { source { name } target { name } kind support } }
+    ${PROBLEMS} } }`
+
 export const ENTITY = `query Entity($name: String!, $scope: ScopeInput!, $limit: Int!,
     $asOf: DateTime) {
   entity(name: $name, scope: $scope) { __typename
