@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from spacy.tokens import Token
 
+from service.nlp.mentions import load_stop_entities
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.relation_table import Endpoint, mention_endpoint
 
@@ -36,10 +37,14 @@ _PLACE_AND_EVENT_HEADS = (
 )
 NOT_PERSON_HEADS = frozenset(_PLACE_AND_EVENT_HEADS.split())
 NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
+# Fillers the parser takes for a noun: "at Larkspur Dental lol", "out of Oaxaca tbh".
+STOP_WORDS = load_stop_entities()
+RELATIVE_PRONOUNS = frozenset({"who", "that", "which"})
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
 HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
+UNREAL_VERBS = frozenset({"wish", "imagine", "pretend", "dream", "suppose"})
 FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
 
 
@@ -78,7 +83,8 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
             return _resolve_person(fact, token)
         if lower in THING_PRONOUNS:
             return _resolve_thing(fact, token)
-        return None
+        named = _relative_antecedent(token)
+        return endpoint(fact, named) if named is not None else None
     appositive = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
     if token.pos_ == "NOUN" and appositive:
         return endpoint(fact, appositive[0])
@@ -86,6 +92,9 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
     if token.lemma_.lower() in COLLECTIVE and owners:  # "my team works in X": the speaker
         return endpoint(fact, owners[0])
     mention = fact.covering(token)
+    if mention is None and lower in STOP_WORDS:  # "at Larkspur Dental lol", "Oaxaca tbh"
+        named = [c for c in token.lefts if fact.covering(c) is not None]
+        return endpoint(fact, named[-1]) if named else None
     span = _proper_run(token, fact.base)
     if mention is not None:
         if mention.label is EntityLabel.PERSON and mention.text.split()[-1] in NOT_PERSON_HEADS:
@@ -95,6 +104,18 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
         return mention_endpoint(mention)
     if span is not None and token.ent_type_ not in NOT_NAMES:  # "in May" names no thing
         return Endpoint(fact.text[span[0] : span[1]], EntityLabel.OTHER, span[0], span[1])
+    return None
+
+
+def _relative_antecedent(pronoun: Token) -> Token | None:
+    """What a relative pronoun stands for: "Imani, who works at X" (Imani), "Obsidian is what I
+    use" (Obsidian)."""
+    lower, clause = pronoun.lower_, pronoun.head
+    if lower in RELATIVE_PRONOUNS and clause.dep_ == "relcl" and clause.head.i != pronoun.i:
+        return clause.head
+    if lower == "what" and clause.dep_ in {"ccomp", "xcomp"} and clause.head.lemma_ == "be":
+        subjects = [c for c in clause.head.children if c.dep_ in SUBJECT_DEPS]
+        return subjects[0] if subjects else None
     return None
 
 
@@ -133,6 +154,11 @@ def name_beside(noun: Token) -> Token | None:
         if child.dep_ == "appos" and child.pos_ == "PROPN":
             return child
     head = noun.head
+    said_of = _copula_subject(noun)
+    if said_of is not None:
+        return said_of
+    if noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ == "one":
+        return name_beside(head.head)  # "Zeynep is one of my closest friends"
     if noun.dep_ in {"compound", "appos", "amod"} and head.pos_ == "PROPN" and head.i != noun.i:
         return head
     if noun.dep_ == "attr" and head.lemma_ == "be":  # "Priya is my best friend", "I'm a nurse"
@@ -145,6 +171,29 @@ def name_beside(noun: Token) -> Token | None:
             run = doc[run.i + 1]
         return run
     return None
+
+
+def _copula_subject(noun: Token) -> Token | None:
+    """ "Ruairi's my flatmate", "Ottilie's a data analyst": the parser reads the "'s" of "is"
+    as a possessive; before a determiner it is the verb, and the "possessor" the subject."""
+    doc = noun.doc
+    for host in (noun, noun.head) if noun.dep_ in {"amod", "compound"} else (noun,):
+        for child in (c for c in host.children if c.dep_ == "poss" and c.pos_ == "PROPN"):
+            after = doc[child.i + 2] if child.i + 2 < len(doc) else None
+            is_verb = doc[child.i + 1].lower_ in {"'s", "’s"}
+            if is_verb and after is not None and after.tag_ in {"DT", "PRP$"}:
+                return child
+    return None
+
+
+def speaker_by_default(verb: Token) -> bool:
+    """A statement without a subject, diary style ("started at X", "been using Y", "was in X
+    last month"): the speaker's own. An order ("Move to X!") or a plan is not."""
+    if verb.dep_ != "ROOT" or any(c.dep_ in SUBJECT_DEPS | {"expl"} for c in verb.children):
+        return False
+    if verb.tag_ in {"VBD", "VBN"}:
+        return True
+    return verb.tag_ == "VBG" and any(c.lower_ == "been" for c in verb.children)
 
 
 def _resolve_person(fact: FactContext, token: Token) -> Endpoint | None:
@@ -249,7 +298,19 @@ def asserted(token: Token) -> bool:
     for t in chain:
         if any(_hedges(c) for c in t.children):
             return False
+    if verb.dep_ == "ccomp" and verb.head.lemma_ in UNREAL_VERBS:  # "I wish I owned X"
+        return False
     return not _asks(verb)
+
+
+def denied(token: Token) -> bool:
+    """Said and negated, not asked or conditional: "I can't stand X", "not a fan of X"."""
+    verb = clause_verb(token)
+    chain = [token, verb, verb.head] if verb.dep_ in INHERITS_SUBJECT else [token, verb]
+    children = [c for t in chain for c in t.children]
+    if not any(c.dep_ == "neg" for c in children) or _asks(verb):
+        return False
+    return not any(_hedges(c) for c in children if c.dep_ != "neg")
 
 
 def _hedges(child: Token) -> bool:
@@ -278,6 +339,8 @@ def happened(token: Token) -> bool:
     verb = clause_verb(token)
     chain = [verb]
     while chain[-1].dep_ in INHERITS_SUBJECT and chain[-1].head.i != chain[-1].i:
+        if any(c.dep_ in SUBJECT_DEPS for c in chain[-1].children):
+            break  # "I looked it up, and X's offices are in Y": its own clause, its own tense
         chain.append(chain[-1].head)
     for t in chain:
         if any(c.dep_ == "aux" and c.lower_ in FUTURE_AUX for c in t.children):

@@ -205,6 +205,7 @@ class RelationKind(StrEnum):
     OUR_PREP = "our_prep"  # <prep> <target>, we/our ...: "At X, our cluster ..."
     EMPLOYER_SUBJECT = "employer_subject"  # <target> <verb> <source>: "X hired me"
     HOME = "home"  # <target> has been home, <target>-based, here in <target>
+    NAMED_MODIFIER = "named_modifier"  # <possessor> <target> <noun>: "my Ghent flat"
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
@@ -225,6 +226,7 @@ class RelationRow(BaseModel):
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
     # English: verbs of the clause that undo it ("I lost my job at X", "stopped working at X")
     cancelled_by: tuple[str, ...] = ()
+    when_negated: bool = False  # read from a denial only: "not a fan of X" is DISLIKES
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None
@@ -234,6 +236,10 @@ class RelationRow(BaseModel):
     needs_past: bool = False  # a past time word (去年, 上次) must open the clause (去X玩)
     target_mention: bool = False  # the target must be a mention, not just the group's text
     confidence: float = Field(default=RULE_CONFIDENCE, gt=0.0, le=1.0)
+
+    @property
+    def trigger_set(self) -> frozenset[str]:
+        return frozenset(self.trigger)
 
     @model_validator(mode="after")
     def _consistent(self) -> RelationRow:

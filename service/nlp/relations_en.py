@@ -20,10 +20,12 @@ from service.nlp.english_clauses import (
     asserted,
     clause_subjects,
     clause_verb,
+    denied,
     endpoint,
     happened,
     name_beside,
     prep_objects,
+    speaker_by_default,
 )
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.relation_table import (
@@ -36,6 +38,7 @@ from service.nlp.relation_table import (
     mention_endpoint,
     speaker_endpoint,
 )
+from service.nlp.relations_en_frames import matches, trigger_forms
 
 # Types whose target may be named by a modifier of the object: "works in Finch's office",
 # "shipped the Pantry Pal beta", "with the Riverside Running Club" (not a visit: "went to a
@@ -54,6 +57,8 @@ UNTRIGGERED = frozenset(
     {RelationKind.POSSESSED, RelationKind.POSSESSED_MODIFIER, RelationKind.OUR_PREP}
 )
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
+# Particles the parser takes for prepositions: "based out of X", "moved over to X".
+PARTICLES = frozenset({"out", "up", "over", "back", "down", "off"})
 TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
 # A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
 _ORGANISATION_NOUNS = (
@@ -61,7 +66,10 @@ _ORGANISATION_NOUNS = (
     "school university college lab agency studio brand"
 )
 ORGANISATION_NOUNS = frozenset(_ORGANISATION_NOUNS.split())
-_KIN_NOUNS = "aunt uncle grandma grandpa cousin sister brother mom dad mother father wife husband"
+_KIN_NOUNS = (
+    "aunt uncle grandma grandpa grandad granddad gran cousin sister brother sis bro mom dad "
+    "mother father wife husband twin friend bestie buddy homie roommate flatmate"
+)
 KIN_WORDS = frozenset(_KIN_NOUNS.split())
 
 
@@ -92,32 +100,39 @@ class EnglishRelations:
         for token in sentence:
             for row in self._rows_for(token):
                 for source, target in _READERS[row.kind](fact, row, token):
+                    # An organisation that moves is located, not living, somewhere.
+                    moved = row.type is RelationType.LIVES_IN and source.label is EntityLabel.ORG
+                    kind = RelationType.LOCATED_IN if moved else row.type
                     relation = RelationMention(
-                        row.type, source, target, f"dep:{row.id}", row.confidence
+                        kind, source, target, f"dep:{row.id}", row.confidence
                     )
                     keep_relation(found, relation)
         return found
 
     def _rows_for(self, token: Token) -> list[RelationRow]:
-        lemma, lower = token.lemma_.lower(), token.lower_
-        rows = self._by_word.get(lemma, []) + self._by_word.get(lower, [])
+        rows = [row for form in trigger_forms(token) for row in self._by_word.get(form, [])]
         return [*dict.fromkeys(rows), *self._always]
 
 
 def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint]:
     found = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
-    if found or not row.speaker_default or fact.speaker is None:
+    if found or fact.speaker is None:
         return found
-    # A diary-style statement without a subject: "Back from Lisbon!", "Just finished X".
     verb = clause_verb(token)
+    if speaker_by_default(verb):
+        return [fact.speaker]
+    if not row.speaker_default:
+        return []
+    # A diary-style statement without a subject or verb: "Back from Lisbon!", "big fan of X".
     own = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
     if not own and verb.tag_ != "VB" and verb.dep_ in {"ROOT", "advcl", "conj"}:
         return [fact.speaker]
     return []
 
 
-def _matches(row: RelationRow, token: Token) -> bool:
-    return token.lemma_.lower() in row.trigger or token.lower_ in row.trigger
+def _said(row: RelationRow, token: Token) -> bool:
+    """Asserted; or, for a row read from a denial ("can't stand X", "not a fan of X"), denied."""
+    return denied(token) if row.when_negated else asserted(token)
 
 
 def _cancelled(row: RelationRow, token: Token) -> bool:
@@ -161,34 +176,50 @@ Pairs = Iterator[tuple[Endpoint, Endpoint]]
 
 
 def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or not asserted(token) or _cancelled(row, token):
+    if not matches(row, token) or not _said(row, token) or _cancelled(row, token):
         return
     if row.past_only and not happened(token):
         return
     hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
+    hosts += [c for c in token.children if c.dep_ == "prep" and c.lower_ in PARTICLES]
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
     if row.objects:  # "with the Riverside Running Club": the object must be a club
         objects = [o for o in objects if o.lemma_.lower() in row.objects]
     named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
     sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
-    if row.past_only:  # "went hiking in X with Carol": Carol went too
+    if row.past_only:  # "went hiking in X with Carol", "Bram took me to X": Carol, I went too
         companions = [o for host in hosts for o in prep_objects(host, ("with",), depth=0)]
         sources += [e for c in companions if (e := endpoint(fact, c)) and _is_person(e)]
+        taken = [endpoint(fact, c) for c in token.children if c.dep_ == "dobj"]
+        sources += [e for e in taken if e is not None and e.label is EntityLabel.PERSON]
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
 
 
 def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or token.pos_ not in {"VERB", "AUX"} or not asserted(token):
+    if not matches(row, token) or token.pos_ not in {"VERB", "AUX"} or not _said(row, token):
         return
     if row.past_only and not happened(token):
         return
     objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
     sources = _sources(fact, row, token)
+    agents = [o for c in token.children if c.dep_ == "agent" for o in c.children]
+    if agents:  # "X was founded by Ingrid": the agent does it to the passive subject
+        objects = [c for c in token.children if c.dep_ == "nsubjpass"]
+        sources = [e for e in (endpoint(fact, a) for a in agents if a.dep_ == "pobj") if e]
+    elif not objects and token.dep_ == "relcl":  # "Habitly is an app I made"
+        objects = [_copula_subject(token.head) or token.head]
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _copula_subject(noun: Token) -> Token | None:
+    """The subject that a noun after "is" names: Habitly in "Habitly is an app"."""
+    if noun.dep_ != "attr" or noun.head.lemma_ != "be":
+        return None
+    return next((c for c in noun.head.children if c.dep_ in SUBJECT_DEPS), None)
 
 
 def _object_conjuncts(obj: Token) -> list[Token]:
@@ -199,7 +230,7 @@ def _object_conjuncts(obj: Token) -> list[Token]:
 
 
 def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or not asserted(token):
+    if not matches(row, token) or not asserted(token):
         return
     if row.past_only and not happened(token):
         return
@@ -218,7 +249,9 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     # "HQ" is tagged a proper noun: a trigger word is a noun whatever its tag.
-    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"} or _cancelled(row, token):
+    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN"} or _cancelled(row, token):
+        return
+    if row.past_only and not happened(token):  # "our trip to X next month"
         return
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
@@ -238,7 +271,7 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if owners:
         sources = [e for e in (endpoint(fact, o) for o in owners) if e is not None]
     else:
-        sources = _sources(fact, row, token) if asserted(token) else []
+        sources = _sources(fact, row, token) if _said(row, token) else []
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
@@ -246,7 +279,7 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "X is (right / based / located) in Y", "X is the best block in Y"."""
-    if not _matches(row, token) or not asserted(token):
+    if not matches(row, token) or not asserted(token):
         return
     hosts = [token]
     for child in token.children:
@@ -269,14 +302,16 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 
 def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN", "ADJ"}:
+    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN", "ADJ"}:
         return
     name = name_beside(token)
-    relative = endpoint(fact, name) if name is not None else None
+    mention = fact.covering(name) if name is not None else None
+    relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
     if name is None or relative is None or relative.start is None:
         return
     relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
-    owners = [c for c in (*token.children, *name.children) if c.dep_ == "poss"]
+    hosts = [token, name, token.head] if token.dep_ in {"amod", "compound"} else [token, name]
+    owners = [c for h in hosts for c in h.children if c.dep_ == "poss" and c.i != name.i]
     default = fact.speaker if row.speaker_default else None
     owner = endpoint(fact, owners[0]) if owners else default
     if owner is not None:
@@ -285,11 +320,13 @@ def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
-    if not _matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
+    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
         return
     name = name_beside(token)
     holder = endpoint(fact, name) if name is not None else None
-    if holder is None:  # the speaker may hold it: "I'm a software engineer at Shopify"
+    if holder is None and token.dep_ == "attr" and speaker_by_default(token.head):
+        holder = fact.speaker  # "been a Rust dev at X for 2 years"
+    if holder is None:
         return
     holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
     orgs = [c for c in token.children if _names_owner(c)]
@@ -311,8 +348,8 @@ def _possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     mention = fact.covering(token) if owners and named else None
     if mention is None or mention.label is EntityLabel.TEMPORAL:
         return
-    if any(c.lower_ in KIN_WORDS for c in token.children):
-        return
+    if any(c.lower_ in KIN_WORDS or (c.i > token.i and c.pos_ == "NOUN") for c in token.children):
+        return  # "your aunt Carmen"; "my Ghent flat", parsed with "flat" under Ghent
     owner = endpoint(fact, owners[0])
     if owner is not None:
         yield owner, mention_endpoint(mention)
@@ -328,7 +365,7 @@ def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pa
         owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
     if owners:
         user = endpoint(fact, owners[0])
-    elif token.dep_ == "dobj" and _matches(row, token.head) and asserted(token):
+    elif token.dep_ == "dobj" and matches(row, token.head) and asserted(token):
         users = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
         user = users[0] if users and users[0] == fact.speaker else None
     else:
@@ -338,35 +375,6 @@ def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pa
         mention = fact.covering(child) if named else None
         if user is not None and mention is not None and mention.label not in TOOL_NOT:
             yield user, mention_endpoint(mention)
-
-
-def _mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "A and B got married", "A married B", "A is married to B", "A and I are friends"."""
-    if not _matches(row, token) or not asserted(token):
-        return
-    if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
-        return
-    people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
-    others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
-    people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
-    people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
-    for i, first in enumerate(people):
-        for later in people[i + 1 :]:
-            yield first, later
-
-
-def _favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it."""
-    noun = token.head
-    if not _matches(row, token) or token.dep_ != "amod" or noun.head.lemma_ != "be":
-        return
-    owners = [c for c in noun.children if c.dep_ == "poss"]
-    partner_dep = {"nsubj": "attr", "attr": "nsubj"}.get(noun.dep_)
-    partners = [c for c in noun.head.children if c.dep_ == partner_dep]
-    fan = endpoint(fact, owners[0]) if owners else None
-    liked = endpoint(fact, partners[0]) if partners else None
-    if fan is not None and liked is not None and liked.start is not None:
-        yield fan, liked
 
 
 def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -390,6 +398,7 @@ def _is_person(end: Endpoint | None) -> bool:
 _READERS = {
     RelationKind.EMPLOYER_SUBJECT: frames.employer_subject,
     RelationKind.HOME: frames.home,
+    RelationKind.NAMED_MODIFIER: frames.named_modifier,
     RelationKind.VERB_PREP: _verb_prep,
     RelationKind.VERB_OBJECT: _verb_object,
     RelationKind.OBJECT_PREP: _object_prep,
@@ -399,7 +408,7 @@ _READERS = {
     RelationKind.ROLE: _role,
     RelationKind.POSSESSED: _possessed,
     RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
-    RelationKind.MUTUAL: _mutual,
+    RelationKind.MUTUAL: frames.mutual,
     RelationKind.OUR_PREP: _our_prep,
-    RelationKind.FAVOURITE: _favourite,
+    RelationKind.FAVOURITE: frames.favourite,
 }

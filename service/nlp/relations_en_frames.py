@@ -17,9 +17,27 @@ from service.nlp.english_clauses import (
     endpoint,
     prep_objects,
 )
-from service.nlp.relation_table import Endpoint, RelationRow
+from service.nlp.patterns import EntityLabel
+from service.nlp.relation_table import Endpoint, RelationRow, mention_endpoint
 
 Pairs = Iterator[tuple[Endpoint, Endpoint]]
+
+
+def matches(row: RelationRow, token: Token) -> bool:
+    """Whether the token is one of the row's triggers, by lemma or by form."""
+    return not row.trigger_set.isdisjoint(trigger_forms(token))
+
+
+def trigger_forms(token: Token) -> tuple[str, ...]:
+    """The token's lemma and form, and for a regular verb form the stems the small model
+    sometimes misses ("hates" is lemmatised "hat")."""
+    word = token.lower_
+    forms = (token.lemma_.lower(), word)
+    if (token.tag_ == "VBZ" and word.endswith("s")) or (
+        token.tag_ in {"VBD", "VBN"} and word.endswith("ed")
+    ):
+        return (*forms, word[:-1], word[:-2])
+    return forms
 
 
 def employer_subject(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -53,9 +71,18 @@ def home(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     word = token.lower_
     if word not in row.trigger or not asserted(token):
         return
-    if word == "home" and token.head.lemma_ == "be":
-        places = [c for c in token.head.children if c.dep_ == "nsubj"]
+    if word == "home" and token.head.lemma_ == "be":  # "X has been home", "home is X"
+        partner = "attr" if token.dep_ == "nsubj" else "nsubj"
+        places = [c for c in token.head.children if c.dep_ == partner]
         people = [fact.speaker]
+    elif (
+        word == "based" and token.pos_ == "VERB" and token.dep_ != "amod"
+    ):  # "I'm based in X", "based out of X"
+        hosts = [token, *(c for c in token.children if c.lower_ == "out")]
+        places = [o for h in hosts for o in prep_objects(h, ("in", "of"), depth=0)]
+        subjects = [endpoint(fact, s) for s in clause_subjects(token)]
+        people = [s for s in subjects if s is not None and s.label is EntityLabel.PERSON]
+        people = people or ([fact.speaker] if not subjects else [])
     elif word == "based" and token.dep_ == "amod":  # "I'm Sudbury-based"
         places = [c for c in token.children if c.dep_ in {"npadvmod", "compound"}]
         people = [endpoint(fact, s) for s in clause_subjects(token.head)]
@@ -69,3 +96,53 @@ def home(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
             continue
         for person in (p for p in people if p is not None and p.start != place.start):
             yield person, place
+
+
+def mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "A and B got married", "A married B", "A is married to B", "A and I are friends"."""
+    if not matches(row, token) or not asserted(token):
+        return
+    if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
+        return
+    people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
+    people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
+    people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
+    for i, first in enumerate(people):
+        for later in people[i + 1 :]:
+            yield first, later
+
+
+def favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it."""
+    noun = token.head
+    if not matches(row, token) or token.dep_ != "amod" or noun.head.lemma_ != "be":
+        return
+    owners = [c for c in noun.children if c.dep_ == "poss"]
+    partner_dep = {"nsubj": "attr", "attr": "nsubj"}.get(noun.dep_)
+    partners = [c for c in noun.head.children if c.dep_ == partner_dep]
+    fan = endpoint(fact, owners[0]) if owners else None
+    liked = endpoint(fact, partners[0]) if partners else None
+    if fan is not None and liked is not None and liked.start is not None:
+        yield fan, liked
+
+
+def named_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "my Ghent flat", "the Graz branch of Kestrel Bank": a name just before the trigger noun
+    is its place; the possessor before the name, or the noun's "of" object, is the source.
+    Read by position, as the small model often hangs the noun under the name."""
+    doc = token.doc
+    if not matches(row, token) or token.i == 0 or fact.covering(token) is not None:
+        return
+    mention = fact.covering(doc[token.i - 1])
+    if mention is None or (row.target_labels and mention.label not in row.target_labels):
+        return
+    first = next(t for t in doc[: token.i] if t.idx - fact.base >= mention.start)
+    before = doc[first.i - 1] if first.i > token.sent.start else None
+    owners = prep_objects(token, ("of",), depth=0)
+    if before is not None and (before.tag_ == "PRP$" or before.dep_ == "poss"):
+        owners.append(before)
+    if not asserted(token):
+        return
+    for owner in (e for o in owners if (e := endpoint(fact, o)) is not None):
+        yield owner, mention_endpoint(mention)
