@@ -10,7 +10,7 @@ The pattern table (``patterns.py``) finds Chinese names only inside a few contex
 - a word of ``zh_suffixes.tsv`` joins the word before it: 浙江 + 大学, 商汤 + 科技, 大洋 + 路;
   an organisation's word joins a brand jieba cut apart or tagged as a common word (暖/阳 +
   书店, 蓝鲸 + 摄影 + 协会), and an organisation's name goes on through one (X大学 + 附属医院);
-- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60; 《三体》 is a
+- Latin words are products or tools, with an adjacent brand: 佳能R6, Mate 60; 《三体》 is a
   title of a work;
 - a word jieba's dictionary does not know (or knows as a rare common noun) is a name where the
   context expects one (``zh_context_rules.jsonl``): 用钉钉, 在小红书上找, 美团的总部.
@@ -59,7 +59,7 @@ PLACE_VERBS: Mapping[str, EntityLabel] = MappingProxyType(
 )
 # Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
 GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j", "i"})
-# Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
+# Characters jieba's HMM glues to the end of a name: 麦婷刚买了 gives 麦婷刚.
 NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已好")
 # Characters that never occur inside a name found from context alone.
 FUNCTION_CHARS = frozenset(
@@ -183,7 +183,7 @@ class ChineseEntityFinder:
                 yield _mention(token.word, kind, token.start, "zh:place_verb", 0.6)
 
     def _split_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
-        """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小雨/nr."""
+        """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小禾/nr."""
         for first, second in itertools.pairwise(tokens):
             given = second.word
             if first.word in self._compound_surnames or self._is_surname_token(first, given):
@@ -267,7 +267,7 @@ class ChineseEntityFinder:
         return token.tag in ("nr", "nrfg") and self._person(token) is not None
 
     def _joined(self, tokens: list[Token]) -> Iterator[EntityMention]:
-        """A name-ending word with the name before it: 浙江大学, 大洋路, 成都大熊猫繁育研究基地."""
+        """A name-ending word with the name before it: 浙江大学, 中洲路, 秦岭野生动物研究基地."""
         for i, token in enumerate(tokens):
             head = tokens[i - 1] if i > 0 else None
             if head is not None and head.tag == "ns" and token.tag == "nt":  # 成都 + 电子科技大学
@@ -415,7 +415,7 @@ class ChineseEntityFinder:
         return None
 
     def _latin(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
-        """Latin product and tool names, with a brand written right before them (索尼A7M4)."""
+        """Latin product and tool names, with a brand written right before them (佳能R6)."""
         ends = {token.end: token for token in tokens}
         for match in _LATIN.finditer(text):
             start, end = match.span()
@@ -466,7 +466,7 @@ class ChineseEntityFinder:
 
     def _could_be_name(self, word: str) -> bool:
         """No function character, no common word of two or more characters (nor any verb,
-        phrase or adverb) inside, and no place name before more (东莞 of 东莞松山湖)."""
+        phrase or adverb) inside, and no place name before more (惠州 of 惠州大亚湾)."""
         if any(char in FUNCTION_CHARS for char in word) or word[0] in COUNTING_CHARS:
             return False
         parts = self._words.lcut(word, HMM=False)

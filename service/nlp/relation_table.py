@@ -50,7 +50,7 @@ _ADVERBS = (
     "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是|一手|亲手|自己|独自|"
     "一个人|没事就|基本|一般"
 )
-# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
+# Characters that end a name rather than continue it: 小红下个月 → 小红, 罗川也在 → 罗川.
 NAME_STOPS = (
     "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想开"
 )
@@ -69,7 +69,7 @@ _STATIC_MACROS = {
 
 
 # Macros that stand for the fact's own mentions of some labels: {PLACE} is an alternation of
-# the surfaces of the fact's PLACE mentions, so a row reads "a place, then a place" (汕头澄海).
+# the surfaces of the fact's PLACE mentions, so a row reads "a place, then a place" (湛江赤坎).
 MENTION_MACROS: dict[str, frozenset[EntityLabel]] = {
     "{PLACE}": frozenset({EntityLabel.PLACE}),
     "{ORG}": frozenset({EntityLabel.ORG, EntityLabel.OTHER}),
@@ -233,7 +233,7 @@ class RelationRow(BaseModel):
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None
     person_type: RelationType | None = None  # the type when the source is a person (X在Y)
-    place_type: RelationType | None = None  # the type when the target is a place (我们+长沙)
+    place_type: RelationType | None = None  # the type when the target is a place (我们+湘潭)
     by_head: bool = False  # a target ending in a head of zh_relation_words.json takes its type
     needs_past: bool = False  # a past time word (去年, 上次) must open the clause (去X玩)
     target_mention: bool = False  # the target must be a mention, not just the group's text

@@ -5,7 +5,7 @@ the adverbs that may follow, the trigger and the target. Macros keep the rows re
 
 - ``{B}`` the start of a clause, with connectives that may open it (然后, 不过, 我记得 …);
 - ``{S}`` the subject, group ``src`` (我, 我们, 他, 她 or a name of up to eight characters);
-- ``{SN}`` a named subject only, possibly after a kin word (我弟弟刘强);
+- ``{SN}`` a named subject only, possibly after a kin word (我弟弟罗川);
 - ``{A}`` adverbs and time words between subject and verb (也, 一直, 现在, 上周 …);
 - ``{T}`` the target, group ``tgt``, shortest first, so the row's right context bounds it;
 - ``{P}`` a place as target, shorter (at most seven characters);
@@ -131,7 +131,7 @@ class ChineseRelations:
             if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
                 target = Endpoint(target.name, EntityLabel.PERSON, target.start, target.end)
                 people.append(target)
-                last_sources = [target]  # 这是我儿子江磊，刚考上…: the one just named goes on
+                last_sources = [target]  # 这是我儿子钟原，刚考上…: the one just named goes on
             for source in sources:
                 confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
                 relation_type = _relation_type(row, source, target)
@@ -247,7 +247,7 @@ def _sources(
     if row.type in _PERSON_SOURCE and not _person_like(subject, offset, mentions):
         return None  # a topic (记账一直用的是X, 上周末带孩子逛了X): the subject is dropped
     found: list[Endpoint] = []
-    for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小雨
+    for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小禾
         found += _subject(part, offset, text, mentions, speaker, people)
         offset += len(part) + 1
     return found
@@ -289,7 +289,7 @@ def _subject(
         return [me] if me else []
     if part in {"他", "她"}:
         return _resolve_person(text[:start], mentions, people, speaker)
-    kin = _kin_prefix().match(part)  # "我弟弟刘强也在杭州": the subject is 刘强
+    kin = _kin_prefix().match(part)  # "我弟弟罗川也在杭州": the subject is 罗川
     if kin and len(part) - kin.end() >= 2:
         start, part = start + kin.end(), part[kin.end() :]
     elif kin and kin.end() == len(part):  # 我弟弟, 同学: nobody the graph can name
@@ -302,7 +302,7 @@ def _subject(
 
 @cache
 def _kin_prefix() -> re.Pattern[str]:
-    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 马丽的同学)."""
+    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 葛琳的同学)."""
     nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
     return re.compile(rf"^(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})")
 
@@ -316,7 +316,7 @@ def _time_prefix() -> re.Pattern[str]:
 
 
 def _before_time_word(subject: str) -> str:
-    """A subject cut before a time word inside it (朵朵上个月考 → 朵朵), if two characters
+    """A subject cut before a time word inside it (豆豆上个月考 → 豆豆), if two characters
     stand before it."""
     inside = _time_prefix().search(subject, 2)
     return subject[: inside.start()] if inside else subject
@@ -359,7 +359,7 @@ def _mention_inside(
 ) -> EntityMention | None:
     """The longest mention that ends the group's span (基本都是Python → Python) or, for a
     target, starts it (Figma画原型 → Figma). One that reaches outside it (在华为公司, 成都市 for
-    成都市区) or, for a subject, stops short of its end (墨尔本 in 墨尔本大学) loses to the
+    成都市区) or, for a subject, stops short of its end (奥克兰 in 奥克兰大学) loses to the
     group's own text."""
     inside = [m for m in mentions if start <= m.start and m.end <= end]
     inside = [m for m in inside if m.end == end or (at_start and m.start == start)]
