@@ -8,7 +8,9 @@ The pattern table (``patterns.py``) finds Chinese names only inside a few contex
   nouns (腾讯, 清华); well-known brands jieba lacks are added to its dictionary first;
 - names jieba cut apart: 欧阳/娜娜, 宋/建国, 小/刘, and family name + title (朱老师);
 - a word of ``zh_suffixes.tsv`` joins the word before it: 浙江 + 大学, 商汤 + 科技, 大洋 + 路;
-- Latin words are products or tools, with an adjacent brand: 索尼A7M4, Mate 60; 《三体》 is a
+  an organisation's word joins a brand jieba cut apart or tagged as a common word (暖/阳 +
+  书店, 蓝鲸 + 摄影 + 协会), and an organisation's name goes on through one (X大学 + 附属医院);
+- Latin words are products or tools, with an adjacent brand: 佳能R6, Mate 60; 《三体》 is a
   title of a work;
 - a word jieba's dictionary does not know (or knows as a rare common noun) is a name where the
   context expects one (``zh_context_rules.jsonl``): 用钉钉, 在小红书上找, 美团的总部.
@@ -30,6 +32,7 @@ import jieba
 import jieba.posseg
 
 from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
+from service.nlp.chinese_relation_words import load_relation_words
 from service.nlp.mentions import EntityLabel, EntityMention, normalise_name
 
 __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
@@ -38,6 +41,9 @@ __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 RARE_WORD_FREQ = 200
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
+# A brand before an organisation's word is rarer than this in jieba's dictionary, or a noun
+# rarer than BRAND_NOUN_FREQ (星光 + 合唱团; not 学校 + 合唱团, 连锁 + 书店).
+BRAND_NOUN_FREQ = 500
 # Numbers and determiners: 一家外企 is no name.
 COUNTING_CHARS = frozenset("一二两三四五六七八九十几每某各另")
 # Characters that spell foreign names by sound.
@@ -53,7 +59,7 @@ PLACE_VERBS: Mapping[str, EntityLabel] = MappingProxyType(
 )
 # Tags jieba gives a given name it cut off its family name: 宋/nr 建国/ns, 李/nr 红梅/nr.
 GIVEN_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nz", "n", "a", "ng", "j", "i"})
-# Characters jieba's HMM glues to the end of a name: 许婷刚买了 gives 许婷刚.
+# Characters jieba's HMM glues to the end of a name: 麦婷刚买了 gives 麦婷刚.
 NAME_TRAILERS = frozenset("刚说也在和都就还又去来是的了把被给跟要会才已好")
 # Characters that never occur inside a name found from context alone.
 FUNCTION_CHARS = frozenset(
@@ -105,12 +111,14 @@ class ChineseEntityFinder:
             *self._in_context(text, tokens),
             *self._split_names(tokens),
             *self._joined(tokens),
+            *self._brands(text, tokens),
             *self._latin(text, tokens),
             *_titles_of_works(text),
             *self._tagged(tokens),
             *self._after_place_verb(tokens),  # last: any label from the word itself wins
         ]
-        return _longest_first(mention for mention in found if self._allowed(mention))
+        kept = _longest_first(mention for mention in found if self._allowed(mention))
+        return self._org_goes_on(text, tokens, kept)
 
     def tokens(self, text: str) -> list[Token]:
         """jieba's words of ``text`` with their tags and offsets."""
@@ -175,7 +183,7 @@ class ChineseEntityFinder:
                 yield _mention(token.word, kind, token.start, "zh:place_verb", 0.6)
 
     def _split_names(self, tokens: list[Token]) -> Iterator[EntityMention]:
-        """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小雨/nr."""
+        """Names jieba cut in two: 欧阳/ns 娜娜/nz, 宋/nr 建国/ns, 小/a 刘/nr, 闺蜜林/n 小禾/nr."""
         for first, second in itertools.pairwise(tokens):
             given = second.word
             if first.word in self._compound_surnames or self._is_surname_token(first, given):
@@ -259,13 +267,15 @@ class ChineseEntityFinder:
         return token.tag in ("nr", "nrfg") and self._person(token) is not None
 
     def _joined(self, tokens: list[Token]) -> Iterator[EntityMention]:
-        """A name-ending word with the name before it: 浙江大学, 大洋路, 成都大熊猫繁育研究基地."""
+        """A name-ending word with the name before it: 浙江大学, 中洲路, 秦岭野生动物研究基地."""
         for i, token in enumerate(tokens):
             head = tokens[i - 1] if i > 0 else None
             if head is not None and head.tag == "ns" and token.tag == "nt":  # 成都 + 电子科技大学
                 text = head.word + token.word
                 yield _mention(text, EntityLabel.ORG, head.start, "zh:place_org", 0.75)
             rule = self._suffixes.get(token.word)
+            if token.word in _branch_words():
+                continue  # 珠海 + 分公司: the place of a branch, no name
             if rule is None and head is not None and self._head_fits(head, HeadKind.PROPER):
                 rule = self._ending_suffix(token)  # 瑞鹏 + 宠物医院, 大唐 + 不夜城
                 if rule is not None:
@@ -282,6 +292,81 @@ class ChineseEntityFinder:
                 text = "".join(t.word for t in tokens[first : i + 1])
                 start = tokens[first].start
                 yield _mention(text, rule.label, start, f"zh:institution:{rule.suffix}", 0.6)
+
+    def _brands(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
+        """An organisation's word after a brand of two to four characters, perhaps with a
+        trade noun between (蓝鲸 + 摄影 + 协会): the brand starts at a word, holds no function
+        character and is no frequent common word (this 书店, 学校的合唱团 are no names)."""
+        starts = {token.start: i for i, token in enumerate(tokens)}
+        for i, token in enumerate(tokens):
+            rule = self._suffixes.get(token.word)
+            if rule is None or rule.label is not EntityLabel.ORG or i == 0:
+                continue
+            before = [token.start]
+            middle = tokens[i - 1]
+            if middle.tag in ("n", "vn") and 2 <= len(middle.word) <= 3:
+                before.append(middle.start)  # 志愿者, 摄影, 会计师
+            for end in before:
+                start = self._brand_start(text, tokens, starts, end)
+                if start is not None:
+                    name = text[start : token.end]
+                    yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
+                    break
+
+    def _brand_start(
+        self, text: str, tokens: list[Token], starts: Mapping[int, int], end: int
+    ) -> int | None:
+        """Where a brand ending at ``end`` starts: one word of two to four characters, else
+        the two characters before ``end`` if they start a word."""
+        last = next((t for t in tokens if t.end == end), None)
+        if last is not None and 2 <= len(last.word) <= 4 and self._is_brand_word(last.word):
+            return last.start
+        start = end - 2
+        if start < 0 or start not in starts or not self._is_brand_word(text[start:end]):
+            return None
+        cut = tokens[starts[start] : starts[start] + 2]
+        if any(t.tag[:1] in ("v", "d", "p", "r", "u") for t in cut if t.start < end):
+            return None  # 只去 + 公司, 家离 + 诊所: a verb or an adverb, no brand
+        return start
+
+    def _is_brand_word(self, word: str) -> bool:
+        if not all("\u4e00" <= char <= "\u9fff" for char in word):
+            return False
+        if any(char in FUNCTION_CHARS or char in COUNTING_CHARS for char in word):
+            return False
+        if normalise_name(word) in self._stop or word in self._suffixes:
+            return False
+        freq: int = self._words.FREQ.get(word, 0)
+        tag: str = self._tagger.word_tag_tab.get(word, "")
+        if tag in PROPER_TAGS or freq < RARE_WORD_FREQ:
+            return True
+        return tag == "n" and freq < BRAND_NOUN_FREQ
+
+    def _org_goes_on(
+        self, text: str, tokens: list[Token], mentions: list[EntityMention]
+    ) -> list[EntityMention]:
+        """An organisation followed at once by an organisation's word (X大学 + 附属医院,
+        X中学 + 合唱团) is one organisation; a branch word (分公司) keeps its place apart."""
+        ends = {token.start: token for token in tokens}
+        found = []
+        for mention in mentions:
+            after = ends.get(mention.end)
+            rule = self._suffixes.get(after.word) if after else None
+            if (
+                after
+                and rule
+                and rule.label is EntityLabel.ORG
+                and mention.label is EntityLabel.ORG
+            ):
+                mention = _mention(
+                    text[mention.start : after.end],
+                    EntityLabel.ORG,
+                    mention.start,
+                    f"zh:org_part:{rule.suffix}",
+                    mention.confidence,
+                )
+            found.append(mention)
+        return _longest_first(found)
 
     def _ending_suffix(self, token: Token) -> SuffixRule | None:
         """The name-ending word a common word ends with (医院 of 宠物医院), if it is longer than
@@ -330,7 +415,7 @@ class ChineseEntityFinder:
         return None
 
     def _latin(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
-        """Latin product and tool names, with a brand written right before them (索尼A7M4)."""
+        """Latin product and tool names, with a brand written right before them (佳能R6)."""
         ends = {token.end: token for token in tokens}
         for match in _LATIN.finditer(text):
             start, end = match.span()
@@ -381,7 +466,7 @@ class ChineseEntityFinder:
 
     def _could_be_name(self, word: str) -> bool:
         """No function character, no common word of two or more characters (nor any verb,
-        phrase or adverb) inside, and no place name before more (东莞 of 东莞松山湖)."""
+        phrase or adverb) inside, and no place name before more (惠州 of 惠州大亚湾)."""
         if any(char in FUNCTION_CHARS for char in word) or word[0] in COUNTING_CHARS:
             return False
         parts = self._words.lcut(word, HMM=False)
@@ -402,6 +487,11 @@ class ChineseEntityFinder:
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
         return len(surface) >= 2 and not surface.isdigit()
+
+
+def _branch_words() -> frozenset[str]:
+    """Words of a branch of an organisation (分公司, 分店), from zh_relation_words.json."""
+    return frozenset(load_relation_words().classes.get("BRANCH", ()))
 
 
 _LATIN_BEFORE = re.compile(r"[A-Za-z][ \t]*$")

@@ -39,6 +39,7 @@ RULE_CONFIDENCE = 0.8
 # --- Chinese regex macros (see relations_zh.py) ------------------------------
 
 CJK = r"\u4e00-\u9fff"
+EMOJI = "\U0001f300-\U0001faff\u2600-\u27bf"
 _LEAD_INS = (
     "然后|但是|不过|而且|所以|其实|听说|我记得|记得|我知道|对|嗯|哈哈|好呀|还好|因为|不用|巧了|"
     "是啊|对了|另外|而且"
@@ -46,9 +47,10 @@ _LEAD_INS = (
 _ADVERBS = (
     "也|还|就|都|又|再|一直|现在|目前|刚刚|刚|已经|正在|平时|主要|终于|马上|以前|之前|曾经|本来|"
     "从小|每天|天天|经常|下个?月|上个?月|这个?月|[上下这]周|去年|今年|明年|昨天|今天|明天|周末|"
-    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是"
+    "暑假|寒假|最近|后来|其实|一起|总是|常常|暑假结束|更加|更|比较|特别|非常|很|还是|一手|亲手|自己|独自|"
+    "一个人|没事就|基本|一般"
 )
-# Characters that end a name rather than continue it: 小红下个月 → 小红, 刘强也在 → 刘强.
+# Characters that end a name rather than continue it: 小红下个月 → 小红, 罗川也在 → 罗川.
 NAME_STOPS = (
     "也还就都又刚在的下上说是和跟去来要会已正一从给把被了呢吗吧很最今明昨每住做读叫用买有想开"
 )
@@ -61,16 +63,18 @@ _STATIC_MACROS = {
     "{T}": rf"(?P<tgt>[{CJK}A-Za-z0-9][{CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
     "{P}": rf"(?P<tgt>[{CJK}A-Za-z][{CJK}A-Za-z0-9·\- ]{{0,6}}?)",
     "{N}": rf"(?P<tgt>(?![{NAME_STOPS}])[{CJK}]{{2,3}})",
-    "{END}": r"(?=[，,。！？；;!?]|$)",
+    # The end of a clause, after sentence-final particles and emoji (海底捞了😋).
+    "{END}": rf"(?=[了啦呀哦喔呢吧的]*(?:[，,。！？；;!?~～…\s]|[{EMOJI}]|$))",
 }
 
 
 # Macros that stand for the fact's own mentions of some labels: {PLACE} is an alternation of
-# the surfaces of the fact's PLACE mentions, so a row reads "a place, then a place" (汕头澄海).
+# the surfaces of the fact's PLACE mentions, so a row reads "a place, then a place" (湛江赤坎).
 MENTION_MACROS: dict[str, frozenset[EntityLabel]] = {
     "{PLACE}": frozenset({EntityLabel.PLACE}),
     "{ORG}": frozenset({EntityLabel.ORG, EntityLabel.OTHER}),
     "{PERSON}": frozenset({EntityLabel.PERSON}),
+    "{PRODUCT}": frozenset({EntityLabel.PRODUCT}),
     "{THING}": frozenset({EntityLabel.CONCEPT, EntityLabel.OTHER, EntityLabel.ORG}),
     "{NAME}": frozenset(set(EntityLabel) - {EntityLabel.TEMPORAL}),
 }
@@ -231,7 +235,7 @@ class RelationRow(BaseModel):
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None
     person_type: RelationType | None = None  # the type when the source is a person (X在Y)
-    place_type: RelationType | None = None  # the type when the target is a place (我们+长沙)
+    place_type: RelationType | None = None  # the type when the target is a place (我们+湘潭)
     by_head: bool = False  # a target ending in a head of zh_relation_words.json takes its type
     needs_past: bool = False  # a past time word (去年, 上次) must open the clause (去X玩)
     target_mention: bool = False  # the target must be a mention, not just the group's text

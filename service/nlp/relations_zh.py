@@ -5,7 +5,7 @@ the adverbs that may follow, the trigger and the target. Macros keep the rows re
 
 - ``{B}`` the start of a clause, with connectives that may open it (然后, 不过, 我记得 …);
 - ``{S}`` the subject, group ``src`` (我, 我们, 他, 她 or a name of up to eight characters);
-- ``{SN}`` a named subject only, possibly after a kin word (我弟弟刘强);
+- ``{SN}`` a named subject only, possibly after a kin word (我弟弟罗川);
 - ``{A}`` adverbs and time words between subject and verb (也, 一直, 现在, 上周 …);
 - ``{T}`` the target, group ``tgt``, shortest first, so the row's right context bounds it;
 - ``{P}`` a place as target, shorter (at most seven characters);
@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from service.nlp.chinese_lexicon import ChineseLexicon
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.relation_table import (
     CJK,
@@ -44,16 +45,38 @@ from service.nlp.relation_table import (
     uses_mentions,
 )
 
-_NOT_SUBJECT = re.compile(r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱)")
-_QUESTION = re.compile(r"[吗呢？?]|是不是|哪|什么|谁|怎么|(?<![这那前后])几[个天]")
+_NOT_SUBJECT = re.compile(
+    r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱|如果|要是|假如)"
+)
+_QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后])几[个天]")
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
 _VERB_INSIDE = re.compile(r"喜欢|讨厌|觉得|打算|想|要|用|在|去|是|有|说|会|能")
 _NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
-_PLAN = re.compile(r"想|打算|准备|计划|要|将|会|下[个周]|明[天年]")
+_PLAN = re.compile(
+    r"想|打算|准备|计划|(?<![主需重只])要|将|(?<![开聚])会(?![计员])|下[个周]|明[天年]"
+)
+# A state that begins (入职, 搬到, 考上, 买) is not yet one when a plan word precedes it.
+_PLANNED_TYPES = frozenset(
+    {
+        RelationType.VISITED,
+        RelationType.LIVES_IN,
+        RelationType.WORKS_AT,
+        RelationType.STUDIES_AT,
+        RelationType.MEMBER_OF,
+        RelationType.OWNS,
+    }
+)
+_PERSONAL = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
 _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
+_OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
+_PRONOUN = re.compile(r"[我你您他她]")
+# A subject that is a clause of time: 毕业以后就留在…, 小时候在…
+_TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|时候|那会儿?)$")
+# Whose subjects are people, so that a subject no mention names must look like a name.
+_PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, RelationType.CREATED})
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
 _NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过]")
 _ORG_TAIL = re.compile(
@@ -90,11 +113,16 @@ class ChineseRelations:
         for _, row, match in self._matches(text, mentions):
             if not _asserted(text, match, row):
                 continue
-            sources = _sources(text, match, mentions, speaker, people)
+            sources = _sources(text, match, mentions, speaker, people, row)
             if sources is None:
-                # No subject: the last one, or the speaker where the row says a dropped
-                # subject is the speaker's (上周刚提了辆车).
-                sources = last_sources or ([me] if me and row.speaker_default else [])
+                # No subject: the last one, or the speaker, whose dropped subject it is in a
+                # chat (上周刚提了辆车) unless someone else was named before it.
+                said = match.end("src") if _has(match, "src") else match.start()
+                mine = row.speaker_default or not _someone_before(text, said, mentions)
+                if row.type in _PERSONAL and row.speaker_default:
+                    sources = [me] if me else []  # 跟好朋友X去…: the speaker's friend
+                else:
+                    sources = last_sources or ([me] if me and mine else [])
             elif sources and _opens_clause(row):
                 last_sources = sources
             target = _target(text, match, mentions, row, addressee)
@@ -103,7 +131,7 @@ class ChineseRelations:
             if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
                 target = Endpoint(target.name, EntityLabel.PERSON, target.start, target.end)
                 people.append(target)
-                last_sources = [target]  # 这是我儿子江磊，刚考上…: the one just named goes on
+                last_sources = [target]  # 这是我儿子钟原，刚考上…: the one just named goes on
             for source in sources:
                 confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
                 relation_type = _relation_type(row, source, target)
@@ -128,6 +156,13 @@ class ChineseRelations:
         return sorted(found, key=lambda item: item[0])
 
 
+def _someone_before(text: str, start: int, mentions: list[EntityMention]) -> bool:
+    """Whether a third person is named or pointed to before ``start`` (他说…, 小李…)."""
+    if _OTHERS.search(text, 0, start):
+        return True
+    return any(m.label is EntityLabel.PERSON and m.end <= start for m in mentions)
+
+
 def _opens_clause(row: RelationRow) -> bool:
     """Whether the row's subject opens its clause ({B}), so that later clauses continue it."""
     return (row.regex or "").startswith("{B}")
@@ -139,10 +174,11 @@ def _relation_type(row: RelationRow, source: Endpoint, target: Endpoint) -> Rela
         return row.person_type
     if row.place_type is not None and target.label is EntityLabel.PLACE:
         return row.place_type
-    if row.by_head:
-        head_type = relation_words().head_type(target.name)
-        if head_type is not None:
-            return RelationType(head_type)
+    head_type = relation_words().head_type(target.name)
+    if row.by_head and head_type is not None:
+        return RelationType(head_type)
+    if row.type is RelationType.WORKS_AT and head_type == RelationType.MEMBER_OF:
+        return RelationType.MEMBER_OF  # 在X协会当志愿者: a club has members, not staff
     return row.type
 
 
@@ -161,11 +197,24 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
     between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]
     before_target = text[start : match.start("tgt")]
-    if row.type is RelationType.VISITED and _PLAN.search(before_target):
-        return False  # 打算去, 想去: not yet
+    if not personal and _unreal().search(text[start : match.start("tgt")]):
+        return False  # 如果, 打算, 想: supposed or wanted, not said to be so
+    if row.type in _PLANNED_TYPES and _PLAN.search(before_target):
+        return False  # 打算去, 下个月入职: not yet
     if row.needs_past and not compile_row_regex("{PAST}").search(before_target):
         return False  # 去X玩 is a visit only when a past time word says so
     return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
+
+
+@cache
+def surnames() -> frozenset[str]:
+    """Single-character family names (zh_surnames.txt)."""
+    return ChineseLexicon.load().surnames
+
+
+@cache
+def _unreal() -> re.Pattern[str]:
+    return compile_row_regex("{UNREAL}")
 
 
 def _has(match: re.Match[str], group: str) -> bool:
@@ -178,6 +227,7 @@ def _sources(
     mentions: list[EntityMention],
     speaker: str | None,
     people: list[Endpoint],
+    row: RelationRow,
 ) -> list[Endpoint] | None:
     """The subject's endpoints; None when the clause has no subject (continue the last one)."""
     if not _has(match, "src") or not match.group("src"):
@@ -186,17 +236,41 @@ def _sources(
     time_words = _time_prefix().match(subject)  # 去年五一我去…: the subject is 我
     if time_words and time_words.end() < len(subject):
         subject, offset = subject[time_words.end() :], offset + time_words.end()
-    subject = _before_time_word(subject)  # 朵朵上个月考进了…: the subject is 朵朵
+    if _TIME_CLAUSE.search(subject):
+        return None
+    subject = _before_time_word(subject)  # 甜甜上个月考进了…: the subject is 甜甜
     named = any(m.start == offset and m.end == offset + len(subject) for m in mentions)
     if _time_prefix().fullmatch(subject) or _TIME.match(subject):
         return None  # a time word: the subject is the last one
     if not named and len(subject) > 2 and _VERB_INSIDE.search(subject):
         return None  # a verb phrase (更喜欢用X): the subject is the last one
+    if row.type in _PERSON_SOURCE and not _person_like(subject, offset, mentions):
+        return None  # a topic (记账一直用的是X, 上周末带孩子逛了X): the subject is dropped
     found: list[Endpoint] = []
-    for part in _SPLIT_SUBJECT.split(subject):  # 马丽和高飞, 我和女朋友小雨
+    for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小禾
         found += _subject(part, offset, text, mentions, speaker, people)
         offset += len(part) + 1
     return found
+
+
+def _subject_parts(subject: str) -> list[str]:
+    """A subject split at 和/跟/与 when each part can be one (天和集团 is one name)."""
+    parts = _SPLIT_SUBJECT.split(subject)
+    if all(part in {"我", "他", "她"} or len(part) >= 2 for part in parts):
+        return parts
+    return [subject]
+
+
+def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> bool:
+    """A subject that can name people: a pronoun, a kin word, a mention, a family name or
+    小/老/阿 first, a doubled name (甜甜), Latin letters, or 我 before a verb (修图我 …)."""
+    if subject[0] in "我他她" or subject.endswith("我") or _kin_prefix().match(subject):
+        return True
+    if any(m.start == start for m in mentions) or _SPLIT_SUBJECT.search(subject):
+        return True
+    first = subject[0]
+    doubled = len(subject) >= 2 and subject[0] == subject[1]
+    return first.isascii() or doubled or first in surnames() or first in "小老阿"
 
 
 def _subject(
@@ -215,7 +289,7 @@ def _subject(
         return [me] if me else []
     if part in {"他", "她"}:
         return _resolve_person(text[:start], mentions, people, speaker)
-    kin = _kin_prefix().match(part)  # "我弟弟刘强也在杭州": the subject is 刘强
+    kin = _kin_prefix().match(part)  # "我弟弟罗川也在杭州": the subject is 罗川
     if kin and len(part) - kin.end() >= 2:
         start, part = start + kin.end(), part[kin.end() :]
     elif kin and kin.end() == len(part):  # 我弟弟, 同学: nobody the graph can name
@@ -228,7 +302,7 @@ def _subject(
 
 @cache
 def _kin_prefix() -> re.Pattern[str]:
-    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 马丽的同学)."""
+    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 葛琳的同学)."""
     nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
     return re.compile(rf"^(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})")
 
@@ -242,7 +316,7 @@ def _time_prefix() -> re.Pattern[str]:
 
 
 def _before_time_word(subject: str) -> str:
-    """A subject cut before a time word inside it (朵朵上个月考 → 朵朵), if two characters
+    """A subject cut before a time word inside it (豆豆上个月考 → 豆豆), if two characters
     stand before it."""
     inside = _time_prefix().search(subject, 2)
     return subject[: inside.start()] if inside else subject
@@ -251,8 +325,8 @@ def _before_time_word(subject: str) -> str:
 def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
     """The speaker said with a place of theirs or a verb after 我 (我宿舍, 家里, 我记跑步): no
     one else is named in it, and no kin or friend noun follows 我."""
-    if part in _MY_HOME:
-        return True
+    if part in _MY_HOME or (part.endswith("我") and 2 <= len(part) <= 5):
+        return True  # 修图我都用X: a topic, then the speaker
     if not part.startswith("我") or part.startswith("我们") or not 2 <= len(part) <= 5:
         return False
     if _kin_prefix().match(part):
@@ -285,7 +359,7 @@ def _mention_inside(
 ) -> EntityMention | None:
     """The longest mention that ends the group's span (基本都是Python → Python) or, for a
     target, starts it (Figma画原型 → Figma). One that reaches outside it (在华为公司, 成都市 for
-    成都市区) or, for a subject, stops short of its end (墨尔本 in 墨尔本大学) loses to the
+    成都市区) or, for a subject, stops short of its end (奥克兰 in 奥克兰大学) loses to the
     group's own text."""
     inside = [m for m in mentions if start <= m.start and m.end <= end]
     inside = [m for m in inside if m.end == end or (at_start and m.start == start)]
@@ -345,10 +419,13 @@ def _target(
         end = start + len(surface)
         if not _is_name(surface) or _time_prefix().fullmatch(surface):
             return None  # 我侄女以后要…: 以后 is no name
-    elif row.type is RelationType.STUDIES_AT:
-        major = _MAJOR.match(surface)  # 河科大口腔医学专业 → 河科大
-        if major:
-            surface, end = major.group(1), start + len(major.group(1))
+    else:
+        if row.type is RelationType.STUDIES_AT:
+            major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大
+            if major:
+                surface, end = major.group(1), start + len(major.group(1))
+        owned = _after_possessor(surface, start, mentions)  # 学校的长风电竞社 → 长风电竞社
+        start, surface = start + len(surface) - len(owned), owned
     if row.target_mention and not _names(mentions, start, end):
         return None
     inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
@@ -357,14 +434,28 @@ def _target(
         inside = None  # 上海 in 上海交通大学: the group names the university
     if inside is not None:
         target = mention_endpoint(inside)
-    elif len(surface.strip()) < 2:
-        return None
+    elif len(surface.strip()) < 2 or _PRONOUN.search(surface):
+        return None  # 到了给我打电话: no name holds a pronoun
     else:
         label = _overlapping_label(mentions, start, end)
         target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))
     if row.target_labels and target.label not in row.target_labels:
         return None
     return target
+
+
+def _after_possessor(surface: str, start: int, mentions: list[EntityMention]) -> str:
+    """What follows the last 的 of a target, when that names something: a mention, or a
+    name ending in a head word of zh_relation_words.json or an organisation's word."""
+    owned = surface.rpartition("的")[2]
+    if owned == surface or len(owned) < 2:
+        return surface
+    owned_start = start + len(surface) - len(owned)
+    named = any(m.start == owned_start for m in mentions)
+    bare = _ORG_TAIL.fullmatch(owned) or any(owned in h for h in relation_words().heads.values())
+    if named or (not bare and (relation_words().head_type(owned) or _ORG_TAIL.search(owned))):
+        return owned  # not 学校的合唱团 → 合唱团: a head alone names nothing
+    return surface
 
 
 def _trim_name(name: str) -> str:

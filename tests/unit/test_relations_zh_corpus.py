@@ -1,0 +1,226 @@
+"""Chinese relations on made-up chat sentences, read end to end: the Chinese entity finder
+gives the mentions, then the relation rows read them, as the pipeline does.
+
+The sentences vary the phrasing of each relation type (口语, omitted subjects, 我们 + a name,
+measure words, durations) and none is taken from an evaluation conversation; their names do
+not occur in the dev set. The first person is the speaker, 王芳.
+"""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+from service.embedding.manifest import resolve_model_path
+from service.nlp.patterns import EntityExtractor
+from service.nlp.relations import RelationExtractor, RelationType
+
+SPEAKER = "王芳"
+SYMMETRIC = {RelationType.FAMILY_OF.value, RelationType.FRIEND_OF.value}
+
+Triple = tuple[str, str, str]
+
+WORKS_AT: list[tuple[str, Triple]] = [
+    ("我在星途物流干了三年了。", ("王芳", "WORKS_AT", "星途物流")),
+    ("我们悦康医疗今年又扩招了😂", ("王芳", "WORKS_AT", "悦康医疗")),
+    ("刘婷是青禾教育的HR。", ("刘婷", "WORKS_AT", "青禾教育")),
+    ("刚入职云杉科技啦！", ("王芳", "WORKS_AT", "云杉科技")),
+    ("海澜证券录用了我，下周报到。", ("王芳", "WORKS_AT", "海澜证券")),
+    ("我表姐孟佳在启明会计师事务所上班呢。", ("孟佳", "WORKS_AT", "启明会计师事务所")),
+    ("在恒信银行待了快十年了。", ("王芳", "WORKS_AT", "恒信银行")),
+    ("我老婆在江南医科大学附属医院当护士。", ("王芳", "WORKS_AT", "江南医科大学附属医院")),
+]
+LIVES_IN: list[tuple[str, Triple]] = [
+    ("搬到绵阳三年了。", ("王芳", "LIVES_IN", "绵阳")),
+    ("我们湘潭这两天热死了🥵", ("王芳", "LIVES_IN", "湘潭")),
+    ("我现在住在常州，离公司挺近的。", ("王芳", "LIVES_IN", "常州")),
+    ("在烟台生活了五年了，挺喜欢的。", ("王芳", "LIVES_IN", "烟台")),
+    ("我家就在绍兴市区呢。", ("王芳", "LIVES_IN", "绍兴")),
+    ("毕业以后就留在珠海了。", ("王芳", "LIVES_IN", "珠海")),
+]
+LOCATED_IN: list[tuple[str, Triple]] = [
+    ("青岚科技总部在绍兴。", ("青岚科技", "LOCATED_IN", "绍兴")),
+    ("我去的是云杉科技的珠海分公司。", ("云杉科技", "LOCATED_IN", "珠海")),
+    ("暖阳书店位于烟台市中心。", ("暖阳书店", "LOCATED_IN", "烟台")),
+    ("北辰实验中学在常州。", ("北辰实验中学", "LOCATED_IN", "常州")),
+    ("天和集团的工厂设在绵阳。", ("天和集团", "LOCATED_IN", "绵阳")),
+    ("极光健身在湘潭有三家店。", ("极光健身", "LOCATED_IN", "湘潭")),
+]
+STUDIES_AT: list[tuple[str, Triple]] = [
+    ("我侄子陈一鸣被华东理工大学录取了🎉", ("陈一鸣", "STUDIES_AT", "华东理工大学")),
+    ("我在南昌大学读研呢。", ("王芳", "STUDIES_AT", "南昌大学")),
+    ("考上了西南财经大学，开心！", ("王芳", "STUDIES_AT", "西南财经大学")),
+    ("我是湖南师范大学毕业的。", ("王芳", "STUDIES_AT", "湖南师范大学")),
+    ("我妹妹赵小雅在北京舞蹈学院上大二。", ("赵小雅", "STUDIES_AT", "北京舞蹈学院")),
+    ("大学是在山东农业大学念的。", ("王芳", "STUDIES_AT", "山东农业大学")),
+]
+FAMILY_OF: list[tuple[str, Triple]] = [
+    ("我表姐纪晓彤下个月结婚。", ("王芳", "FAMILY_OF", "纪晓彤")),
+    ("周宇是我哥，比我大三岁。", ("王芳", "FAMILY_OF", "周宇")),
+    ("我老公宁博文天天加班😮‍💨", ("王芳", "FAMILY_OF", "宁博文")),
+    ("我和我弟童凯长得一点都不像。", ("王芳", "FAMILY_OF", "童凯")),
+    ("闺女甜甜今年三岁啦。", ("王芳", "FAMILY_OF", "甜甜")),
+    ("我爸叫王德顺，是个老木匠。", ("王芳", "FAMILY_OF", "王德顺")),
+]
+FRIEND_OF: list[tuple[str, Triple]] = [
+    ("我跟唐宁是发小。", ("王芳", "FRIEND_OF", "唐宁")),
+    ("我闺蜜夏琳最近失恋了。", ("王芳", "FRIEND_OF", "夏琳")),
+    ("邓一凡是我大学室友。", ("王芳", "FRIEND_OF", "邓一凡")),
+    ("我和蒋悦是多年的好朋友。", ("王芳", "FRIEND_OF", "蒋悦")),
+    ("昨天跟好朋友曹琪去逛街了。", ("王芳", "FRIEND_OF", "曹琪")),
+    ("我的好兄弟车振宇明天过生日。", ("王芳", "FRIEND_OF", "车振宇")),
+]
+USES: list[tuple[str, Triple]] = [
+    ("天天刷豆瓣😂", ("王芳", "USES", "豆瓣")),
+    ("我平时都用飞书办公。", ("王芳", "USES", "飞书")),
+    ("记账一直用的是鲨鱼记账。", ("王芳", "USES", "鲨鱼记账")),
+    ("我写后端主要用Kotlin。", ("王芳", "USES", "Kotlin")),
+    ("修图我都用醒图。", ("王芳", "USES", "醒图")),
+    ("我每天用Keep打卡健身。", ("王芳", "USES", "Keep")),
+]
+LIKES: list[tuple[str, Triple]] = [
+    ("我超喜欢五月天的！", ("王芳", "LIKES", "五月天")),
+    ("最近迷上了《明日方舟》。", ("王芳", "LIKES", "明日方舟")),
+    ("我最爱吃海底捞了😋", ("王芳", "LIKES", "海底捞")),
+    ("我是周深的铁粉。", ("王芳", "LIKES", "周深")),
+    ("我很喜欢宜家。", ("王芳", "LIKES", "宜家")),
+    ("陶然特别爱看《繁花》。", ("陶然", "LIKES", "繁花")),
+]
+DISLIKES: list[tuple[str, Triple]] = [
+    ("我真的受不了拼多多。", ("王芳", "DISLIKES", "拼多多")),
+    ("我不喜欢用企业微信。", ("王芳", "DISLIKES", "企业微信")),
+    ("我很讨厌星巴克的咖啡，太苦了。", ("王芳", "DISLIKES", "星巴克")),
+    ("蔡琳特别讨厌《甄嬛传》。", ("蔡琳", "DISLIKES", "甄嬛传")),
+    ("我一点都不喜欢迪士尼。", ("王芳", "DISLIKES", "迪士尼")),
+    ("我烦死微博了。", ("王芳", "DISLIKES", "微博")),
+]
+VISITED: list[tuple[str, Triple]] = [
+    ("去年去了趟丽江，太美了！", ("王芳", "VISITED", "丽江")),
+    ("我上个月刚从绍兴回来。", ("王芳", "VISITED", "绍兴")),
+    ("五一去了敦煌。", ("王芳", "VISITED", "敦煌")),
+    ("我去过三次张家界。", ("王芳", "VISITED", "张家界")),
+    ("国庆在青海湖玩了三天。", ("王芳", "VISITED", "青海湖")),
+    ("上周末带孩子逛了故宫。", ("王芳", "VISITED", "故宫")),
+]
+MEMBER_OF: list[tuple[str, Triple]] = [
+    ("我考进了星光合唱团！", ("王芳", "MEMBER_OF", "星光合唱团")),
+    ("我们追风跑团周六早上集合。", ("王芳", "MEMBER_OF", "追风跑团")),
+    ("我加入了学校的长风电竞社。", ("王芳", "MEMBER_OF", "长风电竞社")),
+    ("我是蓝鲸摄影协会的会员。", ("王芳", "MEMBER_OF", "蓝鲸摄影协会")),
+    ("贺磊是飞鹰篮球队的队长。", ("贺磊", "MEMBER_OF", "飞鹰篮球队")),
+    ("我在白鸽志愿者协会当志愿者两年了。", ("王芳", "MEMBER_OF", "白鸽志愿者协会")),
+]
+CREATED: list[tuple[str, Triple]] = [
+    ("小满烘焙是我开的。", ("王芳", "CREATED", "小满烘焙")),
+    ("我去年创办了青苗书屋。", ("王芳", "CREATED", "青苗书屋")),
+    ("《山海遗梦》是我写的。", ("王芳", "CREATED", "山海遗梦")),
+    ("彭浩一手创立了火石科技。", ("彭浩", "CREATED", "火石科技")),
+    ("暖阳书店是我和我老公一起开的。", ("王芳", "CREATED", "暖阳书店")),
+    ("我写了《夏夜来信》这首歌。", ("王芳", "CREATED", "夏夜来信")),
+]
+OWNS: list[tuple[str, Triple]] = [
+    ("上周刚提了辆吉利。", ("王芳", "OWNS", "吉利")),
+    ("入手了影石X4，续航不错。", ("王芳", "OWNS", "影石X4")),
+    ("我家有一台戴森吸尘器。", ("王芳", "OWNS", "戴森")),
+    ("我买了个Kindle。", ("王芳", "OWNS", "Kindle")),
+    ("我换了台荣耀Magic6。", ("王芳", "OWNS", "荣耀Magic6")),
+    ("这辆宝马是我的。", ("王芳", "OWNS", "宝马")),
+]
+STATED = [
+    *WORKS_AT,
+    *LIVES_IN,
+    *LOCATED_IN,
+    *STUDIES_AT,
+    *FAMILY_OF,
+    *FRIEND_OF,
+    *USES,
+    *LIKES,
+    *DISLIKES,
+    *VISITED,
+    *MEMBER_OF,
+    *CREATED,
+    *OWNS,
+]
+# Asked, denied, planned, supposed or someone else's word: no relation at all.
+NOT_STATED = [
+    "你在哪上班呀？",
+    "我不在星途物流干了。",
+    "我打算明年搬到绍兴。",
+    "想去冰岛看极光。",
+    "如果被南昌大学录取就好了。",
+    "他说他在云杉科技上班。",
+    "我准备下个月入职云杉科技。",
+    "我没去过敦煌。",
+    "你喜欢五月天吗？",
+    "我从来没用过飞书。",
+    "要是能考上西南财经大学就好了。",
+    "我还没买车呢。",
+    "明天去珠海出差。",
+    "听说吉利要出新车了。",
+    "我们要不要周末去爬泰山？",
+    "我不认识夏琳。",
+    "我不是星光合唱团的。",
+    "如果搬去绵阳的话，我就辞职。",
+    "计划国庆去丽江玩。",
+    "他们说蓝鲸摄影协会挺好的。",
+    "我想买一台Kindle。",
+]
+
+
+# Not read yet, each for an entity boundary: jieba cuts 纪晓/彤 and 邓一/凡是, 附属/医院 after a
+# university, keeps 烟台市 in 烟台市中心, and a pattern takes 五月天的 as one word.
+KNOWN_MISSES = {
+    "我老婆在江南医科大学附属医院当护士。",
+    "暖阳书店位于烟台市中心。",
+    "我表姐纪晓彤下个月结婚。",
+    "邓一凡是我大学室友。",
+    "我超喜欢五月天的！",
+}
+
+
+def _cases(cases: list[tuple[str, Triple]]) -> list[object]:
+    strict = pytest.mark.xfail(reason="an entity boundary", strict=True)
+    return [
+        pytest.param(*case, marks=strict) if case[0] in KNOWN_MISSES else case for case in cases
+    ]
+
+
+@pytest.fixture(scope="module")
+def entities() -> EntityExtractor:
+    return EntityExtractor(spacy.load(resolve_model_path("en_core_web_sm", "spacy")))
+
+
+@pytest.fixture(scope="module")
+def finder() -> RelationExtractor:
+    return RelationExtractor()
+
+
+def find_zh(
+    entities: EntityExtractor, finder: RelationExtractor, text: str
+) -> set[tuple[str, str, str]]:
+    """The relations of ``text`` between the mentions the Chinese entity finder gives."""
+    mentions = entities.extract(text, "zh")
+    return {
+        (r.source.name, r.type.value, r.target.name)
+        for r in finder.find(text, "zh", mentions, SPEAKER)
+    }
+
+
+def _found(expected: Triple, found: set[Triple]) -> bool:
+    source, kind, target = expected
+    return expected in found or (kind in SYMMETRIC and (target, kind, source) in found)
+
+
+@pytest.mark.parametrize(("text", "expected"), _cases(STATED))
+def test_a_stated_relation_is_found(
+    entities: EntityExtractor, finder: RelationExtractor, text: str, expected: Triple
+) -> None:
+    found = find_zh(entities, finder, text)
+    assert _found(expected, found), found
+
+
+@pytest.mark.parametrize("text", NOT_STATED)
+def test_no_relation_is_read_into_a_question_denial_or_plan(
+    entities: EntityExtractor, finder: RelationExtractor, text: str
+) -> None:
+    assert find_zh(entities, finder, text) == set()
