@@ -26,7 +26,7 @@ from service.nlp.relations import Endpoint, RelationMention, RelationType
 from service.nlp.type_evidence import label_weight, relation_votes
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
-LINKER_VERSION = 2
+LINKER_VERSION = 3  # 3: types are a vote over every mention (type_votes, label_votes)
 SPEAKER_CONFIDENCE = 1.0
 GAZETTEER_CONFIDENCE = 0.8
 # A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
