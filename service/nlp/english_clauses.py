@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 
 from spacy.tokens import Token
 
+from service.nlp.discourse import NO_CONVERSATION, Conversation
 from service.nlp.mentions import load_stop_entities
 from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relation_table import Endpoint, mention_endpoint
+from service.nlp.relation_table import Endpoint, mention_endpoint, speaker_endpoint
 
 FIRST_PERSON = frozenset({"i", "me", "my", "myself", "mine", "we", "us", "our", "ours"})
 SECOND_PERSON = frozenset({"you", "your", "yours"})
@@ -57,6 +58,7 @@ class FactContext:
     mentions: list[EntityMention]
     speaker: Endpoint | None
     addressee: Endpoint | None
+    conversation: Conversation = NO_CONVERSATION
 
     def covering(self, token: Token) -> EntityMention | None:
         start = token.idx - self.base
@@ -78,7 +80,7 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
         if lower in FIRST_PERSON:
             return fact.speaker
         if lower in SECOND_PERSON:
-            return fact.addressee
+            return fact.addressee or _answered(fact, token)
         if lower in PERSON_PRONOUNS:
             return _resolve_person(fact, token)
         if lower in THING_PRONOUNS:
@@ -211,6 +213,33 @@ def _resolve_person(fact: FactContext, token: Token) -> Endpoint | None:
     }
     if len(people) == 1:
         return mention_endpoint(next(iter(people.values())), EntityLabel.PERSON)
+    if _names_someone(fact, token, skip):
+        return None  # the fact names someone else: the conversation does not decide
+    name = fact.conversation.antecedent([*skip, fact.conversation.answers or ""])
+    return Endpoint(name, EntityLabel.PERSON) if name else None
+
+
+def _names_someone(fact: FactContext, token: Token, skip: set[str]) -> bool:
+    """A person mention other than the speaker or the addressed, or a proper-noun subject
+    ("Ysolde said she …", whatever label NER gave Ysolde)."""
+    if any(
+        m.label in {EntityLabel.PERSON, EntityLabel.OTHER} and m.text.casefold() not in skip
+        for m in fact.mentions
+    ):
+        return True
+    end = fact.base + len(fact.text)
+    return any(
+        t.dep_ in SUBJECT_DEPS and t.pos_ == "PROPN" and t.lower_ not in skip
+        for t in token.doc
+        if fact.base <= t.idx < end
+    )
+
+
+def _answered(fact: FactContext, token: Token) -> Endpoint | None:
+    """ "you" as a subject or owner ("you've been my best friend"), when no name in the fact is
+    addressed: whom the message answers. "I can get you passes" names no relation's end."""
+    if token.dep_ in SUBJECT_DEPS or token.dep_ == "poss":
+        return speaker_endpoint(fact.conversation.answers)
     return None
 
 

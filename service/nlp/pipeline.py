@@ -11,6 +11,7 @@ from spacy.tokens import Doc, Span
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
+from service.nlp.discourse import Conversation, History, people_named
 from service.nlp.facts import (
     SlotValue,
     find_slot,
@@ -90,13 +91,17 @@ _SLOT_OF_RELATION = {
 }
 
 
-def _slot_of(relations: list[RelationMention], confidence: float) -> SlotValue | None:
-    """The slot a statement's first speaker relation sets (none for a question)."""
+def _slot_of(
+    relations: list[RelationMention], confidence: float, speaker: str | None
+) -> SlotValue | None:
+    """The slot a statement's first speaker relation sets (none for a question). A person
+    resolved from earlier messages has no span either, so the name must be the speaker's."""
     if confidence < STATEMENT_CONFIDENCE:
         return None
     for r in relations:
         slot, labels = _SLOT_OF_RELATION.get(r.type, ("", set()))
-        if r.source.start is None and r.target.label in labels:
+        speaks = r.source.start is None and r.source.name == speaker
+        if speaks and r.target.label in labels:
             return SlotValue(slot, r.target.name, f"relation:{r.extractor}")
     return None
 
@@ -134,14 +139,22 @@ class Extractor:
                 (m.speaker for m in messages if m.speaker),
             )
         )
-        addressees = addressed(messages)
-        return [
-            [self._complete(p, gazetteer, addressee) for p in facts]
-            for facts, addressee in zip(parsed, addressees, strict=True)
-        ]
+        history = History()
+        completed: list[list[Fact]] = []
+        for facts, addressee in zip(parsed, addressed(messages), strict=True):
+            done: list[Fact] = []
+            for p in facts:
+                named = tuple(n for f in done for n in people_named(f.mentions, f.relations))
+                done.append(self._complete(p, gazetteer, history.context(addressee, named)))
+            history = history.after(
+                tuple(n for f in done for n in people_named(f.mentions, f.relations))
+            )
+            completed.append(done)
+        return completed
 
-    def _complete(self, parsed: _Parsed, gazetteer: Gazetteer, addressee: str | None) -> Fact:
-        """The fact with the batch's names found in it and the relations between them."""
+    def _complete(self, parsed: _Parsed, gazetteer: Gazetteer, context: Conversation) -> Fact:
+        """The fact with the batch's names found in it and the relations between them; its
+        pronouns may be resolved by what earlier messages named (``context``)."""
         fact, sentence, speaker = parsed
         mentions = sorted(
             [*fact.mentions, *gazetteer.find(fact.source_text, fact.mentions)],
@@ -151,11 +164,11 @@ class Extractor:
         relations = [
             r
             for r in self.relations.find(
-                fact.source_text, fact.lang, mentions, speaker, sentence, addressee
+                fact.source_text, fact.lang, mentions, speaker, sentence, context.answers, context
             )
             if r.confidence >= self.relation_min_confidence
         ]
-        slot = fact.slot or _slot_of(relations, fact.confidence)
+        slot = fact.slot or _slot_of(relations, fact.confidence, speaker)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
     def _votes(

@@ -5,8 +5,9 @@
 ``nlp_models/relations.jsonl`` (``relation_table.py``).
 
 First person (I, me, my, we, our; 我, 我们) is the speaker. A pronoun that cannot be resolved
-inside the fact (he, she, they; 他, 她) gives no relation. FAMILY_OF and FRIEND_OF are symmetric;
-their source is the one whose kin or friend the other is.
+inside the fact (he, she, they; 他, 她) gives no relation, unless an English one stands for the
+one person the conversation named lately (``discourse.py``). FAMILY_OF and FRIEND_OF are
+symmetric; their source is the one whose kin or friend the other is.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import spacy
 
+from service.nlp.discourse import Conversation
 from service.nlp.patterns import EntityMention
 from service.nlp.relation_table import (
     RELATIONS_PATH,
@@ -58,13 +60,16 @@ class RelationExtractor:
         speaker: str | None,
         sentence: spacy.tokens.Span | None = None,
         addressee: str | None = None,
+        conversation: Conversation | None = None,
     ) -> list[RelationMention]:
         """Relations stated in ``text``; English needs the parsed ``sentence`` it came from.
-        ``addressee`` is whom the speaker answers (咱俩 is the speaker and them)."""
+        ``addressee`` is whom the speaker answers (咱俩 is the speaker and them);
+        ``conversation`` what the batch's earlier messages resolve (English; discourse.py)."""
         if lang == "en":
             if sentence is None:
                 raise ValueError("English relations need the parsed sentence")
-            return self._english.find(text, mentions, speaker, sentence)
+            context = conversation or Conversation(addressee)
+            return self._english.find(text, mentions, speaker, sentence, context)
         if lang == "zh":
             return self._chinese.find(text, mentions, speaker, addressee)
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from spacy.tokens import Span, Token
 
 from service.nlp import relations_en_frames as frames
+from service.nlp.discourse import NO_CONVERSATION, Conversation
 from service.nlp.english_clauses import (
     PREP_HOSTS,
     SUBJECT_DEPS,
@@ -88,14 +89,19 @@ class EnglishRelations:
                 self._by_word.setdefault(word, []).append(row)
 
     def find(
-        self, text: str, mentions: list[EntityMention], speaker: str | None, sentence: Span
+        self,
+        text: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        sentence: Span,
+        conversation: Conversation = NO_CONVERSATION,
     ) -> list[RelationMention]:
         offset = sentence.text.find(text) if text else -1
         if offset < 0:  # not the span's stripped text: count from its first non-space
             offset = len(sentence.text) - len(sentence.text.lstrip())
         base = sentence.start_char + offset
         fact = FactContext(text, base, mentions, speaker_endpoint(speaker), None)
-        fact = FactContext(text, base, mentions, fact.speaker, addressee(fact))
+        fact = FactContext(text, base, mentions, fact.speaker, addressee(fact), conversation)
         found: list[RelationMention] = []
         for token in sentence:
             for row in self._rows_for(token):
@@ -307,8 +313,8 @@ def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     name = name_beside(token)
     mention = fact.covering(name) if name is not None else None
     relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
-    if name is None or relative is None or relative.start is None:
-        return
+    if name is None or relative is None or relative == fact.speaker:
+        return  # "you're my best friend": whom the message answers (discourse.py) is kin too
     relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
     hosts = [token, name, token.head] if token.dep_ in {"amod", "compound"} else [token, name]
     owners = [c for h in hosts for c in h.children if c.dep_ == "poss" and c.i != name.i]

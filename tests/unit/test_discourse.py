@@ -1,0 +1,118 @@
+"""Pronouns resolved from the earlier messages of a batch (service/nlp/discourse.py).
+
+Made-up conversations; none of their names is in graph-dev.json.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from service.core.config import Settings
+from service.core.domain import MessageIn
+from service.nlp.discourse import WINDOW, Conversation, History
+from service.nlp.pipeline import Extractor
+
+SAID = datetime(2024, 5, 10, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor(Settings())
+
+
+def relations(extractor: Extractor, said: list[tuple[str, str]]) -> set[tuple[str, str, str]]:
+    messages = [MessageIn(speaker=speaker, content=text) for speaker, text in said]
+    facts = extractor.extract(messages, [SAID] * len(messages))
+    return {
+        (r.source.name, r.type.value, r.target.name)
+        for message in facts
+        for fact in message
+        for r in fact.relations
+    }
+
+
+def test_one_recent_person_is_whom_he_means(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Wren", "My brother Osric finally finished the house move."),
+            ("Pell", "Nice! Where did he end up?"),
+            ("Wren", "He lives in Tarragona now, right by the sea."),
+        ],
+    )
+    assert ("Osric", "LIVES_IN", "Tarragona") in found
+
+
+def test_two_recent_people_resolve_nobody(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Wren", "Osric and Thaddeus came over for dinner last night."),
+            ("Wren", "He lives in Tarragona now, right by the sea."),
+        ],
+    )
+    assert not {r for r in found if r[1] == "LIVES_IN"}
+
+
+def test_a_name_in_the_fact_wins_over_the_conversation(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Wren", "My brother Osric finally finished the house move."),
+            ("Pell", "Margit said she works at Brindlecombe Press these days."),
+        ],
+    )
+    assert ("Margit", "WORKS_AT", "Brindlecombe Press") in found
+    assert not {r for r in found if r[0] == "Osric" and r[1] == "WORKS_AT"}
+
+
+def test_a_named_subject_keeps_the_conversation_out(extractor: Extractor) -> None:
+    """NER calls Ysolde an organisation here: no relation, but none given to Osric either."""
+    found = relations(
+        extractor,
+        [
+            ("Wren", "My brother Osric finally finished the house move."),
+            ("Pell", "Ysolde said she works at Brindlecombe Press these days."),
+        ],
+    )
+    assert not {r for r in found if r[0] == "Osric" and r[1] == "WORKS_AT"}
+
+
+def test_the_speaker_and_the_answered_are_not_he(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Pell", "Osric! Long time."),
+            ("Osric", "Pell, good to hear from you."),
+            ("Pell", "He lives in Tarragona now, right by the sea."),
+        ],
+    )
+    assert not {r for r in found if r[1] == "LIVES_IN"}
+
+
+def test_you_is_whom_the_message_answers(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Pell", "Can't believe it's been twenty years, honestly."),
+            ("Wren", "you've been my best friend since we were kids"),
+        ],
+    )
+    assert ("Wren", "FRIEND_OF", "Pell") in found or ("Pell", "FRIEND_OF", "Wren") in found
+
+
+def test_a_name_fades_after_the_window() -> None:
+    history = History().after(("Osric",))
+    for _ in range(WINDOW):
+        assert history.context(None).antecedent([]) == "Osric"
+        history = history.after(())
+    assert history.context(None).antecedent([]) is None
+
+
+def test_the_antecedent_skips_the_excluded_and_needs_exactly_one() -> None:
+    talk = Conversation("Pell", ("Osric", "Pell", "osric"))
+    assert talk.antecedent(["pell"]) == "Osric"
+    assert talk.antecedent([]) is None
+    assert Conversation().antecedent([]) is None
