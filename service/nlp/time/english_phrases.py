@@ -1,12 +1,12 @@
 """English time phrases beyond single periods: parts of periods, spans, holidays, decade words.
 
-``find_time_tags`` runs these after the rules in ``temporal``. What they mean:
+``find_time_tags`` runs these after the rules in ``english.py``. What they mean:
 
 - "early / mid / late X", "the beginning / start / middle / end of X", "the first / second half
   of X", where X is a month ("mid-November", with or without a year), a year ("early 2025"),
   a season, "last / this / next week / month / year", "the week / month / year" (the current
   one) or a decade ("the late 90s"): the part of X documented in ``periods``. A bare month or
-  season is picked as in ``temporal`` (the latest not after the reference).
+  season is picked as in ``calendar.season_of_year`` (the latest not after the reference).
 - "the last / past N days / weeks / months / years" ("in the last two weeks", "over the past
   3 months", "the past few days", "the last 24 hours"; "the" may go when N is said) and "in
   recent weeks" (N = 3): a span back from now, see ``periods``. Not "the last week of May"

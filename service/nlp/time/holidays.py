@@ -13,7 +13,7 @@ The names and date rules are data (``nlp_models/time_phrases.json``). Four kinds
 Chinese-calendar days come from ``lunar_python``; each holiday's day in a year is computed once
 per process, as one conversion costs a few milliseconds.
 
-Which occurrence a phrase means, like a bare month name (see ``temporal``): a bare name or "on
+Which occurrence a phrase means, like a bare month name (see ``english.py``): a bare name or "on
 X" is the most recent occurrence that has begun by the reference day; "last X" / 去年X is the
 one of the previous calendar year; "this X" / 今年X the one of the current year; "next X" the
 first one after the reference day; "X 2019" / 2019年X the one of that year. Every holiday is a
