@@ -1,6 +1,6 @@
 """Chinese time expressions: the rule table behind ``find_time_tags(..., lang="zh")``.
 
-Same calendar as the English rules (``english.py``, on the calendar of ``calendar.py``), with two Chinese readings:
+Same calendar (``calendar.py``) as the English rules (``english.py``), with two Chinese readings:
 
 - 上周五 / 这周一 / 下周三 are weekdays *of* the previous / current / next ISO week (not "the last
   Friday"); a bare 周五 / 星期五 is the most recent one, today included. 日 and 天 are Sunday.
