@@ -25,7 +25,7 @@ import itertools
 import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import jieba
@@ -118,7 +118,7 @@ class ChineseEntityFinder:
             *self._after_place_verb(tokens),  # last: any label from the word itself wins
         ]
         kept = _longest_first(mention for mention in found if self._allowed(mention))
-        return self._org_goes_on(text, tokens, kept)
+        return _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
 
     def tokens(self, text: str) -> list[Token]:
         """jieba's words of ``text`` with their tags and offsets."""
@@ -487,6 +487,24 @@ class ChineseEntityFinder:
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
         return len(surface) >= 2 and not surface.isdigit()
+
+
+# Words after a place that make it a description, not a mention: 潮汕菜, 东北口音.
+PLACE_AS_STYLE = ("菜", "口音", "风味")
+
+
+def _places_in_phrases(text: str, mentions: list[EntityMention]) -> list[EntityMention]:
+    """A place before a style word is none (吃潮汕菜); a city's 市 before 中心 is the city
+    centre's (住在柳州市中心: 柳州)."""
+    found = []
+    for mention in mentions:
+        after = text[mention.end :]
+        if mention.label is EntityLabel.PLACE and after.startswith(PLACE_AS_STYLE):
+            continue
+        if after.startswith("中心") and mention.text.endswith("市") and len(mention.text) > 2:
+            mention = replace(mention, text=mention.text[:-1], end=mention.end - 1)
+        found.append(mention)
+    return found
 
 
 def _branch_words() -> frozenset[str]:
