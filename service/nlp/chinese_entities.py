@@ -196,6 +196,9 @@ class ChineseEntityFinder:
             elif first.word[-1] in self._surnames and self._is_nickname(second):
                 text = first.word[-1] + given
                 yield _mention(text, EntityLabel.PERSON, second.start - 1, "zh:surname", 0.7)
+            cut = self._name_cut_short(first, second)
+            if cut is not None:
+                yield cut
             if len(first.word) == 1 and first.word in self._surnames and given in self._titles:
                 text = first.word + given
                 yield _mention(text, EntityLabel.PERSON, first.start, "zh:title", 0.7)
@@ -205,6 +208,18 @@ class ChineseEntityFinder:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
             elif word[0] in self._surnames and word[1:] in self._titles:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:title", 0.7)
+
+    def _name_cut_short(self, first: Token, second: Token) -> EntityMention | None:
+        """A two-character name whose given name's second character jieba's HMM glued to the
+        next word (邱晓/nr 彤来/n): that character and a trailer (来, 也) make no word."""
+        glued, rest = second.word[:1], second.word[1:]
+        if len(first.word) != 2 or first.word[0] not in self._surnames or self._known(second.word):
+            return None
+        if self._person(first) is None:
+            return None
+        if glued not in self._given_chars or not all(char in NAME_TRAILERS for char in rest):
+            return None
+        return _mention(first.word + glued, EntityLabel.PERSON, first.start, "zh:surname", 0.75)
 
     def _is_surname_token(self, token: Token, given: str = "") -> bool:
         """A family name jieba left alone; tagged as a common noun (龙/n) only before a

@@ -226,3 +226,9 @@ def test_a_place_in_a_phrase(finder: ChineseEntityFinder) -> None:
     assert found(finder, "我住在柳州市中心") == {"柳州": EntityLabel.PLACE}
     assert "潮汕" not in found(finder, "周末去吃潮汕菜吧")
     assert found(finder, "我去过柳州") == {"柳州": EntityLabel.PLACE}
+
+
+def test_a_three_character_name_jieba_cut_short(finder: ChineseEntityFinder) -> None:
+    """邱晓/nr 彤来/n: the given name's last character glued to the verb after it."""
+    assert found(finder, "我朋友邱晓彤来了") == {"邱晓彤": EntityLabel.PERSON}
+    assert found(finder, "王芳来了") == {"王芳": EntityLabel.PERSON}
