@@ -25,7 +25,7 @@ import itertools
 import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import jieba
@@ -118,7 +118,7 @@ class ChineseEntityFinder:
             *self._after_place_verb(tokens),  # last: any label from the word itself wins
         ]
         kept = _longest_first(mention for mention in found if self._allowed(mention))
-        return self._org_goes_on(text, tokens, kept)
+        return _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
 
     def tokens(self, text: str) -> list[Token]:
         """jieba's words of ``text`` with their tags and offsets."""
@@ -196,6 +196,9 @@ class ChineseEntityFinder:
             elif first.word[-1] in self._surnames and self._is_nickname(second):
                 text = first.word[-1] + given
                 yield _mention(text, EntityLabel.PERSON, second.start - 1, "zh:surname", 0.7)
+            cut = self._name_cut_short(first, second)
+            if cut is not None:
+                yield cut
             if len(first.word) == 1 and first.word in self._surnames and given in self._titles:
                 text = first.word + given
                 yield _mention(text, EntityLabel.PERSON, first.start, "zh:title", 0.7)
@@ -205,6 +208,18 @@ class ChineseEntityFinder:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:nickname", 0.7)
             elif word[0] in self._surnames and word[1:] in self._titles:
                 yield _mention(word, EntityLabel.PERSON, token.start, "zh:title", 0.7)
+
+    def _name_cut_short(self, first: Token, second: Token) -> EntityMention | None:
+        """A two-character name whose given name's second character jieba's HMM glued to the
+        next word (邱晓/nr 彤来/n): that character and a trailer (来, 也) make no word."""
+        glued, rest = second.word[:1], second.word[1:]
+        if len(first.word) != 2 or first.word[0] not in self._surnames or self._known(second.word):
+            return None
+        if self._person(first) is None:
+            return None
+        if glued not in self._given_chars or not all(char in NAME_TRAILERS for char in rest):
+            return None
+        return _mention(first.word + glued, EntityLabel.PERSON, first.start, "zh:surname", 0.75)
 
     def _is_surname_token(self, token: Token, given: str = "") -> bool:
         """A family name jieba left alone; tagged as a common noun (龙/n) only before a
@@ -487,6 +502,24 @@ class ChineseEntityFinder:
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
         return len(surface) >= 2 and not surface.isdigit()
+
+
+# Words after a place that make it a description, not a mention: 潮汕菜, 东北口音.
+PLACE_AS_STYLE = ("菜", "口音", "风味")
+
+
+def _places_in_phrases(text: str, mentions: list[EntityMention]) -> list[EntityMention]:
+    """A place before a style word is none (吃潮汕菜); a city's 市 before 中心 is the city
+    centre's (住在柳州市中心: 柳州)."""
+    found = []
+    for mention in mentions:
+        after = text[mention.end :]
+        if mention.label is EntityLabel.PLACE and after.startswith(PLACE_AS_STYLE):
+            continue
+        if after.startswith("中心") and mention.text.endswith("市") and len(mention.text) > 2:
+            mention = replace(mention, text=mention.text[:-1], end=mention.end - 1)
+        found.append(mention)
+    return found
 
 
 def _branch_words() -> frozenset[str]:

@@ -230,16 +230,21 @@ class EntityDirectory:
         for form in [known.name, *known.aliases]:
             self._claim(form, known.key, known.type)
 
-    def resolve(self, surface: str, label: str, trusted: bool = False) -> tuple[str, str] | None:
+    def resolve(
+        self, surface: str, label: str, trusted: bool = False, addressee: str | None = None
+    ) -> tuple[str, str] | None:
         """The key of the known entity this surface names, if exactly one does, and why:
         "name" (its name or an alias), "short_form" (it is one of the entity's short forms),
-        "long_form" (the entity's name is one of the surface's short forms)."""
+        "long_form" (the entity's name is one of the surface's short forms). A short form
+        several entities claim names ``addressee`` (a key) when it is one of them."""
         form = normalize_name(surface)
         if not form:
             return None
         if form in self._exact:
             return self._exact[form], "name"
         keys = {k for k in self._short.get(form, set()) if not trusted or self._fits(k, label)}
+        if len(keys) > 1 and addressee in keys:
+            keys = {addressee}
         if len(keys) == 1:
             return next(iter(keys)), "short_form"
         # "Acme Robotics" when the scope knows "Acme": the mention's own short form.
@@ -265,12 +270,13 @@ class EntityDirectory:
         at: datetime | None,
         trusted: bool = False,
         votes: Sequence[TypeVote] | None = (),
+        addressee: str | None = None,
     ) -> str:
         """The entity this surface names, made when no known one does; the votes and the
         form are recorded on it. ``trusted``: the label comes from a dictionary (``resolve``).
         ``votes``: the context's votes besides the label's; None for a surface already
-        counted, which votes no more."""
-        return self.link_why(surface, label, confidence, at, trusted, votes)[0]
+        counted, which votes no more. ``addressee``: see ``resolve``."""
+        return self.link_why(surface, label, confidence, at, trusted, votes, addressee)[0]
 
     def link_why(
         self,
@@ -280,12 +286,13 @@ class EntityDirectory:
         at: datetime | None,
         trusted: bool = False,
         votes: Sequence[TypeVote] | None = (),
+        addressee: str | None = None,
     ) -> tuple[str, str]:
         """``link``, and how the surface names the entity: "name" (its name), "short_form"
         (one of the entity's short forms), "long_form" (the entity's name is one of the
         surface's short forms: "Acme Robotics" when "Acme" is known) or "alias"."""
         name = display_name(surface)
-        found = self.resolve(name, label, trusted)
+        found = self.resolve(name, label, trusted, addressee)
         key = found[0] if found is not None else entity_key(self.scope, name)
         if key not in self.drafts:
             self.drafts[key] = _Draft(key, name, label, 0.0)
@@ -357,10 +364,12 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
     directory = EntityDirectory(scope)
     for entity in known:
         directory.add_known(entity)
-    speakers = {
-        directory.link(speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, at)
+    speaker_keys = {
+        speaker: directory.link(speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, at)
         for speaker, at in _speakers(facts)
     }
+    speakers = set(speaker_keys.values())
+    addressees = _addressees(facts, speaker_keys)
     # Longest names first, so that "Acme Robotics" is the entity "Acme" later links to.
     found = sorted(
         ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
@@ -374,13 +383,14 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
             fact.said_at,
             _trusted(mention),
             mention.votes,
+            _vocative(fact, mention, addressees),
         )
     mentions: list[MentionRow] = []
     relations: list[RelationRow] = []
     gazetteer = Gazetteer(directory.gazetteer_forms())
     for fact in facts:
         spans = list(fact.mentions) + gazetteer.find(fact.text, fact.mentions)
-        own = _mention_rows(directory, fact, spans)
+        own = _mention_rows(directory, fact, spans, addressees)
         found_relations = _relation_rows(directory, fact, spans)
         mentions += own + _endpoint_mentions(fact, own, found_relations)
         relations += found_relations
@@ -422,13 +432,45 @@ def _speakers(facts: Sequence[LinkInput]) -> list[tuple[str, datetime]]:
     return [(f.speaker, f.said_at) for f in facts if f.speaker and f.speaker.strip()]
 
 
+def _addressees(facts: Sequence[LinkInput], speaker_keys: dict[str, str]) -> dict[str, str]:
+    """Whom each fact is said to, by memory id: the next other speaker of the batch, who
+    answers it."""
+    found: dict[str, str] = {}
+    for i, fact in enumerate(facts):
+        after = (f.speaker for f in facts[i + 1 :] if f.speaker and f.speaker != fact.speaker)
+        speaker = next(after, None)
+        if speaker is not None and speaker in speaker_keys:
+            found[fact.memory_id] = speaker_keys[speaker]
+    return found
+
+
+# After a name a message opens with, what makes it an address: 老周，…; 阿青你…
+_VOCATIVE_END = re.compile(r"\s*(?:[，,！!：:、～~]|[你您])")
+
+
+def _vocative(fact: LinkInput, mention: EntityMention, addressees: dict[str, str]) -> str | None:
+    """The addressee's key when the mention opens the fact as an address, else None."""
+    if fact.text[: mention.start].strip() or not _VOCATIVE_END.match(fact.text, mention.end):
+        return None
+    return addressees.get(fact.memory_id)
+
+
 def _mention_rows(
-    directory: EntityDirectory, fact: LinkInput, spans: list[EntityMention]
+    directory: EntityDirectory,
+    fact: LinkInput,
+    spans: list[EntityMention],
+    addressees: dict[str, str],
 ) -> list[MentionRow]:
     rows = []
     for m in spans:
         key, why = directory.link_why(
-            m.text, m.label.value, m.confidence, fact.said_at, _trusted(m), votes=None
+            m.text,
+            m.label.value,
+            m.confidence,
+            fact.said_at,
+            _trusted(m),
+            votes=None,
+            addressee=_vocative(fact, m, addressees),
         )
         rows.append(
             MentionRow(

@@ -195,10 +195,22 @@ def _chinese_organisation_short_forms(norm: str, rules: ShortFormRules) -> list[
     forms = [stem]
     mark = rules.org_abbreviations_zh.get(suffix)
     if mark is not None:
-        forms.append(norm[0] + mark)
+        forms += _abbreviations(stem, mark)
     elif len(stem) == 4 and suffix in rules.org_two_char_short_zh:
         forms.append(stem[:2])
     return forms
+
+
+def _abbreviations(stem: str, mark: str) -> list[str]:
+    """A short stem by its first character (浙江 + 大学 -> 浙大); a place and a two-character
+    field (湖州 + 丝绸 + 大学, 中国 + 农业 + 银行) by the first characters of both and by the
+    field's alone, as a local calls it (湖丝大, 丝大; 中农行, 农行)."""
+    if len(stem) <= 3:
+        return [stem[0] + mark]
+    if len(stem) <= 5:
+        field = stem[-2]
+        return [stem[0] + field + mark, field + mark]
+    return []
 
 
 _BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")

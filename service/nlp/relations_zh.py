@@ -430,6 +430,10 @@ def _target(
         return None
     inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
     inside = inside or _mention_going_on(mentions, start, end)
+    if row.type is RelationType.WORKS_AT and _unnamed_department(surface, start, end, mentions):
+        if inside is None or inside.label is not EntityLabel.ORG:
+            return None  # 在结算中心做审核: a part of the employer named elsewhere
+        return mention_endpoint(inside)  # 在蓝鲸银行结算中心: the bank
     if inside is not None and inside.end < end and _ORG_TAIL.search(text[inside.end : end]):
         inside = None  # 上海 in 上海交通大学: the group names the university
     if inside is not None:
@@ -442,6 +446,17 @@ def _target(
     if row.target_labels and target.label not in row.target_labels:
         return None
     return target
+
+
+def _unnamed_department(surface: str, start: int, end: int, mentions: list[EntityMention]) -> bool:
+    """A target ending in a department's word (中心, 研发部, 项目组) that no mention names:
+    not a site (总部), a branch (分行) or a club (俱乐部) either."""
+    words = relation_words().classes
+    if not surface.endswith(words.get("DEPARTMENT", ())) or _names(mentions, start, end):
+        return False
+    heads = [w for group in relation_words().heads.values() for w in group]
+    others = [*words.get("SITE", ()), *words.get("BRANCH", ()), *heads]
+    return not any(surface.endswith(w) and len(w) > 1 for w in others)
 
 
 def _after_possessor(surface: str, start: int, mentions: list[EntityMention]) -> str:

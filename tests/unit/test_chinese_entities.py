@@ -218,3 +218,17 @@ def test_a_word_listed_as_not_an_entity_is_dropped(tmp_path: Path) -> None:
     stop = lexicon.not_entities | {"西湖"}
     finder = ChineseEntityFinder(dataclasses.replace(lexicon, not_entities=stop))
     assert "西湖" not in found(finder, "我们周末去西湖边散步。")
+
+
+def test_a_place_in_a_phrase(finder: ChineseEntityFinder) -> None:
+    """A city centre is the city's (柳州市中心 -> 柳州); a place before a style word describes
+    a dish or an accent and names nothing (潮汕菜, 东北口音)."""
+    assert found(finder, "我住在柳州市中心") == {"柳州": EntityLabel.PLACE}
+    assert "潮汕" not in found(finder, "周末去吃潮汕菜吧")
+    assert found(finder, "我去过柳州") == {"柳州": EntityLabel.PLACE}
+
+
+def test_a_three_character_name_jieba_cut_short(finder: ChineseEntityFinder) -> None:
+    """邱晓/nr 彤来/n: the given name's last character glued to the verb after it."""
+    assert found(finder, "我朋友邱晓彤来了") == {"邱晓彤": EntityLabel.PERSON}
+    assert found(finder, "王芳来了") == {"王芳": EntityLabel.PERSON}

@@ -51,6 +51,10 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("美的集团", "ORG", ["美的"]),
         ("比亚迪汽车", "ORG", ["比亚迪"]),
         ("招商银行", "ORG", ["招商", "招行"]),
+        ("湖州丝绸大学", "ORG", ["湖州丝绸", "湖丝大", "丝大"]),
+        ("青石镇瓷器大学", "ORG", ["青石镇瓷器", "青瓷大", "瓷大"]),
+        ("滇南农林大学", "ORG", ["滇南农林", "滇农大", "农大"]),
+        ("中国农业银行", "ORG", ["中国农业", "中农行", "农行"]),
         ("华为Mate 60", "CONCEPT", ["mate 60"]),
     ],
 )
@@ -177,3 +181,38 @@ def test_legacy_type_keyed_entities_are_not_linked_to() -> None:
 )
 def test_relation_words_of_a_question(question: str, expected: tuple[str, ...]) -> None:
     assert relation_types(question) == expected
+
+
+def _said(memory_id: str, speaker: str, text: str, *mentions: EntityMention) -> LinkInput:
+    return LinkInput(memory_id, text, "zh", speaker, AT, list(mentions))
+
+
+def test_an_address_two_people_answer_to_names_the_one_who_replies() -> None:
+    opening = "老孙，明天还出摊吗？"
+    linked = link(
+        SCOPE,
+        [
+            _said("m1", "郑立", opening, mention("老孙", opening, EntityLabel.PERSON)),
+            _said("m2", "孙海平", "出，老地方见"),
+            _said("m3", "孙小雨", "我也去帮忙"),
+        ],
+        [],
+    )
+    by_key = {e.key: e for e in linked.entities}
+    addressed = next(m for m in linked.mentions if m.surface == "老孙")
+    assert by_key[addressed.key].name == "孙海平"
+    assert "老孙" not in {e.name for e in linked.entities}
+
+
+def test_a_short_form_two_people_answer_to_stays_apart_outside_an_address() -> None:
+    text = "昨天老孙说要出摊"
+    linked = link(
+        SCOPE,
+        [
+            _said("m1", "郑立", text, mention("老孙", text, EntityLabel.PERSON)),
+            _said("m2", "孙海平", "出，老地方见"),
+            _said("m3", "孙小雨", "我也去帮忙"),
+        ],
+        [],
+    )
+    assert "老孙" in {e.name for e in linked.entities}

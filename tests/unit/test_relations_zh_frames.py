@@ -156,3 +156,15 @@ def test_the_two_of_us_are_the_speaker_and_whom_they_answer(finder: RelationExtr
             ("王芳", "FRIEND_OF", "李娜")
         }
         assert finder.find(text, "zh", [], "王芳") == []  # nobody answered: nothing
+
+
+def test_a_department_is_no_employer(finder: RelationExtractor) -> None:
+    """A department no mention names is a part of an employer: no WORKS_AT of its own; one
+    after the employer's name in the same phrase gives the employer."""
+    assert not any(r[1] == "WORKS_AT" for r in find(finder, "我现在在结算中心做审核。"))
+    assert not any(r[1] == "WORKS_AT" for r in find(finder, "他在研发部做测试。"))
+    assert find(finder, "我在蓝鲸银行结算中心做审核。", 蓝鲸银行=L.ORG) >= {
+        ("王芳", "WORKS_AT", "蓝鲸银行")
+    }
+    # A club or a site is no department: 俱乐部 ends in 部.
+    assert any(r[2] == "星海俱乐部" for r in find(finder, "我在星海俱乐部当教练。"))
