@@ -21,11 +21,10 @@ from typing import Any
 
 import spacy
 
-from service.core.config import REPO_ROOT
 from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
 from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention
 
-DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "graph-dev.json"
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "graph-dev.json"
 Extract = Callable[[str], list[EntityMention]]
 
 

@@ -65,3 +65,6 @@ if [ "$(cat "$web_stamp" 2>/dev/null)" != "$want" ]; then
   (cd web && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
   echo "$want" > "$web_stamp"
 fi
+# The few files the pages load, copied into the package (service/api/vendor/, git-ignored) so
+# that a wheel built from this checkout carries them (docs/development.md). Cheap: every time.
+"$VENV/bin/python" -m scripts.copy_npm_files

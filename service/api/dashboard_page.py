@@ -1,7 +1,8 @@
 """The memory dashboard at GET /dashboard: plain HTML and ES modules that talk only to /graphql.
 
 The page's own files ship in `service/api/dashboard_ui/`; cytoscape (the graph) comes from the
-npm registry at setup, pinned by `web/package-lock.json`, and is served from `web/node_modules`.
+npm registry at setup, pinned by `web/package-lock.json`, and is copied into the package's
+`service/api/vendor/` (offline_assets.py).
 No CDN and no build step: it works offline (docs/dashboard.md).
 """
 
@@ -16,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from service.api import offline_assets as offline
-from service.api.offline_assets import NODE_MODULES, Asset
+from service.api.offline_assets import VENDOR_DIR, Asset
 
 DASHBOARD_ROUTE = "/dashboard"
 DASHBOARD_ASSETS_ROUTE = "/dashboard-assets"
@@ -42,10 +43,10 @@ VENDOR: dict[str, Asset] = {
 }
 
 
-def dashboard_page(node_modules: Path = NODE_MODULES) -> HTMLResponse:
+def dashboard_page(vendor_dir: Path = VENDOR_DIR) -> HTMLResponse:
     """The dashboard, or how to install its files when some are missing."""
-    if missing := offline.missing_files(VENDOR, node_modules):
-        return offline.missing_page("Engram dashboard", node_modules, missing)
+    if missing := offline.missing_files(VENDOR, vendor_dir):
+        return offline.missing_page("Engram dashboard", vendor_dir, missing)
     return HTMLResponse((PAGE_FOLDER / "index.html").read_text("utf-8"))
 
 
@@ -54,11 +55,11 @@ async def dashboard(request: Request) -> HTMLResponse:
     return dashboard_page()
 
 
-def dashboard_assets(node_modules: Path = NODE_MODULES) -> Starlette:
+def dashboard_assets(vendor_dir: Path = VENDOR_DIR) -> Starlette:
     """The app mounted at DASHBOARD_ASSETS_ROUTE: the page's files, and /vendor/ from npm."""
     return Starlette(
         routes=[
-            Route("/vendor/{name}", offline.serve_files(VENDOR, node_modules)),
+            Route("/vendor/{name}", offline.serve_files(VENDOR, vendor_dir)),
             Route("/{name}", offline.serve_files(PAGE_FILES, PAGE_FOLDER)),
         ]
     )

@@ -1,8 +1,9 @@
-"""GraphiQL without a CDN: our page at GET /graphql, its files served from `web/node_modules`.
+"""GraphiQL without a CDN: our page at GET /graphql, its files served from the package.
 
 strawberry's own page loads React and GraphiQL from unpkg, so offline it never gets past
 "Loading…". `scripts/setup.sh` installs the same files from the npm registry, pinned by
-`web/package-lock.json` (docs/graphiql.md); the app serves an allowlist of them.
+`web/package-lock.json`, and copies those in ASSETS into `service/api/vendor/`
+(docs/graphiql.md); the app serves that allowlist.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from strawberry.fastapi import GraphQLRouter
 from service.api.offline_assets import (
     CSS,
     JS,
-    NODE_MODULES,
+    VENDOR_DIR,
     Asset,
     missing_files,
     missing_page,
@@ -43,21 +44,21 @@ ASSETS: dict[str, Asset] = {
 class OfflineGraphQLRouter(GraphQLRouter[Any, Any]):
     """strawberry's router, whose GraphiQL page loads its files from this app, not a CDN."""
 
-    def __init__(self, *args: Any, node_modules: Path = NODE_MODULES, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, vendor_dir: Path = VENDOR_DIR, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.node_modules = node_modules
+        self.vendor_dir = vendor_dir
 
     async def render_graphql_ide(self, request: Request) -> HTMLResponse:
-        return graphiql_page(self.node_modules)
+        return graphiql_page(self.vendor_dir)
 
 
-def graphiql_page(node_modules: Path) -> HTMLResponse:
+def graphiql_page(vendor_dir: Path) -> HTMLResponse:
     """Our GraphiQL page, or how to install its files when some are missing."""
-    if missing := missing_files(ASSETS, node_modules):
-        return missing_page("Engram GraphiQL", node_modules, missing)
+    if missing := missing_files(ASSETS, vendor_dir):
+        return missing_page("Engram GraphiQL", vendor_dir, missing)
     return HTMLResponse(files("service.api").joinpath("graphiql.html").read_text("utf-8"))
 
 
-def graphiql_assets(node_modules: Path = NODE_MODULES) -> Starlette:
+def graphiql_assets(vendor_dir: Path = VENDOR_DIR) -> Starlette:
     """The app mounted at GRAPHIQL_ASSETS_ROUTE: the files in ASSETS, by name."""
-    return Starlette(routes=[Route("/{name}", serve_files(ASSETS, node_modules))])
+    return Starlette(routes=[Route("/{name}", serve_files(ASSETS, vendor_dir))])

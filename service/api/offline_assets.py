@@ -1,8 +1,10 @@
 """Browser files the service serves itself, so its pages work without a CDN or internet.
 
 Each page lists the files it loads in an allowlist of name -> Asset; nothing else is served.
-Files from npm live in `web/node_modules`, installed by `scripts/setup.sh` as
-`web/package-lock.json` pins them (docs/graphiql.md, docs/dashboard.md).
+Files from npm are installed into `web/node_modules` by `scripts/setup.sh` as
+`web/package-lock.json` pins them, and the few the pages load are copied from there into
+`service/api/vendor/` (git-ignored, same paths): package data, read like the pages themselves,
+so that a wheel built after setup carries them (docs/development.md, docs/graphiql.md).
 """
 
 from __future__ import annotations
@@ -16,9 +18,8 @@ from pathlib import Path
 from fastapi import HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
-from service.core.config import REPO_ROOT
-
-NODE_MODULES = REPO_ROOT / "web" / "node_modules"
+# Asset paths of npm files are their paths under web/node_modules, kept as they are here.
+VENDOR_DIR = Path(str(files("service.api").joinpath("vendor")))
 
 JS = "text/javascript; charset=utf-8"
 CSS = "text/css; charset=utf-8"
@@ -42,8 +43,9 @@ _MISSING_PAGE = """<!doctype html>
 <body style="font-family: sans-serif; margin: 2em; max-width: 50em">
 <h1>{title}: files not installed</h1>
 <p>Engram serves these files from <code>{folder}</code>, which lacks {missing}.
-Install them with <code>make setup</code> (or <code>./scripts/setup.sh</code>; it needs Node.js
-and npm), then reload this page. GraphQL queries to /graphql work meanwhile.</p>
+In a checkout, install them with <code>make setup</code> (or <code>./scripts/setup.sh</code>; it
+needs Node.js and npm), then reload this page; a wheel carries them when built after setup.
+GraphQL queries to /graphql work meanwhile.</p>
 </body></html>
 """
 

@@ -12,7 +12,6 @@ from pydantic import BaseModel, Field, SecretStr, field_validator, model_validat
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 NEO4J_VERSION = "5.26.29"
-REPO_ROOT = Path(__file__).resolve().parents[2]
 _CACHE = Path.home() / ".cache" / "engram"
 
 

@@ -1,8 +1,9 @@
-"""Data folders that ship inside the package: Cypher statements and the NLP tables.
+"""Data folders that ship inside the package: Cypher statements, the NLP tables, and the files
+of the local Neo4j server (its Maven file, conf template and Browser guide).
 
-In the checkout they are the top-level ``cypher/`` and ``nlp_models/``; pyproject's
-``package-dir`` ships them as the packages ``service.cypher`` and ``service.nlp_models``, so an
-editable install and a wheel both find them here.
+In the checkout they are ``cypher/``, ``nlp_models/`` and ``neo4j/server/``; pyproject's
+``package-dir`` ships them as the packages ``service.cypher``, ``service.nlp_models`` and
+``service.neo4j_server``, so an editable install and a wheel both find them here.
 """
 
 from __future__ import annotations
@@ -24,3 +25,4 @@ def package_folder(package: str) -> Path:
 
 CYPHER_DIR = package_folder("service.cypher")
 NLP_MODELS_DIR = package_folder("service.nlp_models")
+NEO4J_SERVER_DIR = package_folder("service.neo4j_server")

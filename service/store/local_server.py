@@ -1,8 +1,9 @@
 """The local Neo4j Community server: jars from Maven Central, run as a background process.
 
-Layout: the jars live in ``Settings.neo4j_home/lib`` (fetched by ``neo4j/pom.xml``); each data
-folder holds its own ``conf/neo4j.conf`` (rendered from ``neo4j/neo4j.conf``), ``data/``,
-``logs/``, ``run/`` and ``neo4j.pid``, so a test server runs beside a user's with other ports.
+Layout: the jars live in ``Settings.neo4j_home/lib`` (fetched by ``neo4j/server/pom.xml``);
+each data folder holds its own ``conf/neo4j.conf`` (rendered from ``neo4j/server/neo4j.conf``),
+``data/``, ``logs/``, ``run/`` and ``neo4j.pid``, so a test server runs beside a user's with
+other ports.
 
 Two pid files name the server: ours (``neo4j.pid``, written at spawn) and the JVM's own
 (``run/neo4j.pid``), which Neo4j's launcher reads to refuse a second start. After a crash
@@ -16,22 +17,26 @@ import enum
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from service.core.config import NEO4J_VERSION, REPO_ROOT, Settings
+from service.core.config import NEO4J_VERSION, Settings
 from service.core.errors import LocalServerError
+from service.core.resources import NEO4J_SERVER_DIR
 
-POM = REPO_ROOT / "neo4j" / "pom.xml"
-CONF_TEMPLATE = REPO_ROOT / "neo4j" / "neo4j.conf"
+# The checkout's neo4j/server/, package data (service.neo4j_server) that a wheel carries.
+POM = NEO4J_SERVER_DIR / "pom.xml"
+CONF_TEMPLATE = NEO4J_SERVER_DIR / "neo4j.conf"
 # Neo4j Browser's guide of Engram's queries and its style (GRASS); the API serves this folder
 # at BROWSER_ASSETS_ROUTE (service/api/app.py), docs/browser.md says how Browser loads them.
-BROWSER_ASSETS = REPO_ROOT / "neo4j" / "browser"
+BROWSER_ASSETS = NEO4J_SERVER_DIR / "browser"
 BROWSER_ASSETS_ROUTE = "/neo4j-browser"
 BROWSER_GUIDE = "engram-guide.html"
 BROWSER_STYLE = "engram.grass"
@@ -176,8 +181,12 @@ class LocalNeo4j:
             return
         if not POM.is_file():
             raise LocalServerError(f"{POM} is missing; install the Neo4j jars into {self.home}/lib")
-        cmd = ["mvn", "-q", "-B", "-f", str(POM), "package", f"-Dneo4j.home={self.home}"]
-        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        # Maven writes target/ beside the pom: a copy in a scratch folder keeps it out of the
+        # installed package (site-packages may be read-only).
+        with tempfile.TemporaryDirectory(prefix="engram-neo4j-pom-") as scratch:
+            pom = Path(shutil.copy(POM, scratch))
+            cmd = ["mvn", "-q", "-B", "-f", str(pom), "package", f"-Dneo4j.home={self.home}"]
+            result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if result.returncode != 0 or not self.installed():
             tail = (result.stdout + result.stderr)[-2000:]
             raise LocalServerError(f"fetching the Neo4j jars failed ({shlex.join(cmd)}):\n{tail}")

@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 
 from neo4j import GraphDatabase
-from service.core.config import REPO_ROOT, Settings
+from service.core.config import Settings
 from service.store.local_server import LocalNeo4j, PidVerdict, ServerState
+
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.integration
 
@@ -63,7 +65,7 @@ def server(tmp_path: Path) -> Iterator[LocalNeo4j]:
 @pytest.fixture
 def started_by_serve(server: LocalNeo4j) -> Iterator[int]:
     """The server's pid, started by a process like `engram serve` that keeps running."""
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
     args = [str(server._settings.data_dir), str(BOLT_PORT), str(HTTP_PORT)]
     proc = subprocess.Popen(
         [sys.executable, "-c", HOLDER, *args], stdout=subprocess.PIPE, text=True, env=env

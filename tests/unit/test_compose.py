@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from service.core.config import REPO_ROOT
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _compose_command() -> list[str] | None:

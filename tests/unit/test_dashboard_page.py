@@ -21,7 +21,7 @@ from service.api.dashboard_page import (
     VENDOR,
     dashboard_page,
 )
-from service.api.offline_assets import NODE_MODULES
+from service.api.offline_assets import VENDOR_DIR
 from service.core.config import Settings
 from service.memory import MemoryService
 from tests.unit.test_graphiql import BROWSER, ICON, MEDIA_TYPES, references
@@ -44,7 +44,7 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
 def test_every_file_of_the_page_is_listed_and_installed() -> None:
     shipped = {p.name for p in PAGE_FOLDER.iterdir() if p.suffix in (".js", ".css")}
     assert shipped == set(PAGE_FILES)
-    assert all((NODE_MODULES / a.path).is_file() for a in VENDOR.values()), "run setup.sh"
+    assert all((VENDOR_DIR / a.path).is_file() for a in VENDOR.values()), "run setup.sh"
 
 
 async def test_the_page_and_every_module_it_imports_are_served(

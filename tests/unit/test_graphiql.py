@@ -20,7 +20,7 @@ from service.api.app import create_app
 from service.api.graphiql import (
     ASSETS,
     GRAPHIQL_ASSETS_ROUTE,
-    NODE_MODULES,
+    VENDOR_DIR,
     OfflineGraphQLRouter,
     graphiql_assets,
 )
@@ -75,7 +75,7 @@ async def uninstalled(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
         ok: bool = True
 
     app = FastAPI()
-    router = OfflineGraphQLRouter(strawberry.Schema(Query), node_modules=tmp_path)
+    router = OfflineGraphQLRouter(strawberry.Schema(Query), vendor_dir=tmp_path)
     app.include_router(router, prefix="/graphql")
     app.mount(GRAPHIQL_ASSETS_ROUTE, graphiql_assets(tmp_path))
     async for http in _client(app):
@@ -83,8 +83,8 @@ async def uninstalled(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
 
 
 def test_setup_installed_the_assets() -> None:
-    missing = [a.path for a in ASSETS.values() if not (NODE_MODULES / a.path).is_file()]
-    assert not missing, f"run ./scripts/setup.sh: {missing} not in {NODE_MODULES}"
+    missing = [a.path for a in ASSETS.values() if not (VENDOR_DIR / a.path).is_file()]
+    assert not missing, f"run ./scripts/setup.sh: {missing} not in {VENDOR_DIR}"
 
 
 async def test_a_browser_gets_our_page_and_every_file_it_loads(
