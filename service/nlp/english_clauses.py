@@ -323,7 +323,7 @@ def asserted(token: Token) -> bool:
     """Not negated, asked, conditional or only possible: "I don't work at X", "Do you use X?",
     "if I move to X", "I might try X"."""
     verb = clause_verb(token)
-    chain = [token, verb, verb.head] if verb.dep_ in INHERITS_SUBJECT else [token, verb]
+    chain = _hedge_chain(token, verb)
     for t in chain:
         if any(_hedges(c) for c in t.children):
             return False
@@ -335,11 +335,21 @@ def asserted(token: Token) -> bool:
 def denied(token: Token) -> bool:
     """Said and negated, not asked or conditional: "I can't stand X", "not a fan of X"."""
     verb = clause_verb(token)
-    chain = [token, verb, verb.head] if verb.dep_ in INHERITS_SUBJECT else [token, verb]
+    chain = _hedge_chain(token, verb)
     children = [c for t in chain for c in t.children]
     if not any(c.dep_ == "neg" for c in children) or _asks(verb):
         return False
     return not any(_hedges(c) for c in children if c.dep_ != "neg")
+
+
+def _hedge_chain(token: Token, verb: Token) -> list[Token]:
+    """The tokens whose negation or hedge undoes a clause: a clause that borrows its subject
+    ("want to move to X") takes its head's too; one with a subject of its own does not ("since
+    I moved to X, I never see you")."""
+    own_subject = any(c.dep_ in SUBJECT_DEPS for c in verb.children)
+    if verb.dep_ in INHERITS_SUBJECT and not own_subject:
+        return [token, verb, verb.head]
+    return [token, verb]
 
 
 def _hedges(child: Token) -> bool:

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
 from spacy.schemas import validate_token_pattern
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
 
 from service.core.errors import ConfigurationError
@@ -266,6 +266,9 @@ def whole_name(span: Span) -> Span:
         and doc[end + 1].lower_ in load_type_evidence().en.org_heads
     ):
         return doc[span.start : end + 2]
+    start = span.start
+    while start > 0 and _continues_leftward(doc[start - 1], span.start, end):
+        start -= 1
     while (
         end < len(doc)
         and doc[end].pos_ == "PROPN"
@@ -274,7 +277,18 @@ def whole_name(span: Span) -> Span:
         and doc[end - 1].head.i >= end
     ):
         end += 1
-    return span if end == span.end else doc[span.start : end]
+    return span if (start, end) == (span.start, span.end) else doc[start:end]
+
+
+def _continues_leftward(token: Token, start: int, end: int) -> bool:
+    """A word before a name that is part of it: a capitalised proper noun that modifies a word
+    of the name ("Ancoats" of "Ancoats Run Club"), or a hyphen joining two of its parts with no
+    space ("M-Pesa")."""
+    if token.text == "-" and not token.whitespace_ and token.i > 0:
+        before = token.doc[token.i - 1]
+        return before.text[:1].isupper() and not before.whitespace_
+    capitalised = token.pos_ == "PROPN" and token.text[:1].isupper()
+    return capitalised and token.dep_ in {"compound", "prep"} and start <= token.head.i < end
 
 
 class EntityExtractor:

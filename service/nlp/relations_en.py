@@ -269,8 +269,11 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
     if "compound" in row.preps:  # "Finch's Denver office"
-        objects += [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
-    owners = [c for c in token.children if c.dep_ == "poss"]
+        named = [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+        objects += [c for c in named if c.lower_ not in row.trigger]  # "my MBA class": no one
+    # "my evening MBA class": the parser may hang "my" on the first word of the compound.
+    modifiers = [token, *(c for c in token.children if c.dep_ == "compound")]
+    owners = [c for t in modifiers for c in t.children if c.dep_ == "poss"]
     if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
         # "X has its headquarters in Y": "its" is the subject of "has".
         owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
@@ -332,6 +335,10 @@ def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     holder = endpoint(fact, name) if name is not None else None
     if holder is None and token.dep_ == "attr" and speaker_by_default(token.head):
         holder = fact.speaker  # "been a Rust dev at X for 2 years"
+    if holder is None and token.dep_ == "pobj" and token.head.lower_ == "as":
+        # "as a Harbour Choir member I get …": the subject of the clause "as" hangs on.
+        holders = [endpoint(fact, s) for s in clause_subjects(token.head.head)]
+        holder = next((h for h in holders if h is not None), None)
     if holder is None:
         return
     holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)

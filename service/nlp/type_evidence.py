@@ -115,7 +115,10 @@ class Gazetteers:
     def votes(self, surface: str, weights: Weights) -> list[TypeVote]:
         name = normalise_name(surface)
         place = name in self.places
-        person = not _HAN.search(name) and name.split()[0] in self.given_names if name else False
+        # A place's whole name says more than its first word's being a given name (Da Nang).
+        first_word_only = place and " " in name
+        person = bool(name) and not _HAN.search(name) and not first_word_only
+        person = person and name.split()[0] in self.given_names
         if place and not person:
             return [TypeVote(EntityLabel.PLACE, weights.world_place, "gazetteer:place")]
         # "Jackson State", "Florence Nightingale Hospital": a head word says more than a first name.

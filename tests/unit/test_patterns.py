@@ -428,3 +428,8 @@ def test_a_possessive_business_name_is_one_name(extractor: EntityExtractor) -> N
 def test_a_name_cut_short_by_ner_takes_its_compound_nouns(extractor: EntityExtractor) -> None:
     found = _found(extractor.extract("As a Harbour Choir member I get free tickets.", "en"))
     assert any(name == "Harbour Choir" for name, _ in found)
+
+
+def test_a_hyphenated_name_is_one_name(extractor: EntityExtractor) -> None:
+    found = _found(extractor.extract("yep, I integrated T-Wallet myself last week", "en"))
+    assert any(name == "T-Wallet" for name, _ in found)

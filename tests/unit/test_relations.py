@@ -441,6 +441,21 @@ FRAMES = [
     ),
     ("Thursday is my night class at Dawson.", {"Dawson": L.ORG}, ("Ann", "STUDIES_AT", "Dawson")),
     (
+        "Wednesday is my evening MBA lecture at Dawson.",
+        {"Dawson": L.ORG},
+        ("Ann", "STUDIES_AT", "Dawson"),
+    ),
+    (
+        "As a Harbour Choir member I get free tickets.",
+        {"Harbour_Choir": L.ORG},
+        ("Ann", "MEMBER_OF", "Harbour Choir"),
+    ),
+    (
+        "Since I moved to Tallinn I never see you.",
+        {"Tallinn": L.PLACE},
+        ("Ann", "LIVES_IN", "Tallinn"),
+    ),
+    (
         "I'm handing in my notice at Costco on Monday.",
         {"Costco": L.ORG},
         ("Ann", "WORKS_AT", "Costco"),
@@ -484,3 +499,20 @@ def test_an_event_that_was_run_is_no_employer(finder: RelationExtractor, english
 
 def test_a_person_who_hires_is_no_employer(finder: RelationExtractor, english: Language) -> None:
     assert find_en(finder, english, "Tom hired me last year.", Tom=L.PERSON) == set()
+
+
+def test_a_degree_in_a_class_name_is_no_school(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "Wednesday is my evening MBA lecture at Dawson."
+    found = find_en(finder, english, text, MBA=L.OTHER, Dawson=L.ORG)
+    assert ("Ann", "STUDIES_AT", "MBA") not in found
+
+
+def test_a_negated_main_clause_leaves_its_subordinate_said(
+    finder: RelationExtractor, english: Language
+) -> None:
+    assert (
+        find_en(finder, english, "If I move to Tallinn, I'll need a flat.", Tallinn=L.PLACE)
+        == set()
+    )

@@ -80,6 +80,11 @@ def test_a_family_name_prefix_is_no_product_shape(
     )
 
 
+def test_a_place_named_in_full_outweighs_its_first_word() -> None:
+    votes = load_gazetteers().votes("Da Nang", TypeEvidence().table.weights)
+    assert [v.label for v in votes] == [EntityLabel.PLACE]
+
+
 def test_a_first_name_before_a_head_word_is_no_person() -> None:
     weights = TypeEvidence().table.weights
     assert load_gazetteers().votes("Dakota State", weights) == []
