@@ -259,6 +259,9 @@ def whole_name(span: Span) -> Span:
     tags the first words of a name alone ("Harbour" of "Harbour Choir", "Second Chance" of
     "Second Chance Shelter"), and a possessive business name as its owner ("Rosie's Bakery")."""
     doc, end = span.doc, span.end
+    # A name does not end in a plain lower-case word: NER's "Twitch every" is Twitch.
+    while end - span.start > 1 and doc[end - 1].is_lower and doc[end - 1].is_alpha:
+        end -= 1
     if (
         end + 1 < len(doc)
         and doc[end].lower_ in {"'s", "’s"}

@@ -433,3 +433,14 @@ def test_a_name_cut_short_by_ner_takes_its_compound_nouns(extractor: EntityExtra
 def test_a_hyphenated_name_is_one_name(extractor: EntityExtractor) -> None:
     found = _found(extractor.extract("yep, I integrated T-Wallet myself last week", "en"))
     assert any(name == "T-Wallet" for name, _ in found)
+
+
+def test_a_name_does_not_end_in_a_lower_case_word() -> None:
+    import spacy
+    from spacy.tokens import Doc
+
+    from service.nlp.patterns import whole_name
+
+    words = ["we", "stream", "on", "Twitchy", "every", "night"]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    assert whole_name(doc[3:5]).text == "Twitchy"
