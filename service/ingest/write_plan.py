@@ -16,7 +16,7 @@ from service.core.config import Settings
 from service.core.domain import Scope
 from service.core.ids import scoped_id, text_hash
 from service.nlp.linking import LINKER_VERSION, LinkInput
-from service.nlp.normalize import normalize_name
+from service.nlp.normalize import identity_form
 from service.nlp.pipeline import Fact
 from service.store.writes import (
     NewMemory,
@@ -208,10 +208,10 @@ def _supersessions(
         slot = cand.fact.slot
         if slot is None or cand.subject is None:
             continue
-        value = normalize_name(slot.value)
+        value = identity_form(slot.value)
         mine = priority.rank(cand.said_at, cand.agent_id, cand.fact.confidence)
         for old in reconcile.get(cand.key, Reconciled()).holders:
-            if normalize_name(old.slot_value or "") == value:
+            if identity_form(old.slot_value or "") == value:
                 continue
             theirs = priority.rank(old.said_at, old.agent_id, old.confidence)
             if mine >= theirs:
@@ -220,7 +220,7 @@ def _supersessions(
                 result.append(_supersede(old.id, cand.id, slot.slot, old.slot_value, old.said_at))
         previous = latest.get((cand.subject, slot.slot))
         previous_value = previous.fact.slot.value if previous and previous.fact.slot else None
-        if previous and previous_value and normalize_name(previous_value) != value:
+        if previous and previous_value and identity_form(previous_value) != value:
             result.append(_supersede(cand.id, previous.id, slot.slot, slot.value, cand.said_at))
         latest[(cand.subject, slot.slot)] = cand
     return result
