@@ -29,6 +29,7 @@ from service.core.domain import (
 )
 from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
+from service.core.paging import Page
 from service.embedding.embedder import Embedder
 from service.ingest.deferred import DeferredWorker, PendingBatch, PendingObserver, PendingStore
 from service.ingest.write_plan import (
@@ -53,7 +54,7 @@ from service.retrieval import word_forms
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.traversal import GraphTraversal
-from service.store.dashboard_queries import DashboardStore, Page
+from service.store.dashboard_queries import DashboardStore
 from service.store.database import Database
 from service.store.filters import MemoryWhere
 from service.store.repository import GraphStore, MessageRow

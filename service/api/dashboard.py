@@ -49,6 +49,7 @@ from service.api.types import (
 )
 from service.core import domain
 from service.core.errors import EngramError, ValidationError
+from service.core.paging import Page
 from service.store import dashboard_queries as store
 from service.store import filters
 
@@ -385,7 +386,7 @@ def _sort_keys(sort: list[MemorySortInput] | list[EntitySortInput] | None) -> li
     return keys
 
 
-def _page_info(page: store.Page[Any], after: str | None) -> PageInfo:
+def _page_info(page: Page[Any], after: str | None) -> PageInfo:
     return PageInfo(
         has_next_page=page.has_next_page,
         has_previous_page=after is not None,
