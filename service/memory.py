@@ -31,7 +31,7 @@ from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
 from service.core.paging import Page
 from service.embedding.embedder import Embedder
-from service.ingest.deferred import DeferredWorker, PendingBatch, PendingObserver, PendingStore
+from service.ingest.deferred import DeferredWorker, PendingObserver
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
@@ -57,6 +57,7 @@ from service.retrieval.traversal import GraphTraversal
 from service.store.dashboard_queries import DashboardStore
 from service.store.database import Database
 from service.store.filters import MemoryWhere
+from service.store.pending_queries import PendingBatch, PendingStore
 from service.store.repository import GraphStore, MessageRow
 from service.store.schema import apply_schema
 from service.store.scope_sizes import ScopeCounts, scope_counts, scope_size
