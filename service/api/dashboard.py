@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from service.api.auth import ANY, Principal, scope_for
+from service.api.auth import scope_for
 from service.api.context import RequestContext
 from service.api.graph import Entity, EntityLink
 from service.api.types import (
@@ -48,6 +48,7 @@ from service.api.types import (
     problem,
 )
 from service.core import domain
+from service.core.auth import ANY, Principal
 from service.core.errors import EngramError, ValidationError
 from service.core.paging import Page
 from service.store import dashboard_queries as store
