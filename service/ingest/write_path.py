@@ -24,14 +24,13 @@ from service.ingest.deferred import DeferredWorker, PendingObserver
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
-    attach_contexts,
-    link_input,
-    make_candidates,
+    confident_candidates,
+    link_candidates,
     near_duplicate_depth,
     plan_writes,
 )
 from service.nlp.chinese import detect_lang
-from service.nlp.linking import KnownEntity, LinkedBatch, link
+from service.nlp.linking import KnownEntity, LinkedBatch
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.observability import tracing
 from service.store.pending_queries import PendingBatch, PendingStore
@@ -166,17 +165,19 @@ class WritePath:
                 facts = await asyncio.to_thread(self.extractor.extract, parsed, said_at)
             else:
                 facts = [[_whole_message_fact(m, i)] for i, m in enumerate(parsed)]
-            candidates = make_candidates(
-                scope, facts, [r.id for r in message_rows], said_at, [m.speaker for m in parsed]
-            )
             # Weak extractions stay in the message layer only; a caller's own memory
             # (infer=False) is the caller's call and is never dropped.
             floor = self.settings.memory_min_confidence if infer else 0.0
-            confident = [c for c in candidates if c.fact.confidence >= floor]
-            attach_contexts(confident, [m.session_id for m in parsed])
-        return Extracted(
-            scope, message_rows, confident, len(candidates) - len(confident), now, clock.laps
-        )
+            confident, below = confident_candidates(
+                scope,
+                facts,
+                [r.id for r in message_rows],
+                said_at,
+                [m.speaker for m in parsed],
+                [m.session_id for m in parsed],
+                floor,
+            )
+        return Extracted(scope, message_rows, confident, below, now, clock.laps)
 
     async def write(
         self,
@@ -191,9 +192,7 @@ class WritePath:
         with clock.stage("embedding"):
             known = await self._embed(candidates, batch.scope)
         with clock.stage("link"):
-            linked = await asyncio.to_thread(
-                link, batch.scope, [link_input(c) for c in candidates], known
-            )
+            linked = await asyncio.to_thread(link_candidates, batch.scope, candidates, known)
         with clock.stage("reconcile"):
             plan = await self._plan(batch.scope, candidates)
         with clock.stage("write") as stage:
