@@ -20,8 +20,8 @@ from rich.table import Table
 
 from bench.common import bench_settings, ensure_neo4j, summary_ms, write_result
 from neo4j import AsyncGraphDatabase
-from service.api.auth import Principal
 from service.api.schema import schema
+from service.core.auth import Principal
 from service.core.config import Settings
 from service.memory import MemoryService
 

@@ -39,7 +39,7 @@ async def model_inputs(
     untimed: extraction reads nothing stored)."""
     inputs = []
     for batch in batches:
-        extracted = await memory._extract(batch, scope, True)
+        extracted = await memory.write_path.extract(batch, scope, True)
         texts = [c.fact.text for c in extracted.candidates]
         contexts = [c for cand in extracted.candidates for c in cand.context_texts]
         inputs.append(

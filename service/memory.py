@@ -1,21 +1,15 @@
-"""The use cases: add conversations to memory and search it, within one scope."""
+"""The use cases, composed: add (ingest/write_path.py), search, and the lifecycle, in one scope."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Protocol, TypeVar
-
-import pydantic
+from typing import Any, TypeVar
 
 from service.core.config import Settings
 from service.core.domain import (
-    MAX_BATCH,
     AddMode,
     AddResult,
     ContextBlock,
@@ -25,53 +19,36 @@ from service.core.domain import (
     SearchHit,
     SearchOptions,
     StoredMemory,
-    utcnow,
 )
 from service.core.errors import ValidationError
-from service.core.ids import scoped_id, text_hash
+from service.core.paging import Page
 from service.embedding.embedder import Embedder
-from service.ingest.deferred import DeferredWorker, PendingBatch, PendingObserver, PendingStore
-from service.ingest.write_plan import (
-    Arbiter,
-    Candidate,
-    attach_contexts,
-    link_input,
-    make_candidates,
-    near_duplicate_depth,
-    plan_writes,
-)
+from service.ingest.deferred import DeferredWorker
+from service.ingest.write_path import WriteObserver, WritePath
 from service.lifecycle.audit import ReadAudit, ReadEvent, ReadOp
 from service.lifecycle.operations import DeleteReport, ForgetReport, Lifecycle, MemoryEvent
 from service.lifecycle.reembed import EmbeddingStatus, check_embeddings, warn_if_stale
 from service.lifecycle.relink import warn_if_unlinked
-from service.nlp.chinese import detect_lang
-from service.nlp.linking import KnownEntity, link
-from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
+from service.nlp.pipeline import Extractor
 from service.nlp.time import tags as time_tags
 from service.observability import tracing
 from service.retrieval import word_forms
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.traversal import GraphTraversal
-from service.store.dashboard_queries import DashboardStore, Page
+from service.store.dashboard_queries import DashboardStore
 from service.store.database import Database
 from service.store.filters import MemoryWhere
-from service.store.repository import GraphStore, MessageRow
+from service.store.pending_queries import PendingBatch, PendingStore
+from service.store.repository import GraphStore
 from service.store.schema import apply_schema
-from service.store.scope_sizes import ScopeCounts, scope_counts, scope_size
-from service.store.writes import Reconciled, WritePlan
+from service.store.scope_sizes import ScopeCounts, scope_counts
 
 DEFAULT_ACTOR = "engram"
 # Connections Memory.start opens: as many as a search's queries that run side by side (the
 # text query, the scope's and the window's counts).
 SEARCH_CONNECTIONS = 4
 T = TypeVar("T")
-
-
-class WriteObserver(PendingObserver, Protocol):
-    """What add() and the deferred-add worker tell (the API's metrics)."""
-
-    def count_write(self, result: AddResult) -> None: ...
 
 
 @dataclass
@@ -101,16 +78,31 @@ class MemoryService:
     lifecycle: Lifecycle = field(init=False, repr=False)
     dashboard: DashboardStore = field(init=False, repr=False)
     graph: GraphTraversal = field(init=False, repr=False)
-    # Deferred adds (ingest/deferred.py): their queue, and this process's worker once started.
+    # The write path (ingest/write_path.py): add, add_batches and the deferred adds' worker;
+    # ``deferred`` is its queue.
+    write_path: WritePath = field(init=False, repr=False)
     deferred: PendingStore = field(init=False, repr=False)
-    worker: DeferredWorker | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
         self.lifecycle = Lifecycle(self.db, self.embedder, self.extractor)
         self.dashboard = DashboardStore(self.db)
         self.graph = GraphTraversal(self.db, hub_limit=self.settings.graph_hub_limit)
-        self.deferred = PendingStore(self.db)
+        self.write_path = WritePath(
+            self.settings,
+            self.store,
+            self.embedder,
+            self.extractor,
+            self.counts,
+            self.write_observers,
+        )
+        self.deferred = self.write_path.queue
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Settings replaced on a running service (a test's agent_priority) reach the write path.
+        super().__setattr__(name, value)
+        if name == "settings" and "write_path" in self.__dict__:
+            self.write_path.settings = value
 
     @classmethod
     async def start(
@@ -143,17 +135,15 @@ class MemoryService:
 
     def start_worker(self) -> DeferredWorker:
         """Write deferred adds in the background of this process until close()."""
-        if self.worker is None:
-            self.worker = DeferredWorker(
-                self.deferred, self.write_pending, self.settings, self.write_observers
-            )
-            self.worker.start()
-        return self.worker
+        return self.write_path.start_worker()
 
     async def stop_worker(self, grace_s: float = 0.0) -> None:
-        if self.worker is not None:
-            await self.worker.stop(grace_s)
-            self.worker = None
+        await self.write_path.stop_worker(grace_s)
+
+    @property
+    def worker(self) -> DeferredWorker | None:
+        """This process's deferred-add worker, once started."""
+        return self.write_path.worker
 
     async def add(
         self,
@@ -169,42 +159,18 @@ class MemoryService:
         ``mode=DEFERRED`` the validated messages are stored as pending work and only their ids
         are returned; a worker writes them later (ingest/deferred.py).
         """
-        with tracing.span(
-            "engram.add",
-            {"engram.messages": len(messages), "engram.infer": infer, "engram.mode": mode.value},
-        ):
-            if mode is AddMode.DEFERRED:
-                return await self._defer(messages, scope, infer, actor)
-            return await self._write(await self._extract(messages, scope, infer), actor)
-
-    async def _defer(
-        self, messages: Sequence[MessageIn | dict[str, Any]], scope: Scope, infer: bool, actor: str
-    ) -> AddResult:
-        parsed = parse_messages(messages)
-        message_ids = [_message_id(scope, m, i) for i, m in enumerate(parsed)]
-        await self.deferred.enqueue(scope, parsed, message_ids, infer, actor)
-        if self.worker is not None:
-            self.worker.wake()
-        return AddResult(
-            message_ids=message_ids,
-            pending=True,
-            bookmark=await self.db.bookmark(),
-        )
+        return await self.write_path.add(messages, scope, infer, actor, mode)
 
     async def write_pending(self, batch: PendingBatch) -> AddResult:
         """Write one deferred batch as add() would have; the batch ends in the same
         transaction (or nothing is written: NothingMatched)."""
-        with tracing.span("engram.add.deferred", {"engram.messages": len(batch.messages)}):
-            extracted = await self._extract(
-                batch.messages, batch.scope, batch.infer, batch.received_at
-            )
-            return await self._write(extracted, batch.actor, batch.finishes())
+        return await self.write_path.write_pending(batch)
 
     async def pending_work(self, scope: Scope) -> PendingWork:
         """Deferred adds of the scope not written yet (a read's scope: unset ids match any)."""
         return await self.deferred.work(scope)
 
-    async def add_batches(
+    def add_batches(
         self,
         batches: Iterable[tuple[Sequence[MessageIn | dict[str, Any]], Scope]],
         infer: bool = True,
@@ -216,120 +182,7 @@ class MemoryService:
         the first batch that fails stops the run with its error, and every batch before it has
         landed, whole. Extraction reads nothing stored, so running it early changes nothing.
         """
-        pending = iter(batches)
-
-        def extract_next() -> asyncio.Future[_Extracted] | None:
-            batch = next(pending, None)
-            return None if batch is None else asyncio.ensure_future(self._extract(*batch, infer))
-
-        upcoming = extract_next()
-        try:
-            while upcoming is not None:
-                extracted = await upcoming
-                upcoming = extract_next()
-                yield await self._write(extracted, actor)
-        finally:
-            if upcoming is not None:
-                upcoming.cancel()
-
-    async def _extract(
-        self,
-        messages: Sequence[MessageIn | dict[str, Any]],
-        scope: Scope,
-        infer: bool,
-        received_at: datetime | None = None,
-    ) -> _Extracted:
-        """Validate a batch and extract its facts; nothing is read or written. A message
-        without a timestamp was said when received (now, unless deferred)."""
-        clock = StageClock()
-        with clock.stage("nlp"):
-            parsed = parse_messages(messages)
-            now = utcnow()
-            said_at = [m.timestamp or received_at or now for m in parsed]
-            message_rows = [_message_row(scope, m, i, said_at[i]) for i, m in enumerate(parsed)]
-            if infer:
-                facts = await asyncio.to_thread(self.extractor.extract, parsed, said_at)
-            else:
-                facts = [[_whole_message_fact(m, i)] for i, m in enumerate(parsed)]
-            candidates = make_candidates(
-                scope, facts, [r.id for r in message_rows], said_at, [m.speaker for m in parsed]
-            )
-            # Weak extractions stay in the message layer only; a caller's own memory
-            # (infer=False) is the caller's call and is never dropped.
-            floor = self.settings.memory_min_confidence if infer else 0.0
-            confident = [c for c in candidates if c.fact.confidence >= floor]
-            attach_contexts(confident, [m.session_id for m in parsed])
-        return _Extracted(
-            scope, message_rows, confident, len(candidates) - len(confident), now, clock.laps
-        )
-
-    async def _write(
-        self,
-        batch: _Extracted,
-        actor: str,
-        finishes: tuple[str, Mapping[str, Any]] | None = None,
-    ) -> AddResult:
-        """Embed, link, reconcile against the scope and write one extracted batch (one
-        transaction, with ``finishes`` first: GraphStore.write_plan). The scope's entities are
-        read while the facts are embedded."""
-        clock, candidates = StageClock(), batch.candidates
-        with clock.stage("embedding"):
-            known = await self._embed(candidates, batch.scope)
-        with clock.stage("link"):
-            linked = await asyncio.to_thread(
-                link, batch.scope, [link_input(c) for c in candidates], known
-            )
-        with clock.stage("reconcile"):
-            reconcile = await self._reconcile(batch.scope, candidates)
-            plan = plan_writes(
-                candidates,
-                reconcile,
-                self.embedder.model_name,
-                Arbiter(self.settings.agent_priority),
-            )
-        with clock.stage("write") as stage:
-            await self.store.write_plan(
-                batch.scope,
-                batch.message_rows,
-                plan,
-                linked.of({m.id for m in plan.new}),
-                actor,
-                batch.now,
-                finishes,
-            )
-            stage.set_attribute("engram.memories_added", len(plan.new))
-        if self.counts is not None and plan.new:
-            self.counts.clear()  # a grown scope may need another route, or speak anew
-        result = _add_result(batch, plan, clock.laps, await self.db.bookmark())
-        for observer in list(self.write_observers):
-            observer.count_write(result)
-        return result
-
-    async def _embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
-        """Give each candidate its vectors; the scope's entities, read meanwhile."""
-        vectors, known = await asyncio.gather(
-            self.embedder.aembed_memories(
-                [c.fact.text for c in candidates], [c.context_texts for c in candidates]
-            ),
-            self.store.link_entities(scope),
-        )
-        for cand, vector in zip(candidates, vectors, strict=True):
-            cand.embedding, cand.content_embedding = vector.search, vector.content
-        return known
-
-    async def _reconcile(self, scope: Scope, candidates: list[Candidate]) -> dict[str, Reconciled]:
-        """Same hash, nearest near-duplicate and slot holders per candidate, from the vector
-        index's top reconcile_fetch_k; a candidate whose top-k was all other scopes' near
-        copies ("crowded") is looked up again, deeper (near_duplicate_depth)."""
-        s = self.settings
-        asks = [c.reconcile_ask() for c in candidates]
-        found = await self.store.reconcile(scope, asks, s.duplicate_threshold, s.reconcile_fetch_k)
-        crowded = [a for a in asks if found[a.key].crowded and not found[a.key].near_id]
-        if crowded:
-            total, scoped = await scope_size(self.store, self.counts, scope.params())
-            depth = near_duplicate_depth(s, total, scoped)
-            found |= await self.store.reconcile(scope, crowded, s.duplicate_threshold, depth)
-        return found
+        return self.write_path.add_batches(batches, infer, actor)
 
     async def search(
         self,
@@ -439,38 +292,6 @@ async def build_prompt_context(
     return build_context(hits, token_budget, memory.embedder.count_tokens)
 
 
-@dataclass
-class _Extracted:
-    """A validated batch with its candidate facts: what add() embeds, reconciles and writes."""
-
-    scope: Scope
-    message_rows: list[MessageRow]
-    candidates: list[Candidate]
-    below_confidence: int
-    now: datetime
-    stage_ms: dict[str, float]
-
-
-class StageClock:
-    """Milliseconds spent per stage of a call, for callers that want to see where time goes."""
-
-    def __init__(self) -> None:
-        self.laps: dict[str, float] = {}
-        self._last = time.perf_counter()
-
-    def lap(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.laps[stage] = (now - self._last) * 1000
-        self._last = now
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[tracing.SpanHandle]:
-        """The block as stage ``name`` of an add: its span (engram.add.<name>), then its lap."""
-        with tracing.span(f"engram.add.{name}") as current:
-            yield current
-        self.lap(name)
-
-
 def _timed(load: Callable[[], T], name: str, load_ms: dict[str, float]) -> T:
     """load(), with the milliseconds it took recorded under name."""
     start = time.perf_counter()
@@ -485,74 +306,3 @@ MAX_TOKEN_BUDGET = 32_000
 def _check_budget(token_budget: int) -> None:
     if not 1 <= token_budget <= MAX_TOKEN_BUDGET:
         raise ValidationError(f"tokenBudget must be between 1 and {MAX_TOKEN_BUDGET}")
-
-
-def _add_result(
-    batch: _Extracted, plan: WritePlan, laps: dict[str, float], bookmark: str | None
-) -> AddResult:
-    return AddResult(
-        message_ids=[r.id for r in batch.message_rows],
-        added=[c.id for c in plan.new],
-        updated=[u.memory_id for u in plan.updates],
-        superseded=[s.old_id for s in plan.supersessions],
-        unchanged=plan.unchanged,
-        below_confidence=batch.below_confidence,
-        stage_ms=batch.stage_ms | laps,
-        bookmark=bookmark,
-    )
-
-
-def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[MessageIn]:
-    """Validate every message before anything is written; the error names the bad one."""
-    if not messages:
-        raise ValidationError("no messages to add")
-    if len(messages) > MAX_BATCH:
-        raise ValidationError(f"{len(messages)} messages in one call; the limit is {MAX_BATCH}")
-    parsed: list[MessageIn] = []
-    seen: dict[str, int] = {}
-    for index, raw in enumerate(messages):
-        try:
-            parsed.append(raw if isinstance(raw, MessageIn) else MessageIn.model_validate(raw))
-        except pydantic.ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "message"
-            raise ValidationError(f"message {index}: {where}: {first['msg']}") from e
-        message_id = parsed[-1].id
-        if message_id is not None and message_id in seen:
-            raise ValidationError(
-                f"message {index}: id {message_id!r} repeats message {seen[message_id]}"
-            )
-        if message_id is not None:
-            seen[message_id] = index
-    return parsed
-
-
-def _message_id(scope: Scope, msg: MessageIn, index: int) -> str:
-    """The caller's id, else one from the message itself: a repeat gets the same id."""
-    stamp = msg.timestamp.isoformat() if msg.timestamp else f"#{index}"
-    fingerprint = msg.id or text_hash(f"{msg.speaker or msg.role}|{stamp}|{msg.content}")
-    return scoped_id(scope, "msg", fingerprint)
-
-
-def _message_row(scope: Scope, msg: MessageIn, index: int, said_at: datetime) -> MessageRow:
-    return MessageRow(
-        id=_message_id(scope, msg, index),
-        props={
-            "text": msg.content,
-            "role": msg.role.value,
-            "speaker": msg.speaker,
-            "said_at": said_at,
-            "session_id": msg.session_id,
-            "external_id": msg.id,
-        },
-    )
-
-
-def _whole_message_fact(msg: MessageIn, index: int) -> Fact:
-    return Fact(
-        text=msg.content,
-        source_text=msg.content,
-        message_index=index,
-        lang=detect_lang(msg.content),
-        confidence=STATEMENT_CONFIDENCE,
-    )

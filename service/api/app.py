@@ -22,7 +22,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from service.api.admission import AdmissionLimit
-from service.api.auth import Principal, principal_from
+from service.api.auth import principal_from
 from service.api.consistency import ReadAfterBookmark
 from service.api.context import RequestContext
 from service.api.dashboard_page import (
@@ -35,6 +35,7 @@ from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, gr
 from service.api.metrics import metrics_endpoint, observe
 from service.api.offline_assets import FAVICON_ROUTES, favicon
 from service.api.schema import build_schema
+from service.core.auth import Principal
 from service.core.config import Settings
 from service.core.errors import DatabaseUnavailableError
 from service.lifecycle.reembed import recheck_if_pending

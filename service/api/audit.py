@@ -23,7 +23,7 @@ from strawberry.extensions import SchemaExtension
 from strawberry.types import Info
 from strawberry.utils.await_maybe import AwaitableOrValue, await_maybe
 
-from service.api.auth import Principal, authorize, scope_for
+from service.api.auth import scope_for
 from service.api.context import RequestContext
 from service.api.dashboard import EntityConnection, MemoryConnection
 from service.api.graph import Entity, EntityPath, RelationConnection
@@ -41,6 +41,7 @@ from service.api.types import (
     problem,
 )
 from service.core import domain
+from service.core.auth import Principal, authorize
 from service.core.errors import EngramError
 from service.memory import MemoryService
 from service.store.audit_queries import ReadEvent as StoredReadEvent

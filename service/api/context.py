@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from strawberry.fastapi import BaseContext
 
 if TYPE_CHECKING:
-    from service.api.auth import Principal
+    from service.core.auth import Principal
     from service.memory import MemoryService
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from service.api.auth import ANY, Principal, scope_for
+from service.api.auth import scope_for
 from service.api.context import RequestContext
 from service.api.graph import Entity, EntityLink
 from service.api.types import (
@@ -48,7 +48,9 @@ from service.api.types import (
     problem,
 )
 from service.core import domain
+from service.core.auth import ANY, Principal
 from service.core.errors import EngramError, ValidationError
+from service.core.paging import Page
 from service.store import dashboard_queries as store
 from service.store import filters
 
@@ -385,7 +387,7 @@ def _sort_keys(sort: list[MemorySortInput] | list[EntitySortInput] | None) -> li
     return keys
 
 
-def _page_info(page: store.Page[Any], after: str | None) -> PageInfo:
+def _page_info(page: Page[Any], after: str | None) -> PageInfo:
     return PageInfo(
         has_next_page=page.has_next_page,
         has_previous_page=after is not None,

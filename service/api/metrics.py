@@ -21,8 +21,8 @@ from strawberry.extensions import SchemaExtension
 from strawberry.types import ExecutionContext
 from strawberry.utils.await_maybe import AwaitableOrValue
 
-from service.api.auth import authenticate
 from service.api.types import DatabaseUnavailable, Forbidden, InvalidInput, NotFound, TimedOut
+from service.core.auth import authenticate
 from service.core.config import Settings
 from service.memory import MemoryService
 from service.observability.metrics import ErrorKind, Metrics, kind_of

@@ -99,7 +99,7 @@ class Settings(BaseSettings):
     neo4j_start_timeout_s: float = Field(default=120.0, gt=0)
     """How long `engram neo4j start` waits for Bolt to answer."""
 
-    # HTTP API. Auth is on unless ENGRAM_AUTH_MODE=local says otherwise (see service/api/auth).
+    # HTTP API. Auth is on unless ENGRAM_AUTH_MODE=local says otherwise (see service/core/auth).
     api_host: str = "127.0.0.1"
     """Interface the HTTP API listens on."""
     api_port: int = Field(default=8000, ge=1, le=65535)

@@ -15,8 +15,8 @@ from typing import Any
 from service.core.config import Settings
 from service.core.domain import Scope
 from service.core.ids import scoped_id, text_hash
-from service.nlp.linking import LINKER_VERSION, LinkInput
-from service.nlp.normalize import normalize_name
+from service.nlp.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
+from service.nlp.normalize import identity_form
 from service.nlp.pipeline import Fact
 from service.store.writes import (
     NewMemory,
@@ -145,6 +145,23 @@ def make_candidates(
     return list(by_hash.values())
 
 
+def confident_candidates(
+    scope: Scope,
+    facts: list[list[Fact]],
+    message_ids: list[str],
+    said_at: list[datetime],
+    speakers: list[str | None],
+    sessions: list[str | None],
+    floor: float,
+) -> tuple[list[Candidate], int]:
+    """The batch's candidates at or above ``floor`` confidence, each with its conversational
+    context, and how many fell below (those stay in the message layer only)."""
+    candidates = make_candidates(scope, facts, message_ids, said_at, speakers)
+    confident = [c for c in candidates if c.fact.confidence >= floor]
+    attach_contexts(confident, sessions)
+    return confident, len(candidates) - len(confident)
+
+
 def attach_contexts(candidates: list[Candidate], sessions: list[str | None]) -> None:
     """Give each candidate the texts of the facts of the nearest earlier message of the batch,
     in the same session, that has any: a reply is about what it answers."""
@@ -208,10 +225,10 @@ def _supersessions(
         slot = cand.fact.slot
         if slot is None or cand.subject is None:
             continue
-        value = normalize_name(slot.value)
+        value = identity_form(slot.value)
         mine = priority.rank(cand.said_at, cand.agent_id, cand.fact.confidence)
         for old in reconcile.get(cand.key, Reconciled()).holders:
-            if normalize_name(old.slot_value or "") == value:
+            if identity_form(old.slot_value or "") == value:
                 continue
             theirs = priority.rank(old.said_at, old.agent_id, old.confidence)
             if mine >= theirs:
@@ -220,7 +237,7 @@ def _supersessions(
                 result.append(_supersede(old.id, cand.id, slot.slot, old.slot_value, old.said_at))
         previous = latest.get((cand.subject, slot.slot))
         previous_value = previous.fact.slot.value if previous and previous.fact.slot else None
-        if previous and previous_value and normalize_name(previous_value) != value:
+        if previous and previous_value and identity_form(previous_value) != value:
             result.append(_supersede(cand.id, previous.id, slot.slot, slot.value, cand.said_at))
         latest[(cand.subject, slot.slot)] = cand
     return result
@@ -247,6 +264,13 @@ class Arbiter:
             self.agent_priority.get(agent_id or "", 0),
             confidence or 0.0,
         )
+
+
+def link_candidates(
+    scope: Scope, candidates: list[Candidate], known: list[KnownEntity]
+) -> LinkedBatch:
+    """The candidates' mentions, entities and relations, resolved against the scope's."""
+    return link(scope, [link_input(c) for c in candidates], known)
 
 
 def link_input(cand: Candidate) -> LinkInput:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from service.core.domain import Scope, utcnow
 from service.core.errors import NotFoundError
+from service.core.paging import Page
 from service.store.audit_queries import ReadEvent, ReadEventStore, ReadOp
-from service.store.dashboard_queries import Page
 from service.store.database import Database
 
 __all__ = ["ReadAudit", "ReadEvent", "ReadOp", "ReadTally", "query_hash"]

@@ -19,11 +19,12 @@ from pydantic import BaseModel, Field
 from service.core.domain import MAX_ID_CHARS, MessageIn, Scope, StoredMemory, utcnow
 from service.core.errors import ForbiddenError, NotFoundError, ValidationError
 from service.core.ids import text_hash
+from service.core.paging import Page
 from service.ingest.write_plan import Candidate, link_input
 from service.lifecycle.decay import DECAY_ACTOR, DecayReport, decay
 from service.nlp.linking import link
 from service.nlp.pipeline import whole_text_fact
-from service.store.dashboard_queries import DashboardStore, Page
+from service.store.dashboard_queries import DashboardStore
 from service.store.filters import MemoryWhere
 from service.store.lifecycle_queries import (
     Deletion,

@@ -11,10 +11,10 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from service.core import domain
+from service.core.paging import Page
 from service.lifecycle import operations as lifecycle
 from service.retrieval import traversal
 from service.retrieval.context import memory_line
-from service.store.dashboard_queries import Page
 
 
 class Added(BaseModel):

@@ -1,5 +1,5 @@
 """Engram's use cases as MCP tools: each a thin call into Memory or GraphTraversal, as the GraphQL
-resolvers are, with the same scope checks (service/api/auth.authorize) and the same messages.
+resolvers are, with the same scope checks (service/core/auth.authorize) and the same messages.
 
 Every tool takes an optional ``user_id`` / ``agent_id`` / ``run_id``. The caller's principal
 narrows them exactly as it narrows GraphQL's ``scope``: a principal limited to one user fills
@@ -25,8 +25,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from service.api.auth import Principal, authorize
 from service.core import domain
+from service.core.auth import Principal, authorize
 from service.core.errors import (
     DatabaseUnavailableError,
     EngramError,

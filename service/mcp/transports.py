@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.api.auth import ANY, Principal, authenticate
+from service.core.auth import ANY, Principal, authenticate
 from service.core.config import Settings
 from service.core.errors import ConfigurationError
 from service.mcp.metrics import ToolMetrics

@@ -33,7 +33,7 @@ import jieba.posseg
 
 from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
 from service.nlp.chinese_relation_words import load_relation_words
-from service.nlp.mentions import EntityLabel, EntityMention, normalise_name
+from service.nlp.mentions import EntityLabel, EntityMention, casefold_name
 
 __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 
@@ -349,7 +349,7 @@ class ChineseEntityFinder:
             return False
         if any(char in FUNCTION_CHARS or char in COUNTING_CHARS for char in word):
             return False
-        if normalise_name(word) in self._stop or word in self._suffixes:
+        if casefold_name(word) in self._stop or word in self._suffixes:
             return False
         freq: int = self._words.FREQ.get(word, 0)
         tag: str = self._tagger.word_tag_tab.get(word, "")
@@ -398,7 +398,7 @@ class ChineseEntityFinder:
 
     def _head_fits(self, head: Token, kind: HeadKind) -> bool:
         word = head.word
-        if len(word) < 2 or normalise_name(word) in self._stop or word in self._suffixes:
+        if len(word) < 2 or casefold_name(word) in self._stop or word in self._suffixes:
             return False
         if kind is HeadKind.PLACE:
             return head.tag == "ns"
@@ -498,7 +498,7 @@ class ChineseEntityFinder:
         return True
 
     def _allowed(self, mention: EntityMention) -> bool:
-        surface = normalise_name(mention.text)
+        surface = casefold_name(mention.text)
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
         return len(surface) >= 2 and not surface.isdigit()

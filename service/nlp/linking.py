@@ -20,7 +20,7 @@ from datetime import datetime
 
 from service.core.domain import Scope
 from service.nlp.mentions import TypeVote
-from service.nlp.normalize import display_name, entity_key, normalize_name, short_forms
+from service.nlp.normalize import display_name, entity_key, identity_form, short_forms
 from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
 from service.nlp.relations import Endpoint, RelationMention, RelationType
 from service.nlp.type_evidence import label_weight, relation_votes
@@ -237,7 +237,7 @@ class EntityDirectory:
         "name" (its name or an alias), "short_form" (it is one of the entity's short forms),
         "long_form" (the entity's name is one of the surface's short forms). A short form
         several entities claim names ``addressee`` (a key) when it is one of them."""
-        form = normalize_name(surface)
+        form = identity_form(surface)
         if not form:
             return None
         if form in self._exact:
@@ -306,7 +306,7 @@ class EntityDirectory:
         return key, _reason(name, draft)
 
     def _claim(self, surface: str, key: str, label: str) -> None:
-        form = normalize_name(surface)
+        form = identity_form(surface)
         if form:
             self._exact.setdefault(form, key)
         for short in short_forms(surface, label):
@@ -329,7 +329,7 @@ class EntityDirectory:
         rows = []
         for key in dict.fromkeys(keys):
             d = self.drafts[key]
-            alias_keys = {normalize_name(a) for a in d.aliases} | set(short_forms(d.name, d.type))
+            alias_keys = {identity_form(a) for a in d.aliases} | set(short_forms(d.name, d.type))
             rows.append(
                 EntityRow(
                     d.key,
@@ -411,12 +411,12 @@ def _trusted(mention: EntityMention) -> bool:
 
 
 def _reason(surface: str, draft: _Draft) -> str:
-    form = normalize_name(surface)
-    if form == normalize_name(draft.name):
+    form = identity_form(surface)
+    if form == identity_form(draft.name):
         return "name"
     if form in short_forms(draft.name, draft.type):
         return "short_form"
-    if normalize_name(draft.name) in short_forms(surface, draft.type):
+    if identity_form(draft.name) in short_forms(surface, draft.type):
         return "long_form"
     return "alias"
 
@@ -558,12 +558,12 @@ def _without_fillers(name: str) -> str:
     is left (nlp_models/stop_entities.txt)."""
     stop = load_stop_entities()
     words = name.split()
-    while words and normalize_name(words[0]) in stop:
+    while words and identity_form(words[0]) in stop:
         words.pop(0)
-    while words and normalize_name(words[-1]) in stop:
+    while words and identity_form(words[-1]) in stop:
         words.pop()
     text = " ".join(words)
-    return "" if not normalize_name(text) or normalize_name(text) in stop else text
+    return "" if not identity_form(text) or identity_form(text) in stop else text
 
 
 def _endpoint_mentions(
@@ -594,7 +594,7 @@ class Gazetteer:
     run by word run in a dict, so its cost follows the text, not the number of names."""
 
     def __init__(self, forms: dict[str, EntityLabel]) -> None:
-        self.forms = {normalize_name(f): label for f, label in forms.items() if normalize_name(f)}
+        self.forms = {identity_form(f): label for f, label in forms.items() if identity_form(f)}
         latin = [f for f in self.forms if not _HAN.search(f)]
         self._max_words = max((len(_WORD.findall(f)) for f in latin), default=0)
         self._max_han = max((len(f) for f in self.forms if _HAN.search(f)), default=0)
@@ -610,7 +610,7 @@ class Gazetteer:
                 continue
             if any(s < end and start < e for s, e in taken):
                 continue
-            label = self.forms[normalize_name(surface)]
+            label = self.forms[identity_form(surface)]
             found.append(
                 EntityMention(surface, label, start, end, "gazetteer", GAZETTEER_CONFIDENCE)
             )
@@ -624,11 +624,11 @@ class Gazetteer:
         for i, (start, _) in enumerate(words):
             for j in range(i, min(i + self._max_words, len(words))):
                 end = words[j][1]
-                if normalize_name(text[start:end]) in self.forms:
+                if identity_form(text[start:end]) in self.forms:
                     spans.append((start, end))
         for start in (i for i, char in enumerate(text) if _HAN.match(char)):
             for end in range(start + 2, min(start + self._max_han, len(text)) + 1):
-                if normalize_name(text[start:end]) in self.forms:
+                if identity_form(text[start:end]) in self.forms:
                     spans.append((start, end))
         return spans
 

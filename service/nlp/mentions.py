@@ -68,8 +68,10 @@ class EntityMention:
         return best
 
 
-def normalise_name(text: str) -> str:
-    """The form in which two mentions of the same name compare equal."""
+def casefold_name(text: str) -> str:
+    """NFKC, case-folded, single-spaced: how stop lists and gazetteers compare a surface.
+
+    Unlike ``normalize.identity_form`` it keeps possessives, articles and plurals."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
@@ -81,5 +83,5 @@ def load_stop_entities(path: Path = STOP_ENTITIES_PATH) -> frozenset[str]:
     except OSError as e:
         raise ConfigurationError(f"cannot read stop-entity list {path}: {e}") from e
     return frozenset(
-        normalise_name(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
+        casefold_name(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
     )

@@ -42,8 +42,10 @@ def _aliases(path: Path = ALIASES_PATH) -> dict[str, str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def normalize_name(name: str) -> str:
-    """Case-folded, NFKC, single-spaced, without possessive or article; a lower-case single
+def identity_form(name: str) -> str:
+    """The identity form of an entity name, the part of its key after the scope.
+
+    Case-folded, NFKC, single-spaced, without possessive or article; a lower-case single
     word (a common noun: "potteries") also without its plural. Names keep their final s
     (Paris, Jules): only lower-case surfaces are folded."""
     text = unicodedata.normalize("NFKC", name).strip(_EDGE_PUNCT)
@@ -68,7 +70,7 @@ def display_name(name: str) -> str:
 
 def entity_key(scope: Scope, name: str) -> str:
     """Unique key of an entity: scope + normalised name (the type is not part of it)."""
-    return f"{scope_key(scope)}\x1d{normalize_name(name)}"
+    return f"{scope_key(scope)}\x1d{identity_form(name)}"
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def _cached_short_forms(name: str, entity_type: str) -> tuple[str, ...]:
 
 
 def _derive_short_forms(name: str, entity_type: str) -> list[str]:
-    norm = normalize_name(name)
+    norm = identity_form(name)
     if _HAN.search(norm):
         return _chinese_short_forms(norm, entity_type)
     rules, words = short_form_rules(), norm.split()

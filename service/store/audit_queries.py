@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from service.core.domain import Scope
 from service.core.errors import ValidationError
-from service.store.dashboard_queries import MAX_PAGE, Edge, Page
+from service.core.paging import Edge, Page
+from service.store.dashboard_queries import MAX_PAGE
 from service.store.database import Database
 
 

@@ -13,12 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from service.core.domain import Clock, Scope, StoredMemory, instant_or_error
 from service.core.errors import ValidationError
+from service.core.paging import Edge, Page
 from service.store.catalog import and_
 from service.store.database import Database, Record
 from service.store.filters import (
@@ -37,6 +38,7 @@ from service.store.repository import to_memory
 
 MAX_PAGE = 100
 MAX_SCOPES = 200
+N = TypeVar("N")
 
 
 class Bucket(StrEnum):
@@ -86,25 +88,6 @@ class AllowedIds:
     user_ids: list[str] | None = None
     agent_ids: list[str] | None = None
     run_ids: list[str] | None = None
-
-
-N = TypeVar("N")
-
-
-@dataclass(frozen=True)
-class Edge(Generic[N]):
-    cursor: str
-    node: N
-
-
-@dataclass(frozen=True)
-class Page(Generic[N]):
-    """One page of a Relay-style connection."""
-
-    edges: list[Edge[N]]
-    has_next_page: bool
-    end_cursor: str | None
-    total_count: int
 
 
 class DashboardStore:

@@ -111,29 +111,8 @@ class GraphStore:
         ``finishes``: a step that must find what it ends (a deferred add's pending batch,
         ingest/deferred.py) or nothing is written; it runs first, so its lock orders writers.
         """
-        scoped = scope.params()
-        entity_scope = {k: v for k, v in scoped.items() if v is not None}
-        common = {"scope": entity_scope, "actor": actor, "now": now}
-        memories = [
-            {
-                "id": m.id,
-                "props": {**m.props, **scoped},
-                "source_ids": m.source_ids,
-                "shard": self.shards.label(scope.user_id),
-            }
-            for m in plan.new
-        ]
-        steps: list[tuple[str, Mapping[str, Any]]] = [
-            (
-                "merge_messages",
-                {"messages": [{"id": m.id, "props": {**m.props, **scoped}} for m in messages]},
-            ),
-            ("merge_memories", {**common, "memories": memories}),
-            *link_steps(entity_scope, linked),
-            ("apply_updates", {**common, "updates": writes.params(plan.updates)}),
-            ("link_sources", {"links": writes.params(plan.source_links)}),
-            ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
-        ]
+        batch = WriteBatch(scope, messages, plan, linked, actor, now)
+        steps = write_steps(batch, self.shards.label(scope.user_id))
         if finishes is not None:
             steps.insert(0, finishes)
         await self.db.write_many(steps, required={finishes[0]} if finishes else set())
@@ -253,6 +232,48 @@ class GraphStore:
     async def delete_scope(self, scope: Scope) -> int:
         rows = await self.db.write("delete_scope", scope.params())
         return int(rows[0]["deleted"]) if rows else 0
+
+
+@dataclass(frozen=True)
+class WriteBatch:
+    """What one add writes (GraphStore.write_plan), before it becomes Cypher steps."""
+
+    scope: Scope
+    messages: list[MessageRow]
+    plan: WritePlan
+    linked: LinkedBatch
+    actor: str
+    now: datetime
+
+
+def write_steps(batch: WriteBatch, shard: str | None) -> list[tuple[str, Mapping[str, Any]]]:
+    """The statements that write an add, in order: messages, memories, entities, then updates,
+    sources and supersessions. ``shard``: the vector-index label of the scope's memories."""
+    scoped = batch.scope.params()
+    entity_scope = {k: v for k, v in scoped.items() if v is not None}
+    common = {"scope": entity_scope, "actor": batch.actor, "now": batch.now}
+    plan = batch.plan
+    return [
+        ("merge_messages", {"messages": _rows(batch.messages, scoped)}),
+        ("merge_memories", {**common, "memories": _new_memories(plan, scoped, shard)}),
+        *link_steps(entity_scope, batch.linked),
+        ("apply_updates", {**common, "updates": writes.params(plan.updates)}),
+        ("link_sources", {"links": writes.params(plan.source_links)}),
+        ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
+    ]
+
+
+def _rows(messages: list[MessageRow], scoped: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{"id": m.id, "props": {**m.props, **scoped}} for m in messages]
+
+
+def _new_memories(
+    plan: WritePlan, scoped: Mapping[str, Any], shard: str | None
+) -> list[dict[str, Any]]:
+    return [
+        {"id": m.id, "props": {**m.props, **scoped}, "source_ids": m.source_ids, "shard": shard}
+        for m in plan.new
+    ]
 
 
 def link_steps(

@@ -9,9 +9,9 @@ import pytest
 import strawberry
 from strawberry.tools import merge_types
 
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
+from service.core.auth import Principal
 from service.core.domain import Scope
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher

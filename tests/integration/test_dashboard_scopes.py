@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.schema import schema
+from service.core.auth import Principal
 from service.core.domain import Scope
 from service.memory import MemoryService
 from tests.integration.test_dashboard import CONVERSATION, OTHER_TENANT

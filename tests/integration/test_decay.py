@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import strawberry
 
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
+from service.core.auth import Principal
 from service.core.domain import Scope
 from service.core.errors import ValidationError
 from service.memory import MemoryService

@@ -11,9 +11,10 @@ import pytest
 
 from service.api.app import create_app
 from service.core.domain import AddMode, AddResult, Scope
-from service.ingest.deferred import DeferredWorker, PendingBatch
+from service.ingest.deferred import DeferredWorker
 from service.memory import MemoryService
 from service.store.database import NothingMatched
+from service.store.pending_queries import PendingBatch
 from tests.conftest import Neo4jTarget, run_cypher
 from tests.integration.test_metrics import parse, value
 from tests.integration.test_overload import (

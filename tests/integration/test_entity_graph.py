@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.schema import schema
+from service.core.auth import Principal
 from service.lifecycle.relink import count_unlinked, relink
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher

@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 
 from service.api.app import create_app
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.schema import schema
+from service.core.auth import Principal
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget
 

@@ -10,12 +10,12 @@ import pytest
 import strawberry
 from strawberry.tools import merge_types
 
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.schema import Mutation, Query
+from service.core.auth import Principal
 from service.core.domain import Scope
 from service.core.errors import ForbiddenError, NotFoundError, ValidationError
 from service.memory import MemoryService

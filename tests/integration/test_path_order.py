@@ -12,7 +12,7 @@ import pytest
 
 from service.core.domain import Scope
 from service.memory import MemoryService
-from service.nlp.normalize import entity_key, normalize_name
+from service.nlp.normalize import entity_key, identity_form
 from service.retrieval.traversal import EntityPath, GraphTraversal
 from tests.conftest import Neo4jTarget, run_cypher
 
@@ -59,7 +59,7 @@ def seeded(mem: MemoryService, neo4j_target: Neo4jTarget) -> Seeder:
                 "text": said.text,
                 "at": f"2026-01-01T09:00:{i:02d}Z",
                 "names": [
-                    {"key": entity_key(SCOPE, n), "name": n, "form": normalize_name(n)}
+                    {"key": entity_key(SCOPE, n), "name": n, "form": identity_form(n)}
                     for n in said.names
                 ],
                 "relations": [

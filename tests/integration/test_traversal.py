@@ -11,10 +11,10 @@ import pytest
 import strawberry
 from strawberry.extensions import MaskErrors
 
-from service.api.auth import Principal
 from service.api.context import RequestContext
 from service.api.graph import GraphQuery
 from service.api.schema import is_unexpected
+from service.core.auth import Principal
 from service.core.domain import Scope
 from service.core.errors import NotFoundError, ValidationError
 from service.memory import MemoryService

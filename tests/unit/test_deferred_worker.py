@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 from service.core.config import Settings
 from service.core.domain import AddResult, MessageIn, PendingWork, Scope
-from service.ingest.deferred import DeferredWorker, PendingBatch, queue_key
+from service.ingest.deferred import DeferredWorker
+from service.store.pending_queries import PendingBatch, queue_key
 
 
 def batch(n: int) -> PendingBatch:

@@ -16,7 +16,7 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
-from service.nlp.normalize import display_name, entity_key, normalize_name
+from service.nlp.normalize import display_name, entity_key, identity_form
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_slots_are_only_about_the_speaker(sentence: str) -> None:
     ],
 )
 def test_normalised_names(name: str, expected: str) -> None:
-    assert normalize_name(name) == expected
+    assert identity_form(name) == expected
 
 
 def test_entity_keys_are_per_scope_not_per_type() -> None:

@@ -10,7 +10,7 @@ from mcp import Client
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import TextContent
 
-from service.api.auth import ANY, Principal
+from service.core.auth import ANY, Principal
 from service.core.config import Settings
 from service.core.domain import Clock, Scope
 from service.core.errors import (

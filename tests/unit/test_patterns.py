@@ -20,10 +20,10 @@ from service.nlp.patterns import (
     EntityLabel,
     EntityMention,
     PatternRow,
+    casefold_name,
     detect_lang,
     load_patterns,
     load_stop_entities,
-    normalise_name,
     trim_span,
 )
 
@@ -297,14 +297,14 @@ def test_offsets_slice_the_original_text_and_stop_entities_never_come_out(
 ) -> None:
     for mention in extractor.extract(text, lang):
         assert text[mention.start : mention.end] == mention.text
-        assert normalise_name(mention.text) not in STOP
+        assert casefold_name(mention.text) not in STOP
 
 
 def test_offsets_slice_every_example(extractor: EntityExtractor) -> None:
     for _, lang, sentence, _ in EXAMPLES:
         for mention in extractor.extract(sentence, lang):
             assert sentence[mention.start : mention.end] == mention.text
-            assert normalise_name(mention.text) not in STOP
+            assert casefold_name(mention.text) not in STOP
 
 
 def test_stop_entity_from_ner_is_dropped(extractor: EntityExtractor) -> None:
