@@ -193,7 +193,77 @@ ENGLISH = [
 ]
 
 
-@pytest.mark.parametrize(("text", "labels", "expected"), ENGLISH)
+# Frames of the generalisation work (issue 29), one sentence each; none is from graph-dev.json.
+FRAMES = [
+    (
+        "Brightwave just hired me as a tester!",
+        {"Brightwave": L.ORG},
+        ("Ann", "WORKS_AT", "Brightwave"),
+    ),
+    ("I was hired by Brightwave in May.", {"Brightwave": L.ORG}, ("Ann", "WORKS_AT", "Brightwave")),
+    (
+        "Brightwave took me on as a junior tester.",
+        {"Brightwave": L.ORG},
+        ("Ann", "WORKS_AT", "Brightwave"),
+    ),
+    (
+        "My nephew Tariq is a Concordia student now.",
+        {"Tariq": L.PERSON, "Concordia": L.ORG},
+        ("Tariq", "STUDIES_AT", "Concordia"),
+    ),
+    (
+        "I've been a huge Raptors fan since I was a kid.",
+        {"Raptors": L.ORG},
+        ("Ann", "LIKES", "Raptors"),
+    ),
+    (
+        "My Concordia thesis is due Friday.",
+        {"Concordia": L.ORG},
+        ("Ann", "STUDIES_AT", "Concordia"),
+    ),
+    ("Thursday is my night class at Dawson.", {"Dawson": L.ORG}, ("Ann", "STUDIES_AT", "Dawson")),
+    (
+        "Wednesday is my evening MBA lecture at Dawson.",
+        {"Dawson": L.ORG},
+        ("Ann", "STUDIES_AT", "Dawson"),
+    ),
+    (
+        "As a Harbour Choir member I get free tickets.",
+        {"Harbour_Choir": L.ORG},
+        ("Ann", "MEMBER_OF", "Harbour Choir"),
+    ),
+    (
+        "Since I moved to Tallinn I never see you.",
+        {"Tallinn": L.PLACE},
+        ("Ann", "LIVES_IN", "Tallinn"),
+    ),
+    (
+        "I'm handing in my notice at Costco on Monday.",
+        {"Costco": L.ORG},
+        ("Ann", "WORKS_AT", "Costco"),
+    ),
+    (
+        "Brightwave's HQ is in Laval.",
+        {"Brightwave": L.ORG, "Laval": L.PLACE},
+        ("Brightwave", "LOCATED_IN", "Laval"),
+    ),
+    ("I'm Sudbury-based these days.", {"Sudbury": L.PLACE}, ("Ann", "LIVES_IN", "Sudbury")),
+    (
+        "Halifax has been home for six years now.",
+        {"Halifax": L.PLACE},
+        ("Ann", "LIVES_IN", "Halifax"),
+    ),
+    ("Here in Moncton it's freezing.", {"Moncton": L.PLACE}, ("Ann", "LIVES_IN", "Moncton")),
+    (
+        "I ran the Bluenose Marathon yesterday.",
+        {"Bluenose_Marathon": L.EVENT},
+        ("Ann", "VISITED", "Bluenose Marathon"),
+    ),
+    ("I integrated Stripe last week.", {"Stripe": L.PRODUCT}, ("Ann", "USES", "Stripe")),
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), ENGLISH + FRAMES)
 def test_english_relation(
     finder: RelationExtractor,
     english: Language,
@@ -409,87 +479,6 @@ def test_english_text_not_matching_the_span_still_reads(
     text = "I work at Quillfeather Press."
     found = finder.find(text, "en", mentions(text, Quillfeather_Press=L.ORG), "Ann", sentence)
     assert ("Ann", "WORKS_AT", "Quillfeather Press") in triples(found)
-
-
-# Frames of the generalisation work (issue 29), one sentence each; none is from graph-dev.json.
-FRAMES = [
-    (
-        "Brightwave just hired me as a tester!",
-        {"Brightwave": L.ORG},
-        ("Ann", "WORKS_AT", "Brightwave"),
-    ),
-    ("I was hired by Brightwave in May.", {"Brightwave": L.ORG}, ("Ann", "WORKS_AT", "Brightwave")),
-    (
-        "Brightwave took me on as a junior tester.",
-        {"Brightwave": L.ORG},
-        ("Ann", "WORKS_AT", "Brightwave"),
-    ),
-    (
-        "My nephew Tariq is a Concordia student now.",
-        {"Tariq": L.PERSON, "Concordia": L.ORG},
-        ("Tariq", "STUDIES_AT", "Concordia"),
-    ),
-    (
-        "I've been a huge Raptors fan since I was a kid.",
-        {"Raptors": L.ORG},
-        ("Ann", "LIKES", "Raptors"),
-    ),
-    (
-        "My Concordia thesis is due Friday.",
-        {"Concordia": L.ORG},
-        ("Ann", "STUDIES_AT", "Concordia"),
-    ),
-    ("Thursday is my night class at Dawson.", {"Dawson": L.ORG}, ("Ann", "STUDIES_AT", "Dawson")),
-    (
-        "Wednesday is my evening MBA lecture at Dawson.",
-        {"Dawson": L.ORG},
-        ("Ann", "STUDIES_AT", "Dawson"),
-    ),
-    (
-        "As a Harbour Choir member I get free tickets.",
-        {"Harbour_Choir": L.ORG},
-        ("Ann", "MEMBER_OF", "Harbour Choir"),
-    ),
-    (
-        "Since I moved to Tallinn I never see you.",
-        {"Tallinn": L.PLACE},
-        ("Ann", "LIVES_IN", "Tallinn"),
-    ),
-    (
-        "I'm handing in my notice at Costco on Monday.",
-        {"Costco": L.ORG},
-        ("Ann", "WORKS_AT", "Costco"),
-    ),
-    (
-        "Brightwave's HQ is in Laval.",
-        {"Brightwave": L.ORG, "Laval": L.PLACE},
-        ("Brightwave", "LOCATED_IN", "Laval"),
-    ),
-    ("I'm Sudbury-based these days.", {"Sudbury": L.PLACE}, ("Ann", "LIVES_IN", "Sudbury")),
-    (
-        "Halifax has been home for six years now.",
-        {"Halifax": L.PLACE},
-        ("Ann", "LIVES_IN", "Halifax"),
-    ),
-    ("Here in Moncton it's freezing.", {"Moncton": L.PLACE}, ("Ann", "LIVES_IN", "Moncton")),
-    (
-        "I ran the Bluenose Marathon yesterday.",
-        {"Bluenose_Marathon": L.EVENT},
-        ("Ann", "VISITED", "Bluenose Marathon"),
-    ),
-    ("I integrated Stripe last week.", {"Stripe": L.PRODUCT}, ("Ann", "USES", "Stripe")),
-]
-
-
-@pytest.mark.parametrize(("text", "labels", "expected"), FRAMES)
-def test_english_frame(
-    finder: RelationExtractor,
-    english: Language,
-    text: str,
-    labels: dict[str, EntityLabel],
-    expected: tuple[str, str, str],
-) -> None:
-    assert expected in find_en(finder, english, text, **labels)
 
 
 def test_an_event_that_was_run_is_no_employer(finder: RelationExtractor, english: Language) -> None:
