@@ -58,6 +58,8 @@ class JunkFilter:
             return True
         if surface.isdigit() or (surface.isascii() and len(surface.strip(".")) < 2):
             return True
+        if not any(c.isalnum() for c in surface):  # an emoji or symbols only
+            return True
         if from_table or len(span) != 1:
             return False
         token = span[0]
@@ -77,7 +79,11 @@ class JunkFilter:
             return False
         known = load_gazetteers()
         word = token.lower_
-        return word not in known.given_names and word not in known.places
+        if word in known.places:
+            return False
+        # A sentence that is this word alone ("Bet.", "Janey!") names no one, a given name or not.
+        alone = all(t.is_punct for t in token.doc[token.i + 1 : token.sent.end])
+        return alone or word not in known.given_names
 
     @staticmethod
     def relabel(surface: str, label: EntityLabel) -> EntityLabel:
@@ -92,6 +98,9 @@ class JunkFilter:
         while start < end and self._filler(doc[start]):
             start += 1
         while end > start and self._filler(doc[end - 1]):
+            end -= 1
+        # ... nor in a plain lower-case word once fillers are gone ("Twitch every Fri").
+        while end - start > 1 and doc[end - 1].is_lower and doc[end - 1].is_alpha:
             end -= 1
         return doc[start:end] if start < end else None
 

@@ -196,3 +196,13 @@ def test_a_sentence_opening_exclamation_is_no_name(english: Language) -> None:
     extractor = EntityExtractor(english)
     found = {m.text for m in extractor.extract("Hongera! Tyler, you did it.", "en")}
     assert "Hongera" not in found
+
+
+def test_a_one_word_sentence_and_an_emoji_are_no_names(english: Language) -> None:
+    from service.nlp.patterns import EntityExtractor
+
+    extractor = EntityExtractor(english)
+    found = {m.text for m in extractor.extract("Marlo. The Quillby Bakery is mine 🧁", "en")}
+    assert "Marlo" not in found and "🧁" not in found
+    found = {m.text for m in extractor.extract("I stream on Twitchy every Fri night.", "en")}
+    assert "Twitchy every" not in found
