@@ -7,11 +7,9 @@ import random
 from pathlib import Path
 
 import pytest
-import spacy
 from spacy.language import Language
 
 from service.core.errors import ConfigurationError
-from service.embedding.manifest import resolve_model_path
 from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.relations import (
     SYMMETRIC,
@@ -24,16 +22,6 @@ from service.nlp.relations import (
 
 L = EntityLabel
 R = RelationType
-
-
-@pytest.fixture(scope="module")
-def english() -> Language:
-    return spacy.load(resolve_model_path("en_core_web_sm", "spacy"))
-
-
-@pytest.fixture(scope="module")
-def finder() -> RelationExtractor:
-    return RelationExtractor()
 
 
 def mentions(text: str, **labels: EntityLabel) -> list[EntityMention]:

@@ -10,10 +10,8 @@ would plausibly get.
 from __future__ import annotations
 
 import pytest
-import spacy
 from spacy.language import Language
 
-from service.embedding.manifest import resolve_model_path
 from service.nlp.patterns import EntityLabel
 from service.nlp.relations import RelationExtractor
 from tests.unit.test_relations import either_way, find_en
@@ -25,16 +23,6 @@ ORG, PERSON, PLACE, PRODUCT, EVENT = L.ORG, L.PERSON, L.PLACE, L.PRODUCT, L.EVEN
 def miss(reason: str) -> pytest.MarkDecorator:
     """A case the rules do not read yet, and why; strict, so a fix shows."""
     return pytest.mark.xfail(reason=reason, strict=True)
-
-
-@pytest.fixture(scope="module")
-def english() -> Language:
-    return spacy.load(resolve_model_path("en_core_web_sm", "spacy"))
-
-
-@pytest.fixture(scope="module")
-def finder() -> RelationExtractor:
-    return RelationExtractor()
 
 
 CASES: list[object] = [

@@ -189,11 +189,6 @@ def entities() -> EntityExtractor:
     return EntityExtractor(spacy.load(resolve_model_path("en_core_web_sm", "spacy")))
 
 
-@pytest.fixture(scope="module")
-def finder() -> RelationExtractor:
-    return RelationExtractor()
-
-
 def find_zh(
     entities: EntityExtractor, finder: RelationExtractor, text: str
 ) -> set[tuple[str, str, str]]:

@@ -15,11 +15,6 @@ from service.nlp.relations import RelationExtractor, RelationMention
 L = EntityLabel
 
 
-@pytest.fixture(scope="module")
-def finder() -> RelationExtractor:
-    return RelationExtractor()
-
-
 def find(
     finder: RelationExtractor, text: str, speaker: str = "王芳", **labels: EntityLabel
 ) -> set[tuple[str, str, str]]:

@@ -7,11 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-import spacy
 from spacy.language import Language
 
 from service.core.domain import Scope
-from service.embedding.manifest import resolve_model_path
 from service.nlp.linking import VOTE_TYPES, KnownEntity, LinkInput, link
 from service.nlp.mentions import EntityLabel, EntityMention, TypeVote
 from service.nlp.normalize import entity_key
@@ -19,11 +17,6 @@ from service.nlp.relations import Endpoint, RelationMention, RelationType
 from service.nlp.type_evidence import TypeEvidence, load_gazetteers, relation_votes
 
 AT = datetime(2026, 5, 4, 10, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def english() -> Language:
-    return spacy.load(resolve_model_path("en_core_web_sm", "spacy"))
 
 
 @pytest.fixture(scope="module")
