@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from neo4j.exceptions import ClientError
+from neo4j.exceptions import ClientError, TransientError
 
 from service.store.catalog import statements
 from service.store.database import Database
@@ -152,7 +152,9 @@ async def _label_chunk(db: Database, rows: list[dict[str, str | None]]) -> int:
         try:
             [row] = await db.write("label_shards", {"users": rows})
             return int(row["relabelled"])
-        except ClientError as e:
+        except (ClientError, TransientError) as e:
+            # A deadlock with the deleting process is transient too: the chunk runs again.
             tries += 1
-            if e.code != _ENTITY_NOT_FOUND or tries == RELABEL_ATTEMPTS:
+            again = isinstance(e, TransientError) or e.code == _ENTITY_NOT_FOUND
+            if not again or tries == RELABEL_ATTEMPTS:
                 raise
