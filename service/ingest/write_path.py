@@ -29,8 +29,8 @@ from service.ingest.write_plan import (
     near_duplicate_depth,
     plan_writes,
 )
-from service.nlp.chinese import detect_lang
-from service.nlp.linking import KnownEntity, LinkedBatch
+from service.nlp.entities.linking import KnownEntity, LinkedBatch
+from service.nlp.language import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.observability import tracing
 from service.store.pending_queries import PendingBatch, PendingStore

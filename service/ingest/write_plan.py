@@ -15,8 +15,8 @@ from typing import Any
 from service.core.config import Settings
 from service.core.domain import Scope
 from service.core.ids import scoped_id, text_hash
-from service.nlp.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
-from service.nlp.normalize import identity_form
+from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
+from service.nlp.entities.names import identity_form
 from service.nlp.pipeline import Fact
 from service.store.writes import (
     NewMemory,
@@ -274,7 +274,7 @@ def link_candidates(
 
 
 def link_input(cand: Candidate) -> LinkInput:
-    """What the linker reads of a candidate (service/nlp/linking.py)."""
+    """What the linker reads of a candidate (service/nlp/entities/linking.py)."""
     fact = cand.fact
     return LinkInput(
         memory_id=cand.id,

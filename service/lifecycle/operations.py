@@ -22,7 +22,7 @@ from service.core.ids import text_hash
 from service.core.paging import Page
 from service.ingest.write_plan import Candidate, link_input
 from service.lifecycle.decay import DECAY_ACTOR, DecayReport, decay
-from service.nlp.linking import link
+from service.nlp.entities.linking import link
 from service.nlp.pipeline import whole_text_fact
 from service.store.dashboard_queries import DashboardStore
 from service.store.filters import MemoryWhere

@@ -11,7 +11,10 @@ from spacy.tokens import Doc, Span
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
-from service.nlp.discourse import Conversation, History, people_named
+from service.nlp.entities.linking import Gazetteer, batch_forms
+from service.nlp.entities.mentions import TypeVote
+from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
+from service.nlp.entities.type_evidence import TypeEvidence
 from service.nlp.facts import (
     SlotValue,
     find_slot,
@@ -20,13 +23,15 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
-from service.nlp.linking import Gazetteer, batch_forms
-from service.nlp.mentions import TypeVote
-from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
-from service.nlp.relations import Endpoint, RelationExtractor, RelationMention, RelationType
+from service.nlp.relations.discourse import Conversation, History, people_named
+from service.nlp.relations.extractor import (
+    Endpoint,
+    RelationExtractor,
+    RelationMention,
+    RelationType,
+)
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
-from service.nlp.type_evidence import TypeEvidence
 
 STATEMENT_CONFIDENCE = 0.9
 QUESTION_CONFIDENCE = 0.6
@@ -174,7 +179,7 @@ class Extractor:
     def _votes(
         self, fact: Fact, sentence: Span | None, mention: EntityMention
     ) -> tuple[TypeVote, ...]:
-        """What the mention's context says of its type (service/nlp/type_evidence.py)."""
+        """What the mention's context says of its type (service/nlp/entities/type_evidence.py)."""
         if sentence is None:
             return tuple(self.type_evidence.chinese(fact.source_text, mention.start, mention.end))
         offset = sentence.text.find(fact.source_text)

@@ -10,8 +10,8 @@ import pytest
 from spacy.language import Language
 
 from service.core.errors import ConfigurationError
-from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relations import (
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.extractor import (
     SYMMETRIC,
     Endpoint,
     RelationExtractor,

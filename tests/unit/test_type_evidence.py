@@ -1,5 +1,5 @@
 """Entity types decided by evidence: the context frames, heads and gazetteers of
-service/nlp/type_evidence.py, and the linker's vote over every mention. The sentences are
+service/nlp/entities/type_evidence.py, and the linker's vote over every mention. The sentences are
 made up for these tests; none is from a dev conversation."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from spacy.language import Language
 
 from service.core.domain import Scope
-from service.nlp.linking import VOTE_TYPES, KnownEntity, LinkInput, link
-from service.nlp.mentions import EntityLabel, EntityMention, TypeVote
-from service.nlp.normalize import entity_key
-from service.nlp.relations import Endpoint, RelationMention, RelationType
-from service.nlp.type_evidence import TypeEvidence, load_gazetteers, relation_votes
+from service.nlp.entities.linking import VOTE_TYPES, KnownEntity, LinkInput, link
+from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote
+from service.nlp.entities.names import entity_key
+from service.nlp.entities.type_evidence import TypeEvidence, load_gazetteers, relation_votes
+from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
 
 AT = datetime(2026, 5, 4, 10, tzinfo=UTC)
 
@@ -184,7 +184,7 @@ def test_what_a_name_says_of_itself_counts_once() -> None:
 
 
 def test_a_sentence_opening_exclamation_is_no_name(english: Language) -> None:
-    from service.nlp.patterns import EntityExtractor
+    from service.nlp.entities.patterns import EntityExtractor
 
     extractor = EntityExtractor(english)
     found = {m.text for m in extractor.extract("Hongera! Tyler, you did it.", "en")}
@@ -192,7 +192,7 @@ def test_a_sentence_opening_exclamation_is_no_name(english: Language) -> None:
 
 
 def test_a_one_word_sentence_and_an_emoji_are_no_names(english: Language) -> None:
-    from service.nlp.patterns import EntityExtractor
+    from service.nlp.entities.patterns import EntityExtractor
 
     extractor = EntityExtractor(english)
     found = {m.text for m in extractor.extract("Marlo. The Quillby Bakery is mine 🧁", "en")}

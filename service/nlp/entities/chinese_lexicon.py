@@ -25,7 +25,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
+from service.nlp.entities.mentions import STOP_ENTITIES_PATH, EntityLabel, load_stop_entities
 from service.nlp.tables import read_lines
 
 __all__ = [

@@ -23,13 +23,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.chinese import Lang
-from service.nlp.chinese_relation_words import (
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.language import Lang
+from service.nlp.relations.chinese_words import (
     ChineseRelationWords,
     alternation,
     load_relation_words,
 )
-from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.tables import load_table
 
 RELATIONS_PATH = NLP_MODELS_DIR / "relations.jsonl"

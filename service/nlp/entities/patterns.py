@@ -36,18 +36,18 @@ from spacy.util import filter_spans
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.chinese import Lang, blank_chinese, detect_lang
-from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
-from service.nlp.junk import JunkFilter
-from service.nlp.mentions import (
+from service.nlp.entities.chinese import ChineseEntityFinder, merge_mentions
+from service.nlp.entities.junk import JunkFilter
+from service.nlp.entities.mentions import (
     STOP_ENTITIES_PATH,
     EntityLabel,
     EntityMention,
     casefold_name,
     load_stop_entities,
 )
+from service.nlp.entities.type_evidence import load_type_evidence
+from service.nlp.language import Lang, blank_chinese, detect_lang
 from service.nlp.tables import load_table
-from service.nlp.type_evidence import load_type_evidence
 
 __all__ = [
     "EntityExtractor",

@@ -31,9 +31,9 @@ from types import MappingProxyType
 import jieba
 import jieba.posseg
 
-from service.nlp.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
-from service.nlp.chinese_relation_words import load_relation_words
-from service.nlp.mentions import EntityLabel, EntityMention, casefold_name
+from service.nlp.entities.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
+from service.nlp.entities.mentions import EntityLabel, EntityMention, casefold_name
+from service.nlp.relations.chinese_words import load_relation_words
 
 __all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
 

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import spacy
 
-from service.nlp.discourse import Conversation
-from service.nlp.patterns import EntityMention
-from service.nlp.relation_table import (
+from service.nlp.entities.patterns import EntityMention
+from service.nlp.relations.chinese import ChineseRelations
+from service.nlp.relations.discourse import Conversation
+from service.nlp.relations.english import EnglishRelations
+from service.nlp.relations.table import (
     RELATIONS_PATH,
     SYMMETRIC,
     Endpoint,
@@ -28,8 +30,6 @@ from service.nlp.relation_table import (
     RelationType,
     load_relation_rows,
 )
-from service.nlp.relations_en import EnglishRelations
-from service.nlp.relations_zh import ChineseRelations
 
 __all__ = [
     "SYMMETRIC",

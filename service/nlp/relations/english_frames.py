@@ -10,15 +10,15 @@ from collections.abc import Iterator
 
 from spacy.tokens import Token
 
-from service.nlp.english_clauses import (
+from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.english_clauses import (
     FactContext,
     asserted,
     clause_subjects,
     endpoint,
     prep_objects,
 )
-from service.nlp.patterns import EntityLabel
-from service.nlp.relation_table import Endpoint, RelationRow, mention_endpoint
+from service.nlp.relations.table import Endpoint, RelationRow, mention_endpoint
 
 Pairs = Iterator[tuple[Endpoint, Endpoint]]
 

@@ -44,7 +44,7 @@ class TypeVote:
 @dataclass(frozen=True)
 class EntityMention:
     """One entity in a text; ``start``/``end`` are character offsets into that text.
-    ``votes`` is what its context says of its type (service/nlp/type_evidence.py)."""
+    ``votes`` is what its context says of its type (service/nlp/entities/type_evidence.py)."""
 
     text: str
     label: EntityLabel
@@ -58,7 +58,7 @@ class EntityMention:
     def voted_label(self) -> EntityLabel:
         """The type its context votes for when that outweighs its extractor's label ("Brightwave
         hired me": NER's PERSON, the frame's ORG); the entity's type is the vote over every
-        mention (service/nlp/linking.py)."""
+        mention (service/nlp/entities/linking.py)."""
         totals: dict[EntityLabel, float] = {}
         for vote in self.votes:
             totals[vote.label] = totals.get(vote.label, 0.0) + vote.weight
@@ -71,7 +71,7 @@ class EntityMention:
 def casefold_name(text: str) -> str:
     """NFKC, case-folded, single-spaced: how stop lists and gazetteers compare a surface.
 
-    Unlike ``normalize.identity_form`` it keeps possessives, articles and plurals."""
+    Unlike ``names.identity_form`` it keeps possessives, articles and plurals."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 

@@ -8,7 +8,7 @@ The stop list (nlp_models/stop_entities.txt) is the data; these are the rules ar
 - a span that is only interjections, one letter or digits is junk;
 - a one-word span opening a sentence that is a form of an English verb ("Felt so good …") is
   junk unless the pattern table made it; a known name there is found again by the gazetteer
-  (service/nlp/linking.py), so a person called Mark is not lost;
+  (service/nlp/entities/linking.py), so a person called Mark is not lost;
 - "Alice and Bob", "Fetch and Frisbee" are split at and/or/commas when every part is
   capitalised; organisations and places are not split ("Barnes and Noble", "Trinidad and
   Tobago"), nor are rows of the pattern table;
@@ -20,8 +20,8 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Span, Token
 
-from service.nlp.mentions import EntityLabel
-from service.nlp.type_evidence import load_gazetteers
+from service.nlp.entities.mentions import EntityLabel
+from service.nlp.entities.type_evidence import load_gazetteers
 
 _COORDINATION = {"and", "or", ",", "&"}
 _SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER}

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relation_table import RelationMention, RelationType
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.table import RelationMention, RelationType
 
 # How many earlier messages keep a name salient; chosen on the dev set's tuning half.
 WINDOW = 2

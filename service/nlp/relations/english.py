@@ -11,9 +11,10 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
-from service.nlp import relations_en_frames as frames
-from service.nlp.discourse import NO_CONVERSATION, Conversation
-from service.nlp.english_clauses import (
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations import english_frames as frames
+from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
+from service.nlp.relations.english_clauses import (
     PREP_HOSTS,
     SUBJECT_DEPS,
     FactContext,
@@ -28,8 +29,8 @@ from service.nlp.english_clauses import (
     prep_objects,
     speaker_by_default,
 )
-from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relation_table import (
+from service.nlp.relations.english_frames import matches, trigger_forms
+from service.nlp.relations.table import (
     Endpoint,
     RelationKind,
     RelationMention,
@@ -39,7 +40,6 @@ from service.nlp.relation_table import (
     mention_endpoint,
     speaker_endpoint,
 )
-from service.nlp.relations_en_frames import matches, trigger_forms
 
 # Types whose target may be named by a modifier of the object: "works in Finch's office",
 # "shipped the Pantry Pal beta", "with the Riverside Running Club" (not a visit: "went to a

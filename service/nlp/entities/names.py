@@ -1,7 +1,7 @@
 """Entity names: one key per thing per scope, whatever case, spacing, possessive or type.
 
 An entity's key is the scope plus its normalised canonical name; its type is a property the
-evidence decides (service/nlp/linking.py), never part of the key, so "Acme Robotics" typed ORG
+evidence decides (nlp/entities/linking.py), never part of the key, so "Acme Robotics" typed ORG
 by one sentence and OTHER by the next is one node. ``short_forms`` lists the other names a
 known entity answers to (nlp_models/short_forms.json).
 """

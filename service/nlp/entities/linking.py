@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from service.core.domain import Scope
-from service.nlp.mentions import TypeVote
-from service.nlp.normalize import display_name, entity_key, identity_form, short_forms
-from service.nlp.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
-from service.nlp.relations import Endpoint, RelationMention, RelationType
-from service.nlp.type_evidence import label_weight, relation_votes
+from service.nlp.entities.mentions import TypeVote
+from service.nlp.entities.names import display_name, entity_key, identity_form, short_forms
+from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
+from service.nlp.entities.type_evidence import label_weight, relation_votes
+from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
 LINKER_VERSION = 3  # 3: types are a vote over every mention (type_votes, label_votes)

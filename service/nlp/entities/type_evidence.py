@@ -1,6 +1,6 @@
 """Evidence for an entity's type, beyond the label its extractor gave one mention.
 
-An entity's type is a vote over every mention of it in the scope (service/nlp/linking.py).
+An entity's type is a vote over every mention of it in the scope (service/nlp/entities/linking.py).
 Each mention brings its extractor's label and, from here, the votes of its context:
 
 - a kin or role noun or a title before a name ("my flatmate Odile", "Dr Shah", "我表姐苏曼")
@@ -30,7 +30,7 @@ from spacy.tokens import Span, Token
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.mentions import EntityLabel, EntityMention, TypeVote, casefold_name
+from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote, casefold_name
 
 TYPE_EVIDENCE_PATH = NLP_MODELS_DIR / "type_evidence.json"
 _HAN = re.compile(r"[\u4e00-\u9fff]")

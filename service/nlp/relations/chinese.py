@@ -12,7 +12,7 @@ the adverbs that may follow, the trigger and the target. Macros keep the rows re
 - ``{N}`` a person's name after a kin word (group ``tgt``, two or three characters);
 - ``{KIN}`` kinship nouns, ``{END}`` the end of a clause (lookahead).
 
-The macros are defined in ``relation_table.py``, which validates the rows.
+The macros are defined in ``table.py``, which validates the rows.
 
 An endpoint is the mention that overlaps its group, else the group's own text (Chinese names
 are often not mentions yet; the integrator adds them). A clause without a subject continues
@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from service.nlp.chinese_lexicon import ChineseLexicon
-from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relation_table import (
+from service.nlp.entities.chinese_lexicon import ChineseLexicon
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.table import (
     CJK,
     NAME_STOPS,
     Endpoint,

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 
 from spacy.tokens import Token
 
-from service.nlp.discourse import NO_CONVERSATION, Conversation
-from service.nlp.mentions import load_stop_entities
-from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relation_table import Endpoint, mention_endpoint, speaker_endpoint
+from service.nlp.entities.mentions import load_stop_entities
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
+from service.nlp.relations.table import Endpoint, mention_endpoint, speaker_endpoint
 
 FIRST_PERSON = frozenset({"i", "me", "my", "myself", "mine", "we", "us", "our", "ours"})
 SECOND_PERSON = frozenset({"you", "your", "yours"})
