@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -13,7 +13,7 @@ from service.core.domain import (
     AddMode,
     AddResult,
     ContextBlock,
-    MessageIn,
+    Messages,
     PendingWork,
     Scope,
     SearchHit,
@@ -147,7 +147,7 @@ class MemoryService:
 
     async def add(
         self,
-        messages: Sequence[MessageIn | dict[str, Any]],
+        messages: Messages,
         scope: Scope,
         infer: bool = True,
         actor: str = DEFAULT_ACTOR,
@@ -172,7 +172,7 @@ class MemoryService:
 
     def add_batches(
         self,
-        batches: Iterable[tuple[Sequence[MessageIn | dict[str, Any]], Scope]],
+        batches: Iterable[tuple[Messages, Scope]],
         infer: bool = True,
         actor: str = DEFAULT_ACTOR,
     ) -> AsyncGenerator[AddResult, None]:

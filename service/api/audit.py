@@ -11,7 +11,7 @@ scope check refuses, or that fails as InvalidInput, records nothing; NotFound re
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
@@ -127,7 +127,7 @@ async def _audited(
 
 
 def _target(
-    read: AuditedRead, principal: Principal, root: Any, kwargs: dict[str, Any]
+    read: AuditedRead, principal: Principal, root: object, kwargs: Mapping[str, Any]
 ) -> tuple[domain.Scope | None, str | None]:
     """The authorised scope of the read (None if refused) and its query text."""
     if isinstance(root, Entity):

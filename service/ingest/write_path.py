@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import pydantic
 
 from service.core.config import Settings
-from service.core.domain import MAX_BATCH, AddMode, AddResult, MessageIn, Scope, utcnow
+from service.core.domain import MAX_BATCH, AddMode, AddResult, MessageIn, Messages, Scope, utcnow
 from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
 from service.embedding.embedder import Embedder
@@ -37,8 +37,6 @@ from service.store.pending_queries import PendingBatch, PendingStore
 from service.store.repository import GraphStore, MessageRow
 from service.store.scope_sizes import ScopeCounts, scope_size
 from service.store.writes import Reconciled, WritePlan
-
-Messages = Sequence[MessageIn | dict[str, Any]]
 
 
 class WriteObserver(PendingObserver, Protocol):
@@ -292,7 +290,7 @@ def add_result(
     )
 
 
-def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[MessageIn]:
+def parse_messages(messages: Messages) -> list[MessageIn]:
     """Validate every message before anything is written; the error names the bad one."""
     if not messages:
         raise ValidationError("no messages to add")

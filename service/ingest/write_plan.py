@@ -10,7 +10,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from service.core.config import Settings
 from service.core.domain import Scope
@@ -19,6 +18,8 @@ from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatc
 from service.nlp.entities.names import identity_form
 from service.nlp.pipeline import Fact
 from service.store.writes import (
+    ContextProps,
+    MemoryProps,
     NewMemory,
     ReconcileAsk,
     Reconciled,
@@ -56,7 +57,7 @@ class Candidate:
         """What the full-text indexes read of the context (memory_text_query)."""
         return " ".join(self.context_texts) or None
 
-    def context_props(self) -> dict[str, Any]:
+    def context_props(self) -> ContextProps:
         """The properties its context makes, as a new memory and a near-duplicate update
         store them alike."""
         return {
@@ -79,7 +80,7 @@ class Candidate:
     def new_memory(self, embedding_model: str) -> NewMemory:
         return NewMemory(self.id, self.props(embedding_model), self.source_ids)
 
-    def props(self, embedding_model: str) -> dict[str, Any]:
+    def props(self, embedding_model: str) -> MemoryProps:
         fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
         return {
             "text": fact.text,

@@ -183,7 +183,7 @@ class Lifecycle:
         if duplicate is not None:
             raise ValidationError(f"memory {duplicate} already says this")
         candidate = await self._revise(old, message, found.context_texts)
-        props = {
+        props: dict[str, object] = {
             k: v for k, v in candidate.props(self.embedder.model_name).items() if k in _REVISED
         }
         own = _own_scope(old)

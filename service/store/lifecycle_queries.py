@@ -156,7 +156,7 @@ class LifecycleStore:
         self,
         found: FoundMemory,
         scope: Scope,
-        props: dict[str, Any],
+        props: Mapping[str, object],
         linked: LinkedBatch,
         actor: str,
         now: datetime,

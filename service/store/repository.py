@@ -15,7 +15,7 @@ from service.store import writes
 from service.store.database import Database, Record
 from service.store.index_shards import IndexShards
 from service.store.params import Cover, SearchParams
-from service.store.writes import ReconcileAsk, Reconciled, WritePlan
+from service.store.writes import MessageProps, ReconcileAsk, Reconciled, WritePlan
 
 if TYPE_CHECKING:
     from service.nlp.entities.linking import KnownEntity, LinkedBatch
@@ -36,7 +36,7 @@ def vector_index_unusable(error: neo4j.exceptions.ClientError) -> bool:
 @dataclass(frozen=True)
 class MessageRow:
     id: str
-    props: dict[str, Any]
+    props: MessageProps
 
 
 class Ranking(NamedTuple):

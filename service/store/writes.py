@@ -6,7 +6,58 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
+
+
+class MessageProps(TypedDict):
+    """A message node's properties (cypher/merge_messages.cypher), besides its scope."""
+
+    text: str
+    role: str
+    speaker: str | None
+    said_at: datetime
+    session_id: str | None
+    external_id: str | None
+
+
+class ContextProps(TypedDict):
+    """What a memory's context adds to it: the facts its vector is mixed with."""
+
+    context_texts: list[str]
+    context_text: str | None
+    content_embedding: list[float] | None
+
+
+class MemoryProps(ContextProps):
+    """A memory node's properties (cypher/merge_memories.cypher), besides its scope."""
+
+    text: str
+    source_text: str
+    hash: str
+    speaker: str | None
+    said_at: datetime
+    lang: str
+    confidence: float
+    embedding: list[float]
+    embedding_model: str
+    linker_version: int
+    valid_from: datetime | None
+    valid_to: datetime | None
+    happened_start: datetime
+    happened_end: datetime
+    time_granularity: str | None
+    time_expressions: list[str]
+    subject: str | None
+    slot: str | None
+    slot_value: str | None
+
+
+class ReconcileParams(TypedDict):
+    key: str
+    hash: str
+    embedding: list[float]
+    slot: str | None
+    subject: str | None
 
 
 @dataclass(frozen=True)
@@ -19,7 +70,7 @@ class ReconcileAsk:
     slot: str | None
     subject: str | None
 
-    def params(self) -> dict[str, Any]:
+    def params(self) -> ReconcileParams:
         """As the query reads it; the vector is passed as it is (asdict would copy each float)."""
         return {
             "key": self.key,
@@ -69,7 +120,7 @@ class NewMemory:
     """A memory to create: its node properties and the messages it came from."""
 
     id: str
-    props: Mapping[str, Any]
+    props: MemoryProps
     source_ids: list[str]
 
 
