@@ -24,12 +24,12 @@ from service.ingest.deferred import DeferredWorker, PendingObserver
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
+    Decision,
     confident_candidates,
-    link_candidates,
+    decide,
     near_duplicate_depth,
-    plan_writes,
 )
-from service.nlp.entities.linking import KnownEntity, LinkedBatch
+from service.nlp.entities.linking import KnownEntity
 from service.nlp.language import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.observability import tracing
@@ -183,20 +183,23 @@ class WritePath:
         actor: str,
         finishes: tuple[str, Mapping[str, Any]] | None = None,
     ) -> AddResult:
-        """Embed, link, reconcile against the scope and write one extracted batch (one
+        """Embed, reconcile against the scope, decide and write one extracted batch (one
         transaction, with ``finishes`` first: GraphStore.write_plan). The scope's entities are
         read while the facts are embedded."""
-        clock, candidates = StageClock(), batch.candidates
+        clock, candidates, scope = StageClock(), batch.candidates, batch.scope
         with clock.stage("embedding"):
-            known = await self._embed(candidates, batch.scope)
-        with clock.stage("link"):
-            linked = await asyncio.to_thread(link_candidates, batch.scope, candidates, known)
+            known = await self._embed(candidates, scope)
         with clock.stage("reconcile"):
-            plan = await self._plan(batch.scope, candidates)
+            reconciled = await self._reconcile(scope, candidates)
+        with clock.stage("link"):
+            arbiter, model = Arbiter(self.settings.agent_priority), self.embedder.model_name
+            decision = await asyncio.to_thread(
+                decide, scope, candidates, known, reconciled, model, arbiter
+            )
         with clock.stage("write") as stage:
-            await self._store_plan(batch, plan, linked, actor, finishes)
-            stage.set_attribute("engram.memories_added", len(plan.new))
-        return await self._report(batch, plan, clock.laps)
+            await self._store(batch, decision, actor, finishes)
+            stage.set_attribute("engram.memories_added", len(decision.plan.new))
+        return await self._report(batch, decision.plan, clock.laps)
 
     async def _embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
         """Give each candidate its vectors; the scope's entities, read meanwhile."""
@@ -209,12 +212,6 @@ class WritePath:
         for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding, cand.content_embedding = vector.search, vector.content
         return known
-
-    async def _plan(self, scope: Scope, candidates: list[Candidate]) -> WritePlan:
-        """What the batch writes, given what the scope already holds (plan_writes decides)."""
-        reconcile = await self._reconcile(scope, candidates)
-        arbiter = Arbiter(self.settings.agent_priority)
-        return plan_writes(candidates, reconcile, self.embedder.model_name, arbiter)
 
     async def _reconcile(self, scope: Scope, candidates: list[Candidate]) -> dict[str, Reconciled]:
         """Same hash, nearest near-duplicate and slot holders per candidate, from the vector
@@ -230,18 +227,17 @@ class WritePath:
             found |= await self.store.reconcile(scope, crowded, s.duplicate_threshold, depth)
         return found
 
-    async def _store_plan(
+    async def _store(
         self,
         batch: Extracted,
-        plan: WritePlan,
-        linked: LinkedBatch,
+        decision: Decision,
         actor: str,
         finishes: tuple[str, Mapping[str, Any]] | None,
     ) -> None:
         """The plan, its messages and the new memories' entities, in one transaction."""
-        new_ids = {m.id for m in plan.new}
+        plan = decision.plan
         await self.store.write_plan(
-            batch.scope, batch.message_rows, plan, linked.of(new_ids), actor, batch.now, finishes
+            batch.scope, batch.message_rows, plan, decision.linked, actor, batch.now, finishes
         )
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew

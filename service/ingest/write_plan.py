@@ -267,11 +267,28 @@ class Arbiter:
         )
 
 
-def link_candidates(
-    scope: Scope, candidates: list[Candidate], known: list[KnownEntity]
-) -> LinkedBatch:
-    """The candidates' mentions, entities and relations, resolved against the scope's."""
-    return link(scope, [link_input(c) for c in candidates], known)
+@dataclass(frozen=True)
+class Decision:
+    """What one batch writes: the plan, and the new memories' entities and relations."""
+
+    plan: WritePlan
+    linked: LinkedBatch
+
+
+def decide(
+    scope: Scope,
+    candidates: list[Candidate],
+    known: list[KnownEntity],
+    reconciled: Mapping[str, Reconciled],
+    embedding_model: str,
+    arbiter: Arbiter,
+) -> Decision:
+    """The plan against what the scope holds, and the batch linked against the scope's
+    entities. Every candidate is linked (one names what another's short form means); only
+    the new memories' links are written."""
+    plan = plan_writes(candidates, reconciled, embedding_model, arbiter)
+    linked = link(scope, [link_input(c) for c in candidates], known)
+    return Decision(plan, linked.of({m.id for m in plan.new}))
 
 
 def link_input(cand: Candidate) -> LinkInput:

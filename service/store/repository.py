@@ -11,11 +11,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
 from service.core.domain import EntityRef, Scope, ScopeParams, SourceMessage, StoredMemory
-from service.store import writes
 from service.store.database import Database, Record
 from service.store.index_shards import IndexShards
 from service.store.params import Cover, SearchParams
-from service.store.writes import MessageProps, ReconcileAsk, Reconciled, WritePlan
+from service.store.writes import (
+    MessageProps,
+    ReconcileAsk,
+    Reconciled,
+    SourceLink,
+    Supersession,
+    Update,
+    WritePlan,
+)
 
 if TYPE_CHECKING:
     from service.nlp.entities.linking import KnownEntity, LinkedBatch
@@ -257,10 +264,15 @@ def write_steps(batch: WriteBatch, shard: str | None) -> list[tuple[str, Mapping
         ("merge_messages", {"messages": _rows(batch.messages, scoped)}),
         ("merge_memories", {**common, "memories": _new_memories(plan, scoped, shard)}),
         *link_steps(entity_scope, batch.linked),
-        ("apply_updates", {**common, "updates": writes.params(plan.updates)}),
-        ("link_sources", {"links": writes.params(plan.source_links)}),
-        ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
+        ("apply_updates", {**common, "updates": _params(plan.updates)}),
+        ("link_sources", {"links": _params(plan.source_links)}),
+        ("apply_supersessions", {**common, "supersessions": _params(plan.supersessions)}),
     ]
+
+
+def _params(rows: list[Update] | list[Supersession] | list[SourceLink]) -> list[Record]:
+    """Rows as the Cypher statements read them."""
+    return [asdict(row) for row in rows]
 
 
 def _rows(messages: list[MessageRow], scoped: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ only at the store's edge (``params``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypedDict
 
@@ -168,8 +168,3 @@ class WritePlan:
     supersessions: list[Supersession] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     source_links: list[SourceLink] = field(default_factory=list)
-
-
-def params(rows: list[Update] | list[Supersession] | list[SourceLink]) -> list[dict[str, Any]]:
-    """Rows as the Cypher statements read them."""
-    return [asdict(row) for row in rows]
