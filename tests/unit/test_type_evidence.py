@@ -57,12 +57,29 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Zapply crashed again during my call.", "Zapply", "PRODUCT frame:device"),
         ("I keep my notes in FlowDesk.", "FlowDesk", "PRODUCT name:product"),
         ("I finally got the Kettle 5 running.", "Kettle 5", "PRODUCT name:product"),
+        ("I left my Corvala at the garage.", "Corvala", "PRODUCT frame:owned"),
+        ("That amp beats his battered Brevik.", "Brevik", "PRODUCT frame:owned"),
+        ("Honestly this Zuno never listens to me.", "Zuno", "PRODUCT frame:owned"),
     ],
 )
 def test_english_context_votes(
     evidence: TypeEvidence, english: Language, text: str, name: str, vote: str
 ) -> None:
     assert vote in voted(evidence, english, text, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Our Hannah is home for the summer.", "Hannah"),  # a given name: a person
+        ("Say hi to my Aunt Rose.", "Aunt Rose"),
+        ("My sister Bettina called.", "Bettina"),
+    ],
+)
+def test_a_person_after_a_possessive_is_owned_by_nobody(
+    evidence: TypeEvidence, english: Language, text: str, name: str
+) -> None:
+    assert not any("frame:owned" in v for v in voted(evidence, english, text, name))
 
 
 def test_a_family_name_prefix_is_no_product_shape(

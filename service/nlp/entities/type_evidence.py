@@ -34,6 +34,10 @@ from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote, 
 
 TYPE_EVIDENCE_PATH = NLP_MODELS_DIR / "type_evidence.json"
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# Kinds a name's own evidence may already give it, before a possessive is read.
+_NAMED_KINDS = frozenset(
+    {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.EVENT}
+)
 
 
 class Weights(BaseModel):
@@ -62,6 +66,7 @@ class EnglishWords(BaseModel):
     product_verbs: frozenset[str]
     kind_nouns: dict[EntityLabel, frozenset[str]]
     product_parts: frozenset[str]
+    owners: frozenset[str]  # possessives and demonstratives before a thing: my Tesla
     not_surnames: frozenset[str]  # words that end organisations' names (Jackson State)
     org_part_nouns: frozenset[str]
     device_verbs: frozenset[str]
@@ -177,6 +182,8 @@ class TypeEvidence:
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
         votes += _frame_votes(span, words, weights)
         votes += _kind_votes(span, words, weights)
+        if not any(v.label in _NAMED_KINDS for v in votes):  # "our Jenna" is a person
+            votes += _owned_votes(span, words, weights)
         return votes
 
     def chinese(self, text: str, start: int, end: int) -> list[TypeVote]:
@@ -282,6 +289,19 @@ def _word_before(span: Span) -> Token | None:
         return None
     token = span.doc[span.start - 1]
     return token if token.is_alpha or token.text.rstrip(".").isalpha() else None
+
+
+def _owned_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeVote]:
+    """ "my Tesla", "his cheap Squier", "this Nimbus": a name owned or pointed at like a thing.
+    People are named bare or after a kin or role noun ("my sister Emma"), which the parse
+    makes the head, so the name is then no noun phrase's head with a determiner of its own."""
+    root = span.root
+    if root.dep_ in {"compound", "appos"} or span[0].lower_.rstrip(".") in words.titles:
+        return []
+    owners = [c for c in root.children if c.i < span.start and c.lower_ in words.owners]
+    if not owners:
+        return []
+    return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:owned")]
 
 
 def _frame_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeVote]:
