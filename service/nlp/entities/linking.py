@@ -461,49 +461,48 @@ def _mention_rows(
     spans: list[EntityMention],
     addressees: dict[str, str],
 ) -> list[MentionRow]:
-    rows = []
-    for m in spans:
-        key, why = directory.link_why(
-            m.text,
-            m.label.value,
-            m.confidence,
-            fact.said_at,
-            _trusted(m),
-            votes=None,
-            addressee=_vocative(fact, m, addressees),
-        )
-        rows.append(
-            MentionRow(
-                fact.memory_id,
-                key,
-                m.text,
-                m.start,
-                m.end,
-                m.extractor,
-                m.confidence,
-                "mention",
-                why,
-            )
-        )
+    rows = [_named_row(directory, fact, m, _vocative(fact, m, addressees)) for m in spans]
+    speaker = _speaker_row(directory, fact)
+    return rows if speaker is None else [*rows, speaker]
+
+
+def _named_row(
+    directory: EntityDirectory, fact: LinkInput, m: EntityMention, addressee: str | None
+) -> MentionRow:
+    """A name in the fact, linked to its entity, with how it was found."""
+    key, why = directory.link_why(
+        m.text,
+        m.label.value,
+        m.confidence,
+        fact.said_at,
+        _trusted(m),
+        votes=None,
+        addressee=addressee,
+    )
+    return MentionRow(
+        fact.memory_id, key, m.text, m.start, m.end, m.extractor, m.confidence, "mention", why
+    )
+
+
+def _speaker_row(directory: EntityDirectory, fact: LinkInput) -> MentionRow | None:
+    """The speaker, where the fact says I / 我: the subject it is about."""
     first_person = _first_person(fact)
-    if first_person is not None and fact.speaker:
-        key = directory.link(
-            fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, fact.said_at, votes=None
-        )
-        start, end = first_person
-        rows.append(
-            MentionRow(
-                fact.memory_id,
-                key,
-                fact.text[start:end],
-                start,
-                end,
-                "speaker",
-                SPEAKER_CONFIDENCE,
-                "subject",
-            )
-        )
-    return rows
+    if first_person is None or not fact.speaker:
+        return None
+    key = directory.link(
+        fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, fact.said_at, votes=None
+    )
+    start, end = first_person
+    return MentionRow(
+        fact.memory_id,
+        key,
+        fact.text[start:end],
+        start,
+        end,
+        "speaker",
+        SPEAKER_CONFIDENCE,
+        "subject",
+    )
 
 
 def _first_person(fact: LinkInput) -> tuple[int, int] | None:

@@ -115,14 +115,7 @@ class ChineseRelations:
                 continue
             sources = _sources(text, match, mentions, speaker, people, row)
             if sources is None:
-                # No subject: the last one, or the speaker, whose dropped subject it is in a
-                # chat (上周刚提了辆车) unless someone else was named before it.
-                said = match.end("src") if _has(match, "src") else match.start()
-                mine = row.speaker_default or not _someone_before(text, said, mentions)
-                if row.type in _PERSONAL and row.speaker_default:
-                    sources = [me] if me else []  # 跟好朋友X去…: the speaker's friend
-                else:
-                    sources = last_sources or ([me] if me and mine else [])
+                sources = _dropped_subject(text, match, mentions, row, me, last_sources)
             elif sources and _opens_clause(row):
                 last_sources = sources
             target = _target(text, match, mentions, row, addressee)
@@ -154,6 +147,23 @@ class ChineseRelations:
                 regex = self._static[row.id]
             found += [(m.start(), row, m) for m in regex.finditer(text)]
         return sorted(found, key=lambda item: item[0])
+
+
+def _dropped_subject(
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    row: RelationRow,
+    me: Endpoint | None,
+    last_sources: list[Endpoint],
+) -> list[Endpoint]:
+    """No subject: the last one, or the speaker, whose dropped subject it is in a chat
+    (上周刚提了辆车) unless someone else was named before it."""
+    if row.type in _PERSONAL and row.speaker_default:
+        return [me] if me else []  # 跟好朋友X去…: the speaker's friend
+    said = match.end("src") if _has(match, "src") else match.start()
+    mine = row.speaker_default or not _someone_before(text, said, mentions)
+    return last_sources or ([me] if me and mine else [])
 
 
 def _someone_before(text: str, start: int, mentions: list[EntityMention]) -> bool:
@@ -411,21 +421,12 @@ def _target(
     addressee: str | None = None,
 ) -> Endpoint | None:
     start, end = match.span("tgt")
-    surface = text[start:end]
-    if surface in _THE_TWO_OF_US:  # 咱俩是老同学: the one the speaker answers
+    if text[start:end] in _THE_TWO_OF_US:  # 咱俩是老同学: the one the speaker answers
         return Endpoint(addressee, EntityLabel.PERSON) if addressee else None
-    if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
-        surface = _trim_name(surface)
-        end = start + len(surface)
-        if not _is_name(surface) or _time_prefix().fullmatch(surface):
-            return None  # 我侄女以后要…: 以后 is no name
-    else:
-        if row.type is RelationType.STUDIES_AT:
-            major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大
-            if major:
-                surface, end = major.group(1), start + len(major.group(1))
-        owned = _after_possessor(surface, start, mentions)  # 学校的长风电竞社 → 长风电竞社
-        start, surface = start + len(surface) - len(owned), owned
+    trimmed = _target_words(text, start, end, mentions, row)
+    if trimmed is None:
+        return None
+    surface, start, end = trimmed
     if row.target_mention and not _names(mentions, start, end):
         return None
     inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
@@ -446,6 +447,25 @@ def _target(
     if row.target_labels and target.label not in row.target_labels:
         return None
     return target
+
+
+def _target_words(
+    text: str, start: int, end: int, mentions: list[EntityMention], row: RelationRow
+) -> tuple[str, int, int] | None:
+    """The target group's words that may name it, with their span: a kin's or friend's name
+    without what follows it, a school without the major, a thing without its possessor."""
+    surface = text[start:end]
+    if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+        surface = _trim_name(surface)
+        if not _is_name(surface) or _time_prefix().fullmatch(surface):
+            return None  # 我侄女以后要…: 以后 is no name
+        return surface, start, start + len(surface)
+    if row.type is RelationType.STUDIES_AT:
+        major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大
+        if major:
+            surface, end = major.group(1), start + len(major.group(1))
+    owned = _after_possessor(surface, start, mentions)  # 学校的长风电竞社 → 长风电竞社
+    return owned, start + len(surface) - len(owned), end
 
 
 def _unnamed_department(surface: str, start: int, end: int, mentions: list[EntityMention]) -> bool:
