@@ -1,11 +1,11 @@
-// The typed relations of the scope said (`since`) or retired (`invalidated_at`) in the window
-// [$from, $to), one row per edge, around $entity_key when set (either end). Each row carries
+// The typed relations of the scope of $types said (`since`) or retired (`invalidated_at`) in the
+// window [$from, $to), one row per edge, around $entity_key when set (either end). Each row carries
 // the memories that superseded its memory (`successors`, to pair it with what replaced it),
 // whether the same relation already stood when it was said (`restated`: said again, not
 // begun), and its evidence: its memory and an inferred relation's `evidence_ids`, superseded
 // ones included. Oldest first, at most $limit.
 MATCH (n:Entity)-[r:{{relation_types}}]->(t:Entity)
-WHERE {{in_scope}}
+WHERE {{in_scope}} AND type(r) IN $types
   AND ($entity_key IS NULL OR n.key = $entity_key OR t.key = $entity_key)
   AND ((r.since >= $from AND r.since < $to)
        OR (r.invalidated_at >= $from AND r.invalidated_at < $to))

@@ -50,8 +50,8 @@ RELATION_KINDS: dict[str, FactKind] = {
 }
 # Relations that hold both ways: a profile reads them whichever end its entity is.
 MUTUAL_RELATIONS = ("FAMILY_OF", "FRIEND_OF")
-# What a profile shows, in this order: standing facts. A visit or a thing made is an event, which
-# `changes` reports when it is stated.
+# What a profile shows and `changes` reports, in this order: standing facts. A visit or a thing
+# made is an event, which starts and ends nothing.
 PROFILE_KINDS = (
     FactKind.WORKS_AT,
     FactKind.JOB,

@@ -29,7 +29,7 @@ CHANGE_ROWS = 5000
 EVIDENCE_PER_FACT = 5
 MAX_CHANGES = 500
 MAX_PHRASE_CHARS = 200
-# The relation types a profile reads: those of its kinds.
+# The relation types a profile and changes read: those of its kinds (standing facts, not events).
 PROFILE_RELATIONS = sorted(t for t, kind in RELATION_KINDS.items() if kind in PROFILE_KINDS)
 
 
@@ -95,13 +95,14 @@ class ProfileReader:
     async def changes(
         self, scope: Scope, window: ChangeWindow, entity: str | None = None, limit: int = 100
     ) -> Changes:
-        """What started, ended or was superseded in the window, around one entity or in all."""
+        """The profile's facts that started, ended or were superseded in the window, around one
+        entity or in the whole scope."""
         check_range("limit", limit, 1, MAX_CHANGES)
         start, end = window_bounds(window, utcnow())
-        ask = ChangesAsk(start, end)
+        ask = ChangesAsk(PROFILE_RELATIONS, start, end)
         if entity is not None:
             node = await self.graph.entity(entity, scope)
-            ask = ChangesAsk(start, end, node.key, names_of(node))
+            ask = ChangesAsk(PROFILE_RELATIONS, start, end, node.key, names_of(node))
         rows = await self.store.changed_facts(scope, ask, CHANGE_ROWS)
         found = pair_changes(rows, start, end)
         return Changes(start=start, end=end, changes=found[:limit], truncated=len(found) > limit)

@@ -59,8 +59,10 @@ class ProfileAsk:
 
 @dataclass(frozen=True)
 class ChangesAsk:
-    """Which statements: those said or retired in [start, end), around one entity or all."""
+    """Which statements: relations of some types and slot memories said or retired in
+    [start, end), around one entity (its key, and the names its slot memories call it) or all."""
 
+    relation_types: list[str]
     start: datetime | None = None
     end: datetime | None = None
     entity_key: str | None = None
@@ -94,6 +96,7 @@ class ProfileStore:
             "as_of": None,
             "from": ask.start or EARLIEST,
             "to": ask.end or LATEST,
+            "types": ask.relation_types,
             "entity_key": ask.entity_key,
             "subjects": ask.subjects,
             "limit": limit,
