@@ -1,4 +1,4 @@
-"""`profile` and `changes` through GraphQL against a real Neo4j: an English speaker who
+"""`profile` and `changes` through GraphQL and MCP against a real Neo4j: an English speaker who
 moves from Lisbon to Berlin and changes favourite book, and 小李, who moves from 上海 to 深圳 and
 from 腾讯 to 字节跳动. One seeded store for the whole module (its scopes are its own)."""
 
@@ -14,6 +14,7 @@ from service.api.app import create_app
 from service.core.domain import Scope
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
+from tests.integration.test_mcp import call, mcp_client
 
 EN = Scope(user_id="profile-en")
 ZH = Scope(user_id="profile-zh")
@@ -222,3 +223,25 @@ async def test_bad_windows_and_unknown_names_are_typed_results(client: httpx.Asy
         assert found["__typename"] == kind and words in found["message"], (variables, found)
     missing = await gql(client, KEY_EN, PROFILE, s=s, e="Nobody")
     assert missing["profile"]["__typename"] == "NotFound"
+
+
+async def test_the_mcp_tools(seeded: MemoryService, neo4j_target: Neo4jTarget) -> None:
+    settings = neo4j_target.settings(
+        api_keys={KEY_EN: {"principal": "en-app", "user_ids": ["profile-en"]}}
+    )
+    async with mcp_client(create_app(settings, memory=seeded), {"X-API-Key": KEY_EN}) as mcp:
+        now = await call(mcp, "profile", entity="Sam")
+        assert now["entity"] == "Sam"
+        assert "lives in: Berlin (since 2026-03-14)" in [f["line"] for f in now["facts"]]
+        then = await call(mcp, "profile", entity="Sam", as_of="2026-03-01T00:00:00Z")
+        assert "lives in: Lisbon (since 2026-01-10)" in [f["line"] for f in then["facts"]]
+        window = await call(
+            mcp, "changes", time_phrase="since March", reference_time="2026-06-15T00:00:00Z"
+        )
+        assert [c["summary"] for c in window["changes"]] == [
+            "Sam: lives in Lisbon → Berlin, 2026-03-14",
+            "Sam: favourite book Dune → Middlemarch, 2026-04-02",
+        ]
+        assert window["changes"][0]["memory_ids"]
+        bad = await mcp.call_tool("changes", {"time_phrase": "whenever"})
+        assert bad.is_error
