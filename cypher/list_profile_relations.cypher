@@ -20,7 +20,8 @@ WHERE size(memories) > 0
 ORDER BY r.since DESC, other.key
 LIMIT $limit
 RETURN type(r) AS relation, null AS slot, n.name AS subject, other.name AS value,
-       other {.key, .name, .type, .aliases} AS other,
+       other {.key, .name, .type, .aliases, mention_count: COUNT { (other)<-[:MENTIONS]-() }}
+         AS other,
        toString(r.since) AS since, toString(r.invalidated_at) AS ended,
        coalesce(r.inferred, false) AS inferred, r.confidence AS confidence, ids AS memory_ids,
        [] AS successors, false AS restated, memories

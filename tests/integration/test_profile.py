@@ -44,7 +44,7 @@ PROFILE = """query($s: ScopeInput!, $e: String!, $asOf: DateTime) {
   profile(scope: $s, entity: $e, asOf: $asOf) { __typename
     ... on Profile { entity { name type } asOf groups { kind label facts { kind value detail
       relation slot since inferred confidence evidenceCount evidence { id text saidAt }
-      entity { name } } } }
+      entity { name mentionCount } } } }
     ... on NotFound { message } ... on InvalidInput { message } } }"""
 CHANGES = """query($s: ScopeInput!, $from: DateTime, $to: DateTime, $phrase: String,
     $ref: DateTime, $entity: String, $limit: Int! = 100) {
@@ -121,7 +121,7 @@ async def test_the_profile_of_an_english_speaker(client: httpx.AsyncClient) -> N
     assert berlin["since"] == "2026-03-14T09:00:00+00:00" and berlin["inferred"] is False
     assert berlin["evidenceCount"] == 1 and berlin["confidence"] > 0
     assert [m["text"] for m in berlin["evidence"]] == ["Sam moved to Berlin."]
-    assert berlin["entity"] == {"name": "Berlin"}
+    assert berlin["entity"] == {"name": "Berlin", "mentionCount": 1}
     assert groups["FAVOURITES"]["facts"][0]["detail"] == "book"
 
 
@@ -158,6 +158,8 @@ async def test_changes_between_dates_are_dated_before_after_pairs(
     assert (move["type"], move["kind"], move["subject"]) == ("SUPERSEDED", "LIVES_IN", "Sam")
     assert move["before"]["memories"] == [{"text": "Sam lives in Lisbon."}]
     assert move["after"]["memories"] == [{"text": "Sam moved to Berlin."}]
+    berlin = (await gql(client, KEY_EN, CHANGES, s=s, entity="Berlin", **window))["changes"]
+    assert [c["summary"] for c in berlin["changes"]] == [move["summary"]]
     everything = (await gql(client, KEY_EN, CHANGES, s=s, entity="Sam"))["changes"]
     started = [c["summary"] for c in everything["changes"] if c["type"] == "STARTED"]
     assert started[0] == "Sam: lives in Lisbon (started), 2026-01-10"
