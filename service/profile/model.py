@@ -172,14 +172,21 @@ class Change(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def summary(self) -> str:
-        """'Sam: lives in Lisbon → Berlin, 2026-03-14'."""
+        """'Sam: lives in Lisbon → Berlin, 2026-03-14'; 'Sam: likes climbing (started,
+        inferred), 2026-01-24' for a preference shown, not said."""
         day = self.at.date().isoformat()
         said = label(self.kind, self.detail)
         if self.before and self.after:
-            return f"{self.subject}: {said} {self.before.value} → {self.after.value}, {day}"
+            before, after = _shown(self.before), _shown(self.after)
+            return f"{self.subject}: {said} {before} → {after}, {day}"
         state = self.after or self.before
         value = state.value if state else ""
-        return f"{self.subject}: {said} {value} ({self.type.value}), {day}"
+        how = f"{self.type.value}, inferred" if state and state.inferred else self.type.value
+        return f"{self.subject}: {said} {value} ({how}), {day}"
+
+
+def _shown(state: FactState) -> str:
+    return f"{state.value} (inferred)" if state.inferred else state.value
 
 
 class Changes(BaseModel):

@@ -154,6 +154,15 @@ def test_a_change_of_mind_pairs_by_instant_without_a_supersedes_edge() -> None:
     assert {c.after.value for c in found if c.after} == {"green tea", "jazz"}
 
 
+def test_an_inferred_side_says_so_in_the_summary() -> None:
+    climbing = relation("LIKES", "climbing", "m1", JAN, inferred=True, ended=MAR)
+    [started, ended] = pair_changes([climbing], None, None)
+    assert started.summary == "Sam: likes climbing (started, inferred), 2026-01-10"
+    assert ended.summary == "Sam: likes climbing (ended, inferred), 2026-03-14"
+    [changed] = pair_changes([climbing, relation("LIKES", "yoga", "m2", MAR)], MAR, None)
+    assert changed.summary == "Sam: likes climbing (inferred) → yoga, 2026-03-14"
+
+
 def test_a_fact_retired_with_nothing_in_its_place_ended() -> None:
     [change] = pair_changes([relation("LIKES", "running", "m1", JAN, ended=MAR)], MAR, None)
     assert change.type is ChangeType.ENDED and change.after is None
