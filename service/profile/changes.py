@@ -33,6 +33,9 @@ class Statement:
     value: str
     since: datetime | None
     ended: datetime | None
+    # Who and what it is about, as names compare (identity_form): the fact a value belongs to.
+    fact: tuple[str, Kind]
+    value_key: str
     relation: str | None = None
     slot: str | None = None
     other: EntityNode | None = None
@@ -42,12 +45,6 @@ class Statement:
     memory_ids: set[str] = field(default_factory=set)
     successors: set[str] = field(default_factory=set)
     memories: list[StoredMemory] = field(default_factory=list)
-
-    def same_fact(self, other: Statement) -> bool:
-        """Of the same subject and kind (a value of it may replace another)."""
-        return identity_form(self.subject) == identity_form(other.subject) and (
-            self.kind == other.kind
-        )
 
     def state(self) -> FactState:
         return FactState(
@@ -67,10 +64,13 @@ def statements(rows: Iterable[FactRow]) -> list[Statement]:
     for row in rows:
         if not row.value.strip():
             continue
-        kind = kind_of(row)
-        key = (identity_form(row.subject), kind, identity_form(row.value), row.since, row.ended)
-        s = found.setdefault(key, Statement(row.subject, kind, row.value, row.since, row.ended))
-        _absorb(s, row)
+        fact, value = (identity_form(row.subject), kind_of(row)), identity_form(row.value)
+        key = (fact, value, row.since, row.ended)
+        if key not in found:
+            found[key] = Statement(
+                row.subject, fact[1], row.value, row.since, row.ended, fact, value
+            )
+        _absorb(found[key], row)
     return list(found.values())
 
 
@@ -92,36 +92,37 @@ def pair_changes(
 ) -> list[Change]:
     """The changes whose instant lies in [start, end) (None: open), oldest first."""
     said = statements(rows)
+    by_fact: dict[tuple[str, Kind], list[Statement]] = {}
+    for s in said:
+        by_fact.setdefault(s.fact, []).append(s)
     changes: list[Change] = []
     replacements: set[Statement] = set()
-    for old in sorted((s for s in said if s.ended is not None), key=_ended):
-        new = replacement(old, said)
+    # A replacement is said at the instant what it replaces ended: both lie in the window or
+    # neither does.
+    ended = [s for s in said if _within(s.ended, start, end)]
+    for old in sorted(ended, key=_ended):
+        new = replacement(old, by_fact[old.fact])
         if new is not None:
             replacements.add(new)
             changes.append(_change(ChangeType.SUPERSEDED, old, old, new))
         else:
             changes.append(_change(ChangeType.ENDED, old, old, None))
     for s in said:
-        if s.since is not None and not s.restated and s not in replacements:
+        if _within(s.since, start, end) and not s.restated and s not in replacements:
             changes.append(_change(ChangeType.STARTED, s, None, s))
-    inside = [c for c in changes if _within(c.at, start, end)]
-    return sorted(one_per_change(inside), key=_order)
+    return sorted(one_per_change(changes), key=_order)
 
 
-def replacement(old: Statement, said: list[Statement]) -> Statement | None:
-    """What replaced ``old``: the same fact of another value, said by a memory that superseded
-    old's, else said at the instant old ended."""
-    candidates = [s for s in said if s.same_fact(old) and _other_value(s, old)]
+def replacement(old: Statement, same_fact: list[Statement]) -> Statement | None:
+    """What replaced ``old`` among the statements of its fact (subject and kind): another value
+    said by a memory that superseded old's, else said at the instant old ended."""
+    candidates = [s for s in same_fact if s.value_key != old.value_key]
     linked = [s for s in candidates if s.memory_ids & old.successors]
     at_once = [s for s in candidates if s.since is not None and s.since == old.ended]
     for found in (linked, at_once):
         if found:
-            return min(found, key=lambda s: identity_form(s.value))
+            return min(found, key=lambda s: s.value_key)
     return None
-
-
-def _other_value(s: Statement, old: Statement) -> bool:
-    return identity_form(s.value) != identity_form(old.value)
 
 
 def one_per_change(changes: list[Change]) -> list[Change]:
@@ -181,11 +182,11 @@ def _change(
 
 
 def _ended(s: Statement) -> tuple[float, str]:
-    return s.ended.timestamp() if s.ended else 0.0, identity_form(s.value)
+    return s.ended.timestamp() if s.ended else 0.0, s.value_key
 
 
-def _within(at: datetime, start: datetime | None, end: datetime | None) -> bool:
-    return (start is None or at >= start) and (end is None or at < end)
+def _within(at: datetime | None, start: datetime | None, end: datetime | None) -> bool:
+    return at is not None and (start is None or at >= start) and (end is None or at < end)
 
 
 def _order(change: Change) -> tuple[datetime, str, int, str]:
