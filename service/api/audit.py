@@ -28,6 +28,7 @@ from service.api.context import RequestContext
 from service.api.dashboard import EntityConnection, MemoryConnection
 from service.api.graph import Entity, EntityPath, RelationConnection
 from service.api.lifecycle import MemoryHistory
+from service.api.profile import ChangeList, Profile
 from service.api.types import (
     Context,
     DatabaseUnavailable,
@@ -72,6 +73,8 @@ AUDITED_READS: dict[tuple[str, str], AuditedRead] = {
     ("Query", "entity"): AuditedRead(ReadOp.ENTITY, ("name",)),
     ("Query", "path"): AuditedRead(ReadOp.PATH, ("from", "to")),
     ("Query", "relations"): AuditedRead(ReadOp.RELATIONS, ("where",)),
+    ("Query", "profile"): AuditedRead(ReadOp.PROFILE, ("entity",)),
+    ("Query", "changes"): AuditedRead(ReadOp.CHANGES, ("entity", "phrase")),
     # Below an entity: the query is the entity's name.
     ("Entity", "memories"): AuditedRead(ReadOp.ENTITY_MEMORIES),
     ("Entity", "neighbors"): AuditedRead(ReadOp.NEIGHBORS),
@@ -182,6 +185,10 @@ def result_count(result: object) -> int | None:
             return len(result.events)
         case EntityPath():
             return len(result.entities)
+        case Profile():
+            return sum(len(group.facts) for group in result.groups)
+        case ChangeList():
+            return len(result.changes)
         case _:  # one object: a memory, an entity, the stats
             return 1
 

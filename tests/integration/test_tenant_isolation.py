@@ -532,6 +532,61 @@ async def check_entity_relations(t: Tenants) -> None:
                 assert {m["id"] for m in relation["memories"]} <= bob_ids
 
 
+PROFILE = """query($e: String!, $s: ScopeInput!, $asOf: DateTime) {
+  profile(scope: $s, entity: $e, asOf: $asOf) { __typename
+    ... on Profile { entity { name } groups { kind facts { value entity { name }
+      evidence { id text sourceIds } } } } } }"""
+CHANGES = """query($s: ScopeInput!, $from: DateTime, $to: DateTime, $phrase: String,
+    $ref: DateTime, $e: String) {
+  changes(scope: $s, from: $from, to: $to, phrase: $phrase, referenceTime: $ref, entity: $e) {
+    __typename ... on ChangeList { changes { subject summary
+      before { value entity { name } memories { id text } }
+      after { value entity { name } memories { id text } } } } } }"""
+
+
+async def check_profile(t: Tenants) -> None:
+    """Profiles of the shared speaker and places, now and as of: Bob's facts and memories."""
+    bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
+    seen = 0
+    for name in (SPEAKER, "Paris", "Google", "Max", "Zanzibar", "Priya"):
+        for as_of in (None, "2024-05-07T00:00:00Z", "2030-01-01T00:00:00Z"):
+            data = (await t.bob(PROFILE, e=name, s=BOB_SCOPE, asOf=as_of))["profile"]
+            if name in ("Zanzibar", "Priya"):  # Alice's only
+                assert data["__typename"] == "NotFound", data
+                continue
+            assert data["__typename"] == "Profile" and data["entity"]["name"] in names
+            for fact in (f for g in data["groups"] for f in g["facts"]):
+                assert fact["entity"] is None or fact["entity"]["name"] in names
+                assert {m["id"] for m in fact["evidence"]} <= bob_ids
+                seen += 1
+    assert seen, "Bob's own facts are found"
+
+
+async def check_changes(t: Tenants) -> None:
+    """Changes over every kind of window, whole scope or around one entity: Bob's only."""
+    bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
+    windows: list[dict[str, Any]] = [
+        {},
+        {"from": "2024-05-01T00:00:00Z", "to": "2024-07-01T00:00:00Z"},
+        {"phrase": "between May and June", "ref": "2024-06-20T00:00:00Z"},
+        {"phrase": "上个月以来", "ref": "2024-06-20T00:00:00Z"},
+    ]
+    seen = 0
+    for window in windows:
+        for name in (None, SPEAKER, "Paris", "Zanzibar"):
+            data = (await t.bob(CHANGES, s=BOB_SCOPE, e=name, **window))["changes"]
+            if name == "Zanzibar":
+                assert data["__typename"] == "NotFound", data
+                continue
+            assert data["__typename"] == "ChangeList", data
+            for change in data["changes"]:
+                sides = [s for s in (change["before"], change["after"]) if s]
+                assert {m["id"] for s in sides for m in s["memories"]} <= bob_ids
+                assert all(s["entity"] is None or s["entity"]["name"] in names for s in sides)
+                seen += 1
+    assert seen, "Bob's own changes are found"
+
+
 async def not_found_like_unknown(t: Tenants, query: str, field: str, **variables: Any) -> None:
     """Each of Alice's memory ids is NotFound for Bob, in the very words of an unknown id."""
     for alice_id in await t.ids("Memory", ALICE):
@@ -737,6 +792,8 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.path": check_path,
     "Query.relations": check_relations,
     "Entity.relations": check_entity_relations,
+    "Query.profile": check_profile,
+    "Query.changes": check_changes,
     "Query.memory": check_memory,
     "Query.history": check_history,
     "Query.readAudit": check_read_audit,
@@ -937,6 +994,18 @@ async def test_python_api_with_bobs_scope_reaches_nothing_of_alice(tenants: Tena
         ):
             with pytest.raises(NotFoundError):
                 await call
+    for name in (SPEAKER, "Paris"):
+        profile = await mem.profile(name, BOB)
+        seen.append(profile.model_dump(mode="json"))
+        evidence = {m.id for g in profile.groups for f in g.facts for m in f.evidence}
+        assert evidence <= bob_ids
+    changes = await mem.changes(BOB)
+    assert {
+        m.id for c in changes.changes for s in (c.before, c.after) if s for m in s.memories
+    } <= bob_ids
+    seen.append(changes.model_dump(mode="json"))
+    with pytest.raises(NotFoundError):
+        await mem.profile("Zanzibar", BOB)
     audit = await mem.read_audit(BOB, first=100)
     assert {e.node.user_id for e in audit.edges} == {BOB.user_id}
     evicted = await mem.lifecycle.evict(BOB, max_access_count=1000, dry_run=False)

@@ -147,14 +147,27 @@ class HolidayRow(BaseModel):
     zh_with_year: tuple[str, ...] = ()
 
 
+class WindowWords(BaseModel):
+    """The words of one form of window (windows.py): said before the first period, between
+    two, after the last; lowercase."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    leads: frozenset[str] = frozenset()
+    joins: frozenset[str] = frozenset()
+    tails: frozenset[str] = frozenset()
+
+
 class TimePhraseWords(BaseModel):
-    """``nlp_models/time_phrases.json``: part words per table, decade words, holidays."""
+    """``nlp_models/time_phrases.json``: part words per table, decade words, holidays, and the
+    words of windows by form ("between", "since", "after", "before", "until")."""
 
     model_config = ConfigDict(frozen=True)
 
     parts: dict[str, dict[str, str]]
     decades_en: dict[str, int]
     holidays: tuple[HolidayRow, ...]
+    windows: dict[str, WindowWords]
 
 
 @cache
