@@ -23,6 +23,10 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
+from service.nlp.preferences.chinese import read_chinese
+from service.nlp.preferences.english import read_english
+from service.nlp.preferences.lexicon import Item, ItemSpan
+from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
 from service.nlp.relations.discourse import Conversation, History, people_named
 from service.nlp.relations.extractor import (
     Endpoint,
@@ -53,6 +57,8 @@ class Fact:
     times: list[TimeTag] = field(default_factory=list)
     slot: SlotValue | None = None
     relations: list[RelationMention] = field(default_factory=list)
+    # What it says of its speaker's tastes: a change of mind, things done, things liked.
+    preferences: PreferenceReading = NO_READING
 
 
 # A fact while its batch is read: the parsed sentence it came from (English) and its speaker.
@@ -174,6 +180,7 @@ class Extractor:
             if r.confidence >= self.relation_min_confidence
         ]
         slot = fact.slot or _slot_of(relations, fact.confidence, speaker)
+        relations = with_preferences(relations, fact.preferences, speaker, fact.lang)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
     def _votes(
@@ -203,7 +210,11 @@ class Extractor:
                 if m.start >= start and m.end <= start + len(source)
             ]
             text = resolve_first_person_tokens(sent, speaker)
-            facts.append((self._fact(source, text, index, "en", said_at, inside), sent, speaker))
+            fact = self._fact(source, text, index, "en", said_at, inside)
+            reading = read_english(
+                source, sent, _is_question(fact), _is_future(fact, said_at), _names(fact)
+            )
+            facts.append((replace(fact, preferences=reading), sent, speaker))
         return facts
 
     def _chinese_facts(self, message: MessageIn, index: int, said_at: datetime) -> list[_Parsed]:
@@ -214,9 +225,11 @@ class Extractor:
                 continue
             mentions = self.entities.extract(source, "zh")
             text = resolve_first_person(source, message.speaker, "zh")
-            facts.append(
-                (self._fact(source, text, index, "zh", said_at, mentions), None, message.speaker)
+            fact = self._fact(source, text, index, "zh", said_at, mentions)
+            reading = read_chinese(
+                source, _is_question(fact), _is_future(fact, said_at), _names(fact)
             )
+            facts.append((replace(fact, preferences=reading), None, message.speaker))
         return facts
 
     @staticmethod
@@ -239,6 +252,26 @@ class Extractor:
             times=find_time_tags(source, said_at, lang),
             slot=None if question else find_slot(source, lang),
         )
+
+
+def _is_question(fact: Fact) -> bool:
+    return fact.confidence < STATEMENT_CONFIDENCE
+
+
+def _is_future(fact: Fact, said_at: datetime) -> bool:
+    """Whether the fact's time lies after it was said: a plan, not something done."""
+    return any(t.range.start > said_at for t in fact.times)
+
+
+# Mentions a change of mind may retire besides the lexicon's items: things, not people or
+# places ("stopped using Notion").
+_RETIRABLE = frozenset({EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER})
+
+
+def _names(fact: Fact) -> list[ItemSpan]:
+    return [
+        ItemSpan(Item(m.text, ""), m.start, m.end) for m in fact.mentions if m.label in _RETIRABLE
+    ]
 
 
 def addressed(messages: list[MessageIn]) -> list[str | None]:

@@ -168,6 +168,9 @@ class RelationType(StrEnum):
     MEMBER_OF = "MEMBER_OF"
     CREATED = "CREATED"
     OWNS = "OWNS"
+    # Something the source did on the memory's day (went climbing, had a coffee): the evidence
+    # inferred preferences count (service/ingest/preferences.py).
+    DOES = "DOES"
 
 
 SYMMETRIC = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
