@@ -21,6 +21,12 @@ from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
 from service.embedding.embedder import Embedder
 from service.ingest.deferred import DeferredWorker, PendingObserver
+from service.ingest.preferences import (
+    activities,
+    add_preferences,
+    preference_asks,
+    retirements,
+)
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
@@ -196,6 +202,7 @@ class WritePath:
             decision = await asyncio.to_thread(
                 decide, scope, candidates, known, reconciled, model, arbiter
             )
+            await self._add_preferences(decision, candidates)
         with clock.stage("write") as stage:
             await self._store(batch, decision, actor, finishes)
             stage.set_attribute("engram.memories_added", len(decision.plan.new))
@@ -212,6 +219,16 @@ class WritePath:
         for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding, cand.content_embedding = vector.search, vector.content
         return known
+
+    async def _add_preferences(self, decision: Decision, candidates: list[Candidate]) -> None:
+        """Changes of mind and inferred LIKES join the plan (ingest/preferences.py decides),
+        against the relations they concern: read only when the batch has a change of mind or
+        a thing done."""
+        linked, moments = decision.batch_links, {c.id: c.moment() for c in candidates}
+        said = {key: m.said_at for key, m in moments.items()}
+        asks = preference_asks(retirements(linked, said), activities(linked, moments, {}))
+        held = await self.store.held_preferences(asks)
+        add_preferences(decision.plan, linked, moments, held, self.settings)
 
     async def _reconcile(self, scope: Scope, candidates: list[Candidate]) -> dict[str, Reconciled]:
         """Same hash, nearest near-duplicate and slot holders per candidate, from the vector

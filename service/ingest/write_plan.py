@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from service.core.config import Settings
 from service.core.domain import Scope
 from service.core.ids import scoped_id, text_hash
+from service.ingest.preferences import Moment, day_of
 from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
 from service.nlp.entities.names import identity_form
 from service.nlp.pipeline import Fact
@@ -65,6 +66,11 @@ class Candidate:
             "context_text": self.context_text,
             "content_embedding": self.content_embedding,
         }
+
+    def moment(self) -> Moment:
+        """When it was said, and the day what it tells happened (its own time, else then)."""
+        time = self.fact.times[0].range if self.fact.times else None
+        return Moment(self.said_at, day_of(time.start if time else self.said_at))
 
     def reconcile_ask(self) -> ReconcileAsk:
         """What the store looks up for it: same hash, near-duplicates (by its own vector),
@@ -191,8 +197,11 @@ def plan_writes(
         if known.same_id:
             plan.unchanged.append(known.same_id)
             plan.source_links.append(SourceLink(known.same_id, cand.source_ids))
-        elif known.near_id:
+            plan.kept[cand.id] = known.same_id
+        elif known.near_id and cand.fact.preferences.change is None:
+            # A change of mind is never folded into what it may retire, however alike they read.
             plan.updates.append(_update(known.near_id, known.near_text or "", cand))
+            plan.kept[cand.id] = known.near_id
         else:
             new.append(cand)
     plan.new = [cand.new_memory(embedding_model) for cand in new]
@@ -269,10 +278,13 @@ class Arbiter:
 
 @dataclass(frozen=True)
 class Decision:
-    """What one batch writes: the plan, and the new memories' entities and relations."""
+    """What one batch writes: the plan, and the new memories' entities and relations; and
+    every candidate's links (``batch_links``), which its preferences are decided from (a thing
+    done again counts on the memory it repeats)."""
 
     plan: WritePlan
     linked: LinkedBatch
+    batch_links: LinkedBatch
 
 
 def decide(
@@ -288,7 +300,7 @@ def decide(
     the new memories' links are written."""
     plan = plan_writes(candidates, reconciled, embedding_model, arbiter)
     linked = link(scope, [link_input(c) for c in candidates], known)
-    return Decision(plan, linked.of({m.id for m in plan.new}))
+    return Decision(plan, linked.of({m.id for m in plan.new}), linked)
 
 
 def link_input(cand: Candidate) -> LinkInput:
@@ -302,4 +314,5 @@ def link_input(cand: Candidate) -> LinkInput:
         said_at=cand.said_at,
         mentions=fact.mentions,
         relations=fact.relations,
+        change=fact.preferences.change,
     )

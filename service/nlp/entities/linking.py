@@ -23,6 +23,7 @@ from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.names import display_name, entity_key, identity_form, short_forms
 from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
 from service.nlp.entities.type_evidence import label_weight, relation_votes
+from service.nlp.preferences.reading import Change
 from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
@@ -85,6 +86,20 @@ class LinkInput:
     said_at: datetime
     mentions: Sequence[EntityMention]
     relations: Sequence[RelationMention] = ()
+    change: Change | None = None  # a change of mind it states (service/nlp/preferences/)
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    """A change of mind, resolved: whose (the speaker's entity), the entities of what it
+    retires and adopts (known or not), and the kinds of what it adopts."""
+
+    memory_id: str
+    subject_key: str
+    retired_keys: tuple[str, ...]
+    adopted_keys: tuple[str, ...]
+    adopted_kinds: tuple[str, ...]
+    rule: str
 
 
 @dataclass(frozen=True)
@@ -139,6 +154,7 @@ class LinkedBatch:
     relations: list[RelationRow]
     speakers: frozenset[str] = frozenset()  # keys of the speakers' entities
     vote_types: tuple[str, ...] = VOTE_TYPES  # the order of each row's type_votes
+    changes: list[ChangeRow] = field(default_factory=list)
 
     def of(self, memory_ids: set[str]) -> LinkedBatch:
         """The rows of these memories only (those a write plan creates), and the speakers."""
@@ -148,7 +164,8 @@ class LinkedBatch:
             k for r in relations for k in (r.source_key, r.target_key)
         }
         entities = [e for e in self.entities if e.key in keys | self.speakers]
-        return LinkedBatch(entities, mentions, relations, self.speakers, self.vote_types)
+        changes = [c for c in self.changes if c.memory_id in memory_ids]
+        return LinkedBatch(entities, mentions, relations, self.speakers, self.vote_types, changes)
 
 
 @dataclass
@@ -387,6 +404,7 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         )
     mentions: list[MentionRow] = []
     relations: list[RelationRow] = []
+    changes: list[ChangeRow] = []
     gazetteer = Gazetteer(directory.gazetteer_forms())
     for fact in facts:
         spans = list(fact.mentions) + gazetteer.find(fact.text, fact.mentions)
@@ -394,9 +412,30 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         found_relations = _relation_rows(directory, fact, spans)
         mentions += own + _endpoint_mentions(fact, own, found_relations)
         relations += found_relations
+        if fact.change is not None and fact.speaker in speaker_keys:
+            changes.append(_change_row(directory, fact, fact.change, speaker_keys[fact.speaker]))
     used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
-    return LinkedBatch(
-        directory.rows([*speakers, *used]), _unique(mentions), relations, frozenset(speakers)
+    entities = directory.rows([*speakers, *used])
+    return LinkedBatch(entities, _unique(mentions), relations, frozenset(speakers), changes=changes)
+
+
+def _change_row(
+    directory: EntityDirectory, fact: LinkInput, change: Change, subject_key: str
+) -> ChangeRow:
+    """A change with its things named by their entities' keys: a known entity's, else the key
+    the name would have (nothing of it is stored, so nothing is retired)."""
+
+    def key(name: str) -> str:
+        found = directory.resolve(display_name(name), EntityLabel.CONCEPT.value)
+        return found[0] if found is not None else entity_key(directory.scope, display_name(name))
+
+    return ChangeRow(
+        fact.memory_id,
+        subject_key,
+        tuple(key(i.name) for i in change.retired),
+        tuple(key(i.name) for i in change.adopted),
+        tuple(dict.fromkeys(i.kind for i in change.adopted if i.kind)),
+        change.rule,
     )
 
 
