@@ -205,6 +205,9 @@ class Relation(BaseModel):
     valid_to: datetime | None = None
     confidence: float | None = None
     memories: list[StoredMemory] = Field(default_factory=list)
+    # Inferred from things done, not stated (service/ingest/preferences.py): its evidence.
+    inferred: bool = False
+    evidence: list[StoredMemory] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,8 @@ async def list_relations(
             valid_to=r["valid_to"],
             confidence=r["confidence"],
             memories=[to_memory(m) for m in r["memories"]],
+            inferred=bool(r["inferred"]),
+            evidence=[to_memory(m) for m in r["evidence"]],
         )
         for r in rows[:first]
     ]

@@ -47,19 +47,23 @@ def _messages(texts: list[str]) -> list[dict[str, Any]]:
 ALICE_MESSAGES = _messages(
     [
         "I moved to Paris last March and hid the alice-secret ledger in Zanzibar.",
-        "I work at Google in Paris on the alice-secret Orchid project with Priya.",
-        "Max the dog is my golden retriever and he guards the alice-secret key.",
-        "Google sent me to Paris for the alice-secret merger talks, and Max the dog came along.",
+        "I work at Google in Paris on the alice-secret Orchid project with Priya. "
+        "I went climbing after work.",
+        "Max the dog is my golden retriever and he guards the alice-secret key. "
+        "I went climbing at dawn.",
+        "Google sent me to Paris for the alice-secret merger talks, and Max the dog came along. "
+        "I went climbing in the evening.",
     ]
 )
 BOB_MESSAGES = _messages(
     [
         "I visited Paris in May for the Reykjavik climate summit with Lena.",
-        "I interviewed at Google for a data engineering role in Dublin.",
-        "Max the dog belongs to my neighbour and barks at the mail carrier.",
-        "Lena and I walked Max the dog through Paris after the summit.",
+        "I interviewed at Google for a data engineering role in Dublin. I went climbing after.",
+        "Max the dog belongs to my neighbour and barks at the mail carrier. I went climbing.",
+        "Lena and I walked Max the dog through Paris after the summit. I went climbing later.",
     ]
 )
+# Both tenants climb on three days: each has an inferred LIKES with its own evidence.
 # What Bob asks for: shared names, Alice-only names, Alice's very words.
 PROBES = [
     "Paris",
@@ -493,10 +497,10 @@ async def check_path(t: Tenants) -> None:
 RELATIONS = """query($s: ScopeInput!, $w: RelationWhereInput, $asOf: DateTime, $after: String) {
   relations(scope: $s, where: $w, first: 100, asOf: $asOf, after: $after) { __typename
     ... on RelationConnection { totalCount edges { cursor node { type source { name } target {
-      name } memories { id text } } } } } }"""
+      name } memories { id text } inferred confidence evidence { id text } } } } } }"""
 ENTITY_RELATIONS = """query($name: String!, $s: ScopeInput!, $asOf: DateTime) {
   entity(name: $name, scope: $s) { __typename ... on Entity { relations(asOf: $asOf) { type
-    source { name } target { name } memories { id text } } } } }"""
+    source { name } target { name } memories { id text } inferred evidence { id text } } } } }"""
 
 
 async def check_relations(t: Tenants) -> None:
@@ -505,6 +509,7 @@ async def check_relations(t: Tenants) -> None:
     wheres = [
         None,
         {"types": ["LIVES_IN", "WORKS_AT", "VISITED"]},
+        {"types": ["LIKES", "DOES"]},
         {"entity": "Paris"},
         {"entity": "Google", "direction": "IN"},
         {"entity": "Zanzibar"},
@@ -519,6 +524,10 @@ async def check_relations(t: Tenants) -> None:
                 relation = edge["node"]
                 assert {relation["source"]["name"], relation["target"]["name"]} <= names
                 assert {m["id"] for m in relation["memories"]} <= bob_ids
+                assert {m["id"] for m in relation["evidence"]} <= bob_ids
+            if where == {"types": ["LIKES", "DOES"]} and as_of is None:
+                inferred = [e["node"] for e in data["edges"] if e["node"]["inferred"]]
+                assert inferred and all(r["evidence"] for r in inferred), "Bob's climbing"
 
 
 async def check_entity_relations(t: Tenants) -> None:
@@ -530,6 +539,7 @@ async def check_entity_relations(t: Tenants) -> None:
             for relation in entity["relations"]:
                 assert {relation["source"]["name"], relation["target"]["name"]} <= names
                 assert {m["id"] for m in relation["memories"]} <= bob_ids
+                assert {m["id"] for m in relation["evidence"]} <= bob_ids
 
 
 PROFILE = """query($e: String!, $s: ScopeInput!, $asOf: DateTime) {
