@@ -18,13 +18,13 @@ _OTHERS = re.compile(
     r"他|她|它|你|[我老]?[妈爸姐妹哥弟]|妈妈|爸爸|爷爷|奶奶|朋友|同事|老公|老婆|儿子|女儿|孩子|"
     r"室友|同学|老板|大家|别人"
 )
+# Verbs of doing before an item (去攀岩, 喝了杯咖啡, 打了场球), at most a few characters away.
+_DOING = "去|喝|吃|打|玩|弹|练|上|跑|游|爬|做|踢|骑|滑|抽|拍|画|下|听|参加|报了"
 # Whom the speaker did it with is no subject: 和朋友去爬山.
-_COMPANIONS = re.compile(r"(?:和|跟|与|陪|同)[\u4e00-\u9fff]{1,4}?(?=一起|去|$)")
+_COMPANIONS = re.compile(rf"(?:和|跟|与|陪|同)[\u4e00-\u9fff]{{1,4}}?(?=一起|在|{_DOING}|$)")
 _WISHED = re.compile(r"想|要|打算|准备|计划|应该|希望|如果|要是|得|可能|会不会|能不能|劝")
 _NEGATION = re.compile(r"不|没|别|未")
 _LIKING = re.compile(r"喜欢|爱|讨厌|迷上|热爱|着迷|爱上")
-# Verbs of doing before an item (去攀岩, 喝了杯咖啡, 打了场球), at most a few characters away.
-_DOING = "去|喝|吃|打|玩|弹|练|上|跑|游|爬|做|踢|骑|滑|抽|拍|画|下|听|参加|报了"
 _DONE_NEAR = re.compile(rf"(?:{_DOING})[了过完个杯场次趟节局盘顿碗罐瓶口两三几一\d]{{0,3}}$")
 _DONE = re.compile(r"了|过|又|每天|每周|天天|经常|常常|周末|今天|昨天|刚")
 _ACTIVITY_KINDS = frozenset({"sport", "craft", "music", "game"})

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import lemminflect
 from spacy.tokens import Span, Token
 
 from service.nlp.preferences.lexicon import Item, ItemSpan, lexicon, with_names, within
@@ -273,15 +274,45 @@ def _things_done(sentence: Span) -> tuple[Item, ...]:
     """Items the speaker did: "went climbing", "had a latte", "climbed", "played tennis"."""
     found = []
     for token, item in _item_tokens(sentence):
-        verb = token if token.lemma_ in lexicon("en").verbs and token.pos_ == "VERB" else None
+        verb = token if _lemma(token) in lexicon("en").verbs and token.pos_ == "VERB" else None
         verb = verb or _governor(token)
         taste = _governor(token, liking=True)
-        if verb is None or (taste is not None and taste.lemma_ in _LIKING | _DISLIKING):
+        if verb is None or (taste is not None and _lemma(taste) in _LIKING | _DISLIKING):
             continue
-        doing = verb.lemma_ in _DOING or lexicon("en").verbs.get(verb.lemma_) == item
+        doing = _lemma(verb) in _DOING or lexicon("en").verbs.get(_lemma(verb)) == item
         if doing and _by_speaker(verb) and not _undone(verb):
             found.append(item)
-    return _unique(found)
+    return _unique(found) or _diary(sentence)
+
+
+def _diary(sentence: Span) -> tuple[Item, ...]:
+    """A diary-style statement that opens with a verb in the past ("Played chess online until
+    midnight", "Drank way too much coffee"), which the small parser often misreads: the items
+    of its first clause, done by the speaker."""
+    words = [t for t in sentence if not t.is_punct and not t.is_space]
+    if not words or words[0].tag_ == "PRP" or not words[0].is_title:
+        return ()
+    opener = words[0]
+    lemma = _lemma(opener)
+    past = lemminflect.getInflection(lemma, tag="VBD") + lemminflect.getInflection(lemma, "VBN")
+    if opener.lower_ not in past or (lemma not in _DOING and lemma not in lexicon("en").verbs):
+        return ()
+    clause_end = next((t.idx for t in sentence if t.text in {",", ";"}), sentence.end_char)
+    text = sentence.doc.text[sentence.start_char : clause_end]
+    items = [s.item for s in lexicon("en").find(text)]
+    own = lexicon("en").verbs.get(lemma)
+    return _unique([*items, *([own] if own else [])])
+
+
+def _lemma(token: Token) -> str:
+    """The token's lemma; for a verb the small model lemmatises wrongly ("swam", "Drank"),
+    LemmInflect's."""
+    lemma = token.lemma_.lower()
+    known = _DOING | _LIKING | _DISLIKING
+    if lemma in known or lemma in lexicon("en").verbs or token.pos_ not in {"VERB", "AUX"}:
+        return lemma
+    verbs = lemminflect.getAllLemmas(token.lower_, upos="VERB").get("VERB", ())
+    return verbs[0] if verbs else lemma
 
 
 def _things_liked(sentence: Span, verbs: frozenset[str]) -> tuple[Item, ...]:
@@ -304,13 +335,32 @@ def _item_tokens(sentence: Span) -> list[tuple[Token, Item]]:
         span = sentence.doc.char_span(
             sentence.start_char + s.start, sentence.start_char + s.end, alignment_mode="expand"
         )
-        if span is not None:
+        if span is not None and (span.root.pos_ != "VERB" or _plain(span.root, s.item)):
             found.append((span.root, s.item))
     for token in sentence:
-        item = lexicon("en").verbs.get(token.lemma_)
-        if item is not None and token.pos_ == "VERB":
+        item = lexicon("en").verbs.get(_lemma(token))
+        if item is not None and token.pos_ == "VERB" and _plain(token, item):
             found.append((token, item))
     return found
+
+
+# Phrasal uses that are not the activity: "ran into Tom", "ran out of milk", "run a shop".
+_NOT_THE_ACTIVITY = frozenset(["into", "out", "over", "up", "off", "down"])
+
+
+def _plain(verb: Token, item: Item) -> bool:
+    """The verb says the activity itself: no particle, no "into"/"out"; a sport's verb no
+    object other than a distance or a count ("ran 10k", "swam 40 laps"; not "ran the shop").
+    A craft's object is what it makes ("baked bread")."""
+    for child in verb.children:
+        if child.dep_ == "prt" or child.lower_ in _NOT_THE_ACTIVITY:
+            return False
+        counted = any(c.isdigit() for c in child.text) or any(
+            c.like_num or c.dep_ == "nummod" for c in child.children
+        )
+        if child.dep_ == "dobj" and item.kind == "sport" and not counted:
+            return False
+    return True
 
 
 def _governor(token: Token, liking: bool = False) -> Token | None:
