@@ -307,11 +307,11 @@ def _diary(sentence: Span) -> tuple[Item, ...]:
 def _lemma(token: Token) -> str:
     """The token's lemma; for a verb the small model lemmatises wrongly ("swam", "Drank"),
     LemmInflect's."""
-    lemma = token.lemma_.lower()
+    lemma: str = token.lemma_.lower()
     known = _DOING | _LIKING | _DISLIKING
     if lemma in known or lemma in lexicon("en").verbs or token.pos_ not in {"VERB", "AUX"}:
         return lemma
-    verbs = lemminflect.getAllLemmas(token.lower_, upos="VERB").get("VERB", ())
+    verbs: tuple[str, ...] = lemminflect.getAllLemmas(token.lower_, upos="VERB").get("VERB", ())
     return verbs[0] if verbs else lemma
 
 
