@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import lemminflect
 from spacy.tokens import Span, Token
@@ -105,8 +106,10 @@ def read_english(
     retired = {i.name for i in change.retired} if change else set()
     if sentence is None:
         return PreferenceReading(change)
-    done = () if future or change else _things_done(sentence)
-    liked, disliked = _things_liked(sentence, _LIKING), _things_liked(sentence, _DISLIKING)
+    items = _item_tokens(sentence)
+    done = () if future or change else _things_done(sentence, items)
+    liked = _things_liked(items, _LIKING)
+    disliked = _things_liked(items, _DISLIKING)
     return PreferenceReading(
         change,
         tuple(i for i in done if i.name not in retired),
@@ -270,10 +273,10 @@ _MODALS = frozenset(["will", "would", "should", "could", "might", "may", "must",
 _FIRST = frozenset({"i", "we"})
 
 
-def _things_done(sentence: Span) -> tuple[Item, ...]:
+def _things_done(sentence: Span, items: list[tuple[Token, Item]]) -> tuple[Item, ...]:
     """Items the speaker did: "went climbing", "had a latte", "climbed", "played tennis"."""
     found = []
-    for token, item in _item_tokens(sentence):
+    for token, item in items:
         verb = token if _lemma(token) in lexicon("en").verbs and token.pos_ == "VERB" else None
         verb = verb or _governor(token)
         taste = _governor(token, liking=True)
@@ -308,18 +311,24 @@ def _lemma(token: Token) -> str:
     """The token's lemma; for a verb the small model lemmatises wrongly ("swam", "Drank"),
     LemmInflect's."""
     lemma: str = token.lemma_.lower()
-    known = _DOING | _LIKING | _DISLIKING
-    if lemma in known or lemma in lexicon("en").verbs or token.pos_ not in {"VERB", "AUX"}:
+    if token.pos_ not in {"VERB", "AUX"}:
         return lemma
-    verbs: tuple[str, ...] = lemminflect.getAllLemmas(token.lower_, upos="VERB").get("VERB", ())
+    return _verb_lemma(token.lower_, lemma)
+
+
+@lru_cache(maxsize=4096)  # bounded: the words come from users
+def _verb_lemma(word: str, lemma: str) -> str:
+    if lemma in _DOING | _LIKING | _DISLIKING or lemma in lexicon("en").verbs:
+        return lemma
+    verbs: tuple[str, ...] = lemminflect.getAllLemmas(word, upos="VERB").get("VERB", ())
     return verbs[0] if verbs else lemma
 
 
-def _things_liked(sentence: Span, verbs: frozenset[str]) -> tuple[Item, ...]:
+def _things_liked(items: list[tuple[Token, Item]], verbs: frozenset[str]) -> tuple[Item, ...]:
     """Items the speaker says they like (or, with the verbs of dislike, dislike): "I love
     coffee", "I really enjoy a good latte", "I hate running"."""
     found = []
-    for token, item in _item_tokens(sentence):
+    for token, item in items:
         verb = _governor(token, liking=True)
         said = verb is not None and verb.lemma_ in verbs and _by_speaker(verb, strict=True)
         if said and verb is not None and not _undone(verb):

@@ -27,6 +27,7 @@ from service.nlp.language import Lang
 from service.nlp.tables import describe
 
 PREFERENCE_KINDS_PATH = NLP_MODELS_DIR / "preference_kinds.json"
+_WORD = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*", re.IGNORECASE)
 
 
 class _ItemRow(BaseModel):
@@ -81,22 +82,38 @@ class Lexicon:
                     self.verbs.setdefault(verb, item)
                     for form in verb_forms(verb):
                         self._forms.setdefault(form, (item, False))
+        # English forms are runs of whole words, looked up word run by word run (a plural s
+        # allowed); Chinese ones are substrings, found by one alternation.
+        self._max_words = max((len(f.split()) for f in self._forms), default=1)
         forms = sorted(self._forms, key=len, reverse=True)
-        alternation = "|".join(re.escape(f) for f in forms)
-        # English forms are whole words (plural s allowed); Chinese ones are substrings.
-        pattern = rf"\b(?:{alternation})s?\b" if lang == "en" else f"(?:{alternation})"
-        self._pattern = re.compile(pattern, re.IGNORECASE)
+        self._pattern = re.compile("|".join(re.escape(f) for f in forms))
 
     def find(self, text: str, start: int = 0, end: int | None = None) -> list[ItemSpan]:
         """The items named in ``text[start:end]``, longest form first, without overlaps; a weak
         form only where nothing else is named."""
-        found = []
-        for match in self._pattern.finditer(text, start, len(text) if end is None else end):
-            form = match.group().lower()
-            item, weak = self._forms.get(form) or self._forms[form[:-1]]
-            found.append(ItemSpan(item, match.start(), match.end(), weak))
+        end = len(text) if end is None else end
+        found = self._find_words(text, start, end) if self.lang == "en" else []
+        if self.lang != "en":
+            for match in self._pattern.finditer(text, start, end):
+                item, weak = self._forms[match.group()]
+                found.append(ItemSpan(item, match.start(), match.end(), weak))
         strong = [s for s in found if not s.weak]
         return strong or found
+
+    def _find_words(self, text: str, start: int, end: int) -> list[ItemSpan]:
+        words = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text, start, end)]
+        found, i = [], 0
+        while i < len(words):
+            for n in range(min(self._max_words, len(words) - i), 0, -1):
+                form = " ".join(w for _, _, w in words[i : i + n])
+                hit = self._forms.get(form) or self._forms.get(form.removesuffix("s"))
+                if hit is not None:
+                    found.append(ItemSpan(hit[0], words[i][0], words[i + n - 1][1], hit[1]))
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
 
     def kind_of(self, name: str) -> str | None:
         """The kind of an entity's name, when it is an item (by its canonical name or a form)."""
