@@ -404,7 +404,6 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         )
     mentions: list[MentionRow] = []
     relations: list[RelationRow] = []
-    changes: list[ChangeRow] = []
     gazetteer = Gazetteer(directory.gazetteer_forms())
     for fact in facts:
         spans = list(fact.mentions) + gazetteer.find(fact.text, fact.mentions)
@@ -412,11 +411,21 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         found_relations = _relation_rows(directory, fact, spans)
         mentions += own + _endpoint_mentions(fact, own, found_relations)
         relations += found_relations
-        if fact.change is not None and fact.speaker in speaker_keys:
-            changes.append(_change_row(directory, fact, fact.change, speaker_keys[fact.speaker]))
     used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
     entities = directory.rows([*speakers, *used])
+    changes = _change_rows(directory, facts, speaker_keys)
     return LinkedBatch(entities, _unique(mentions), relations, frozenset(speakers), changes=changes)
+
+
+def _change_rows(
+    directory: EntityDirectory, facts: Sequence[LinkInput], speaker_keys: dict[str, str]
+) -> list[ChangeRow]:
+    """The batch's changes of mind, each its speaker's."""
+    return [
+        _change_row(directory, f, f.change, speaker_keys[f.speaker])
+        for f in facts
+        if f.change is not None and f.speaker in speaker_keys
+    ]
 
 
 def _change_row(
