@@ -1,5 +1,6 @@
-// For each candidate fact: an existing memory with the same hash, the nearest current memory
-// above the similarity threshold, and the current memories holding the same subject + slot.
+// For each candidate fact: an existing memory with the same hash, the current memories above
+// the similarity threshold (the caller picks the nearest whose words are alike too), and the
+// current memories holding the same subject + slot.
 // Near-duplicates are judged on what the texts say: c.embedding is the candidate's own vector,
 // compared with a memory's content_embedding where its context made its indexed vector differ.
 // All inside the caller's scope; slot holders inside the caller's user, across its agents and
@@ -28,11 +29,8 @@ OPTIONAL CALL (c) {
           AND h.node.invalidated_at IS NULL
         | {node: h.node, score: CASE WHEN h.node.content_embedding IS NULL THEN h.score
              ELSE vector.similarity.cosine(c.embedding, h.node.content_embedding) END}] AS seen
-  WITH crowded, reduce(best = null, h IN seen |
-         CASE WHEN h.score >= $threshold AND (best IS NULL OR h.score > best.score)
-              THEN h ELSE best END) AS near
-  RETURN near.node.id AS near_id, near.node.text AS near_text, near.score AS near_score,
-         crowded
+  RETURN [h IN seen WHERE h.score >= $threshold
+          | {id: h.node.id, text: h.node.text, score: h.score}] AS nears, crowded
 }
 OPTIONAL CALL (c) {
   WITH c WHERE c.slot IS NOT NULL
@@ -43,4 +41,4 @@ OPTIONAL CALL (c) {
                   AND ($run_id IS NULL OR old.run_id = $run_id) END
   RETURN collect(old {.id, .slot_value, .said_at, .agent_id, .confidence}) AS holders
 }
-RETURN c.key AS key, same_id, near_id, near_text, near_score, crowded, holders
+RETURN c.key AS key, same_id, nears, crowded, holders

@@ -216,6 +216,10 @@ class Settings(BaseSettings):
     # Write path: a new fact this similar to a current memory updates it instead.
     duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
     """Cosine from which a new fact updates a current memory of the scope instead of adding one."""
+    duplicate_min_wording: float = Field(default=0.5, ge=0.0, le=1.0)
+    """How alike a near-duplicate's words must be as well (difflib's ratio over characters):
+    all-MiniLM-L6-v2 reads most short Chinese sentences as one vector, so cosine alone would
+    fold 小李在腾讯工作 into 小李很喜欢喝咖啡. Below it the fact is a memory of its own."""
     reconcile_fetch_k: int = Field(default=10, ge=1, le=1000)
     """How many vector-index neighbours the near-duplicate check asks for."""
     # Slot conflicts: newer wins, then higher agent priority ({"planner": 2, "chat": 1}), then

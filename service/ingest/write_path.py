@@ -198,9 +198,16 @@ class WritePath:
         with clock.stage("reconcile"):
             reconciled = await self._reconcile(scope, candidates)
         with clock.stage("link"):
-            arbiter, model = Arbiter(self.settings.agent_priority), self.embedder.model_name
+            s, model = self.settings, self.embedder.model_name
             decision = await asyncio.to_thread(
-                decide, scope, candidates, known, reconciled, model, arbiter
+                decide,
+                scope,
+                candidates,
+                known,
+                reconciled,
+                model,
+                Arbiter(s.agent_priority),
+                s.duplicate_min_wording,
             )
             await self._add_preferences(decision, candidates)
         with clock.stage("write") as stage:
@@ -237,7 +244,7 @@ class WritePath:
         s = self.settings
         asks = [c.reconcile_ask() for c in candidates]
         found = await self.store.reconcile(scope, asks, s.duplicate_threshold, s.reconcile_fetch_k)
-        crowded = [a for a in asks if found[a.key].crowded and not found[a.key].near_id]
+        crowded = [a for a in asks if found[a.key].crowded and not found[a.key].nears]
         if crowded:
             total, scoped = await scope_size(self.store, self.counts, scope.params())
             depth = near_duplicate_depth(s, total, scoped)

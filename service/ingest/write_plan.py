@@ -6,6 +6,7 @@ transaction. Order matters: within a batch, later messages win a slot over earli
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from service.nlp.pipeline import Fact
 from service.store.writes import (
     ContextProps,
     MemoryProps,
+    Near,
     NewMemory,
     ReconcileAsk,
     Reconciled,
@@ -189,6 +191,7 @@ def plan_writes(
     reconcile: Mapping[str, Reconciled],
     embedding_model: str,
     arbiter: Arbiter | None = None,
+    min_wording: float = 0.0,
 ) -> WritePlan:
     """Decide per candidate: unchanged (same hash), UPDATE (near-duplicate), or new."""
     plan, new = WritePlan(), []
@@ -198,15 +201,31 @@ def plan_writes(
             plan.unchanged.append(known.same_id)
             plan.source_links.append(SourceLink(known.same_id, cand.source_ids))
             plan.kept[cand.id] = known.same_id
-        elif known.near_id and cand.fact.preferences.change is None:
-            # A change of mind is never folded into what it may retire, however alike they read.
-            plan.updates.append(_update(known.near_id, known.near_text or "", cand))
-            plan.kept[cand.id] = known.near_id
+        elif (near := _near_duplicate(cand, known, min_wording)) is not None:
+            plan.updates.append(_update(near.id, near.text, cand))
+            plan.kept[cand.id] = near.id
         else:
             new.append(cand)
     plan.new = [cand.new_memory(embedding_model) for cand in new]
     plan.supersessions = _supersessions(new, reconcile, arbiter or Arbiter())
     return plan
+
+
+def _near_duplicate(cand: Candidate, known: Reconciled, min_wording: float) -> Near | None:
+    """The nearest memory the candidate would update: alike by vector and in its words. A
+    change of mind is never folded into what it may retire, however alike they read."""
+    if cand.fact.preferences.change is not None:
+        return None
+    alike = (n for n in known.nears if wording_alike(cand.fact.text, n.text, min_wording))
+    return next(alike, None)
+
+
+def wording_alike(text: str, other: str, floor: float) -> bool:
+    """Whether two texts share at least ``floor`` of their characters, in order (difflib)."""
+    if floor <= 0.0:
+        return True
+    matcher = difflib.SequenceMatcher(None, text.casefold(), other.casefold(), autojunk=False)
+    return matcher.ratio() >= floor
 
 
 def _update(memory_id: str, old_text: str, cand: Candidate) -> Update:
@@ -294,11 +313,12 @@ def decide(
     reconciled: Mapping[str, Reconciled],
     embedding_model: str,
     arbiter: Arbiter,
+    min_wording: float = 0.0,
 ) -> Decision:
     """The plan against what the scope holds, and the batch linked against the scope's
     entities. Every candidate is linked (one names what another's short form means); only
     the new memories' links are written."""
-    plan = plan_writes(candidates, reconciled, embedding_model, arbiter)
+    plan = plan_writes(candidates, reconciled, embedding_model, arbiter, min_wording)
     linked = link(scope, [link_input(c) for c in candidates], known)
     return Decision(plan, linked.of({m.id for m in plan.new}), linked)
 

@@ -93,23 +93,32 @@ class SlotHolder:
 
 
 @dataclass(frozen=True)
+class Near:
+    """A current memory of the scope whose vector is within the duplicate threshold."""
+
+    id: str
+    text: str
+    score: float
+
+
+@dataclass(frozen=True)
 class Reconciled:
-    """What the scope already holds of a candidate: a memory with the same text, the nearest
-    near-duplicate, the current holders of its slot, and whether the vector index's answer was
-    crowded with other scopes' near copies (then it is asked again, deeper)."""
+    """What the scope already holds of a candidate: a memory with the same text, the
+    near-duplicates by vector (nearest first), the current holders of its slot, and whether
+    the vector index's answer was crowded with other scopes' near copies (then it is asked
+    again, deeper)."""
 
     same_id: str | None = None
-    near_id: str | None = None
-    near_text: str | None = None
+    nears: tuple[Near, ...] = ()
     holders: tuple[SlotHolder, ...] = ()
     crowded: bool = False
 
     @classmethod
     def from_record(cls, row: Mapping[str, Any]) -> Reconciled:
+        nears = sorted((Near(**n) for n in row.get("nears") or ()), key=lambda n: -n.score)
         return cls(
             same_id=row.get("same_id"),
-            near_id=row.get("near_id"),
-            near_text=row.get("near_text"),
+            nears=tuple(nears),
             holders=tuple(SlotHolder(**holder) for holder in row.get("holders") or ()),
             crowded=bool(row.get("crowded")),
         )

@@ -142,6 +142,15 @@ async def test_near_duplicate_updates_the_existing_memory(
     assert [r["op"] for r in ops] == ["ADD", "UPDATE"]
 
 
+async def test_chinese_facts_the_model_reads_alike_stay_two_memories(mem: MemoryService) -> None:
+    # all-MiniLM-L6-v2 gives these two one vector (cosine 0.999): only their words differ.
+    first = await mem.add([{"content": "小李在腾讯工作。", "speaker": "小李"}], ALICE)
+    second = await mem.add([{"content": "小李很喜欢喝咖啡。", "speaker": "小李"}], ALICE)
+    assert first.added and second.added and second.updated == []
+    reworded = await mem.add([{"content": "小李在腾讯工作呢。", "speaker": "小李"}], ALICE)
+    assert reworded.updated == first.added  # a near copy in words is still one memory
+
+
 async def test_a_poisoned_batch_leaves_the_graph_unchanged(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
