@@ -1,0 +1,95 @@
+"""The slots of one kind of request (reads or writes), and a bounded wait for one.
+
+A request takes a free slot at once. When none is free it may wait, first come first served,
+while fewer than ``max_waiting`` wait already and the wait it can expect fits in what it may
+wait: the kind's bound, and its deadline less the time a request holds a slot. Otherwise it
+is refused at once, before any work: a refusal that came only after a wait would be a slow
+Busy answer. A waiter still unserved when its wait ends is refused then (the expectation was
+wrong: requests held their slots longer than they did recently).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from contextlib import suppress
+from dataclasses import dataclass
+
+# Weight of the latest request in the recent time a slot is held (an exponential average).
+HELD_WEIGHT = 0.2
+
+
+@dataclass(frozen=True)
+class SlotLimits:
+    """How many requests of a kind run at once (0: no limit) and how many, how long, wait."""
+
+    slots: int
+    max_waiting: int
+    max_wait_s: float
+
+
+def allowed_wait(
+    limits: SlotLimits, running: int, waiting: int, held_s: float, budget_s: float
+) -> float | None:
+    """How long a request arriving now may wait for a slot: 0.0 runs it at once, None refuses
+    it. ``held_s``: how long a request has held a slot lately; ``budget_s``: the request's
+    deadline, from now."""
+    if not limits.slots or (running < limits.slots and not waiting):
+        return 0.0
+    if waiting >= limits.max_waiting:
+        return None
+    may_wait = min(limits.max_wait_s, budget_s - held_s)
+    # Slots free up at slots / held_s a second; the waiters ahead take the first ones.
+    expected = (waiting + 1) * held_s / limits.slots
+    return may_wait if may_wait > 0 and expected <= may_wait else None
+
+
+class SlotGate:
+    """The slots of one kind of request in one process (one event loop: no locks needed)."""
+
+    def __init__(self, limits: SlotLimits) -> None:
+        self.limits = limits
+        self.running = 0
+        self.held_s = 0.0  # how long a request held a slot lately
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)
+
+    async def enter(self, budget_s: float) -> bool:
+        """Take a slot, after the wait allowed_wait allows; False: refused."""
+        wait_s = allowed_wait(self.limits, self.running, self.waiting, self.held_s, budget_s)
+        if wait_s is None:
+            return False
+        if wait_s == 0.0:
+            self.running += 1
+            return True
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(ticket)
+        try:
+            async with asyncio.timeout(wait_s):
+                await ticket
+        except (TimeoutError, asyncio.CancelledError) as e:
+            if ticket.done() and not ticket.cancelled():  # handed a slot as the wait ended
+                if isinstance(e, TimeoutError):
+                    return True
+                self.leave(None)
+                raise
+            with suppress(ValueError):
+                self._waiters.remove(ticket)
+            if isinstance(e, asyncio.CancelledError):
+                raise
+            return False
+        return True  # the slot was handed over by leave(): running already counts it
+
+    def leave(self, held_s: float | None) -> None:
+        """Give the slot to the first waiter, or back; ``held_s``: how long it was held."""
+        if held_s is not None:
+            self.held_s += HELD_WEIGHT * (held_s - self.held_s)
+        while self._waiters:
+            ticket = self._waiters.popleft()
+            if not ticket.done():
+                ticket.set_result(None)
+                return
+        self.running -= 1
