@@ -1,11 +1,11 @@
 """The slots of one kind of request (reads or writes), and a bounded wait for one.
 
-A request takes a free slot at once. When none is free it may wait, first come first served,
-while fewer than ``max_waiting`` wait already and the wait it can expect fits in what it may
-wait: the kind's bound, and its deadline less the time a request holds a slot. Otherwise it
-is refused at once, before any work: a refusal that came only after a wait would be a slow
-Busy answer. A waiter still unserved when its wait ends is refused then (the expectation was
-wrong: requests held their slots longer than they did recently).
+A request takes a free slot at once. When none is free it may join the line, first come first
+served, while fewer than ``max_waiting`` wait already and the wait it can expect fits in the
+kind's bound and in its deadline less the time a request holds a slot. Otherwise it is refused
+at once, before any work. In line, it waits until a slot frees or only that time is left of
+its deadline: a request refused after waiting would be a slow Busy answer, so the line is
+kept short enough not to need it.
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ def allowed_wait(
         return 0.0
     if waiting >= limits.max_waiting:
         return None
-    may_wait = min(limits.max_wait_s, budget_s - held_s)
+    until_deadline = budget_s - held_s
     # Slots free up at slots / held_s a second; the waiters ahead take the first ones.
     expected = (waiting + 1) * held_s / limits.slots
-    return may_wait if may_wait > 0 and expected <= may_wait else None
+    fits = expected <= min(limits.max_wait_s, until_deadline)
+    return until_deadline if until_deadline > 0 and fits else None
 
 
 class SlotGate:
@@ -58,7 +59,7 @@ class SlotGate:
         return len(self._waiters)
 
     async def enter(self, budget_s: float) -> bool:
-        """Take a slot, after the wait allowed_wait allows; False: refused."""
+        """Take a slot, waiting in line as allowed_wait allows; False: refused."""
         wait_s = allowed_wait(self.limits, self.running, self.waiting, self.held_s, budget_s)
         if wait_s is None:
             return False

@@ -136,12 +136,12 @@ class Settings(BaseSettings):
     """Requests of each kind (reads, writes) that may wait for a slot; past it a request is
     answered at once with 503 Busy and `Retry-After`. Default: 32 per usable core."""
     read_wait_s: float = Field(default=1.0, ge=0.0)
-    """The longest a read waits for a slot. A read is refused at once when the wait it can expect
-    (those ahead of it, at the pace slots have freed lately) is longer, or would leave it too
-    little of its deadline."""
-    write_wait_s: float = Field(default=20.0, ge=0.0)
-    """The longest a write waits for a slot, under the same rule: long enough for a burst of
-    adds to be written rather than refused."""
+    """How long a read may expect to wait for a slot: one whose expected wait (those ahead of it,
+    at the pace slots have freed lately) is longer, or would leave it too little of its deadline,
+    is refused at once."""
+    write_wait_s: float = Field(default=30.0, ge=0.0)
+    """How long a write may expect to wait for a slot, under the same rule: by default as long
+    as its deadline allows, so a burst of adds is written rather than refused."""
     busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
     """The `Retry-After` seconds of a Busy answer."""
     request_timeout_s: float = Field(default=30.0, ge=0.0)

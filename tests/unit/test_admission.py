@@ -101,12 +101,13 @@ LIMITS = SlotLimits(slots=2, max_waiting=3, max_wait_s=5.0)
     [
         (0, 0, 0.3, 30.0, 0.0),  # a free slot: at once
         (1, 0, 0.3, 30.0, 0.0),
-        (2, 0, 0.3, 30.0, 5.0),  # full: wait, at most the bound
-        (2, 2, 0.3, 30.0, 5.0),  # two ahead, expected 0.45 s
+        (2, 0, 0.3, 30.0, 29.7),  # full: in line, until only a slot's time is left
+        (2, 2, 0.3, 30.0, 29.7),  # two ahead: 0.45 s expected
         (2, 3, 0.3, 30.0, None),  # as many wait as may
-        (2, 1, 4.0, 30.0, 5.0),  # one ahead, 4 s a slot: 4 s expected
-        (2, 2, 4.0, 30.0, None),  # two ahead: 6 s expected
-        (2, 0, 0.3, 2.0, 1.7),  # the deadline is nearer than the bound
+        (2, 1, 4.0, 30.0, 26.0),  # one ahead at 4 s a slot: 4 s expected, within the bound
+        (2, 2, 4.0, 30.0, None),  # two ahead: 6 s expected, past it
+        (2, 0, 0.3, 2.0, 1.7),  # a near deadline
+        (2, 2, 1.0, 2.0, None),  # 1.5 s expected, 1 s left before a slot's work
         (2, 0, 3.0, 2.0, None),  # its deadline passes before a slot's work would end
     ],
 )
@@ -148,10 +149,10 @@ async def test_a_freed_slot_goes_to_the_first_waiter_in_turn() -> None:
     assert gate.running == 0 and gate.waiting == 0
 
 
-async def test_a_waiter_whose_wait_ends_is_refused_and_leaves_the_line() -> None:
-    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=0.01))
+async def test_a_waiter_whose_deadline_comes_is_refused_and_leaves_the_line() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
     assert await gate.enter(60.0)
-    assert not await gate.enter(60.0)
+    assert not await gate.enter(0.01)
     assert gate.waiting == 0 and gate.running == 1
     gate.leave(0.1)
     assert gate.running == 0
