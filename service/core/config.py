@@ -150,6 +150,14 @@ class Settings(BaseSettings):
     shutdown_grace_s: int = Field(default=30, ge=0)
     """On SIGTERM `engram serve` stops accepting connections and lets requests in flight finish
     for up to this long, then cancels them (their transactions roll back) and stops."""
+    # A restarted Neo4j plans every query again and runs its first ones cold; the service warms
+    # search up in the background when Neo4j comes back (service/retrieval/warm_up.py).
+    neo4j_watch_s: float = Field(default=2.0, ge=0.0)
+    """How often `engram serve` asks Neo4j whether it answers; when it answers again after it did
+    not, the process warms search up in the background. 0 = never."""
+    warm_up_searches: int = Field(default=8, ge=0, le=100)
+    """How many of its last searches a process keeps (in memory only) to ask again when Neo4j
+    comes back, before it prepares every search plan."""
     # Deferred adds (addMessages mode DEFERRED; service/ingest/deferred.py).
     pending_worker: bool = True
     """Run the worker that writes deferred adds in this `engram serve` process. Several processes
