@@ -11,6 +11,7 @@ kept short enough not to need it.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import deque
 from contextlib import suppress
 from dataclasses import dataclass
@@ -69,20 +70,23 @@ class SlotGate:
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append(ticket)
         try:
-            async with asyncio.timeout(wait_s):
+            async with asyncio.timeout(None if math.isinf(wait_s) else wait_s):
                 await ticket
-        except (TimeoutError, asyncio.CancelledError) as e:
-            if ticket.done() and not ticket.cancelled():  # handed a slot as the wait ended
-                if isinstance(e, TimeoutError):
-                    return True
-                self.leave(None)
-                raise
-            with suppress(ValueError):
-                self._waiters.remove(ticket)
-            if isinstance(e, asyncio.CancelledError):
-                raise
-            return False
-        return True  # the slot was handed over by leave(): running already counts it
+            return True  # leave() handed the slot over: running already counts it
+        except TimeoutError:
+            return self._withdraw(ticket)  # a slot handed over as the wait ended is taken
+        except asyncio.CancelledError:
+            if self._withdraw(ticket):
+                self.leave(None)  # the request went away holding a slot
+            raise
+
+    def _withdraw(self, ticket: asyncio.Future[None]) -> bool:
+        """Take ``ticket`` out of the line; True if leave() had handed it a slot already."""
+        if ticket.done() and not ticket.cancelled():
+            return True
+        with suppress(ValueError):
+            self._waiters.remove(ticket)
+        return False
 
     def leave(self, held_s: float | None) -> None:
         """Give the slot to the first waiter, or back; ``held_s``: how long it was held."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from typing import Any
 
@@ -170,6 +171,16 @@ async def test_a_cancelled_waiter_leaves_the_line_and_the_next_gets_the_slot() -
         await gone
     gate.leave(0.1)
     assert await stays and gate.running == 1 and gate.waiting == 0
+
+
+async def test_without_a_deadline_a_waiter_waits_for_its_turn() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
+    assert await gate.enter(math.inf)
+    waiter = asyncio.create_task(gate.enter(math.inf))
+    while gate.waiting < 1:
+        await asyncio.sleep(0)
+    gate.leave(0.1)
+    assert await waiter and gate.running == 1
 
 
 async def test_the_time_a_slot_is_held_follows_the_latest_requests() -> None:
