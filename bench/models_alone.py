@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from service.core.domain import MessageIn, Scope
 from service.memory import MemoryService
-from service.nlp.patterns import detect_lang
+from service.nlp.entities.patterns import detect_lang
 
 
 @dataclass(frozen=True)

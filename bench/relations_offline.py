@@ -1,4 +1,4 @@
-"""Relation recall of service/nlp/relations.py on graph-dev.json, offline (no Neo4j, no API).
+"""Relation recall of service/nlp/relations/ on graph-dev.json, offline (no Neo4j, no API).
 
     PYTHONPATH=$PWD .venv/bin/python bench/relations_offline.py \
         [--data ../shared/data/graph-dev.json] [--misses]
@@ -30,10 +30,10 @@ from typing import Any
 from spacy.tokens import Span
 
 from service.core.config import Settings
+from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.facts import is_filler, split_chinese
-from service.nlp.patterns import EntityLabel, EntityMention
 from service.nlp.pipeline import Extractor, fact_spans
-from service.nlp.relations import SYMMETRIC, RelationExtractor, RelationMention
+from service.nlp.relations.extractor import SYMMETRIC, RelationExtractor, RelationMention
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "graph-dev.json"
 GOLD_LABELS = {

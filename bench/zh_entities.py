@@ -21,8 +21,8 @@ from typing import Any
 
 import spacy
 
-from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
-from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention
+from service.nlp.entities.chinese import ChineseEntityFinder, merge_mentions
+from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "graph-dev.json"
 Extract = Callable[[str], list[EntityMention]]

@@ -1,4 +1,4 @@
-// The scope's entities as the linker needs them (service/nlp/linking.py): names, aliases and
+// The scope's entities as the linker needs them (service/nlp/entities/linking.py): names, aliases and
 // the type with the confidence behind it. Read once per add, while the facts are embedded:
 // the $limit most recently seen, so that the linker's cost stays bounded in a large scope
 // (Settings.link_known_max; an entity not seen for that long is found again by name).

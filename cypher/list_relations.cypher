@@ -1,6 +1,8 @@
 // One page of the scope's typed relations, one row per (source, type, target) however many
 // memories support it: the earliest valid_from, the latest valid_to, the best confidence and
-// up to $per_relation supporting memories, newest first. Current relations of current memories,
+// up to $per_relation supporting memories, newest first; inferred when every edge is (an
+// inferred LIKES, service/ingest/preferences.py), with the memories of its inferred edges as
+// evidence. Current relations of current memories,
 // or those standing at $as_of. $types (null: all), $entity_key with $direction ('OUT': it is
 // the source, 'IN': the target, 'BOTH') narrow it. Keyset-paged on source key, type, target key.
 CALL () {
@@ -27,12 +29,14 @@ CALL () {
   WHERE $after IS NULL OR id > $after
   ORDER BY coalesce(m.said_at, m.created_at) DESC, m.id
   WITH n, type, t, id, min(r.valid_from) AS valid_from, max(r.valid_to) AS valid_to,
-       max(r.confidence) AS confidence, collect({{memory_fields}})[..$per_relation] AS memories
+       max(r.confidence) AS confidence, collect(DISTINCT {{memory_fields}})[..$per_relation] AS memories,
+       all(i IN collect(coalesce(r.inferred, false)) WHERE i) AS inferred,
+       collect(DISTINCT CASE WHEN r.inferred THEN {{memory_fields}} END)[..$per_relation] AS evidence
   ORDER BY id
   LIMIT $limit
   RETURN collect({
     id: id, type: type, valid_from: toString(valid_from), valid_to: toString(valid_to),
-    confidence: confidence, memories: memories,
+    confidence: confidence, memories: memories, inferred: inferred, evidence: evidence,
     source: n {.key, .name, .type, .aliases, mention_count: COUNT { (n)<-[:MENTIONS]-() }},
     target: t {.key, .name, .type, .aliases, mention_count: COUNT { (t)<-[:MENTIONS]-() }}
   }) AS rows

@@ -1,5 +1,5 @@
 // Entities per scope, MERGEd on their key (scope + normalised name; the type is not part of
-// it). The type is a vote over every mention (service/nlp/linking.py), one weight per type in
+// it). The type is a vote over every mention (service/nlp/entities/linking.py), one weight per type in
 // the order of $vote_types: type_votes, the context's votes, add up; label_votes, the
 // extractors' labels and what a name says of itself (head word, gazetteer), keep their
 // strongest. A batch's votes join the stored ones here, under

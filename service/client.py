@@ -14,6 +14,7 @@ AddResult to a later ``search`` or ``context`` (sent as X-Engram-Bookmark; docs/
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -90,7 +91,7 @@ class EngramClient:
         await self._http.aclose()
 
     async def add(
-        self, messages: list[dict[str, Any]], mode: str = "sync", **scope: str
+        self, messages: Sequence[Mapping[str, object]], mode: str = "sync", **scope: str
     ) -> AddResult:
         """Add messages; ``mode="deferred"`` returns once they are stored as pending work."""
         variables = {"messages": messages, "scope": _scope(scope), "mode": AddMode(mode).name}
@@ -119,7 +120,7 @@ class EngramClient:
         self,
         query: str,
         limit: int = 10,
-        when: dict[str, Any] | None = None,
+        when: Mapping[str, object] | None = None,
         as_of: str | None = None,
         bookmark: str | None = None,
         **scope: str,

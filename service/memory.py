@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 from service.core.config import Settings
@@ -13,7 +14,7 @@ from service.core.domain import (
     AddMode,
     AddResult,
     ContextBlock,
-    MessageIn,
+    Messages,
     PendingWork,
     Scope,
     SearchHit,
@@ -32,6 +33,8 @@ from service.lifecycle.relink import warn_if_unlinked
 from service.nlp.pipeline import Extractor
 from service.nlp.time import tags as time_tags
 from service.observability import tracing
+from service.profile.model import Changes, Profile
+from service.profile.reader import ChangeWindow, ProfileReader
 from service.retrieval import word_forms
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
@@ -86,6 +89,8 @@ class MemoryService:
     # The last searches, asked again when Neo4j comes back (retrieval/warm_up.py).
     recent_searches: RecentSearches = field(init=False, repr=False)
     warm_up_watch: WarmUpWatch | None = field(default=None, init=False, repr=False)
+    # Profiles of entities and the changes of windows (profile/reader.py).
+    profiles: ProfileReader = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
@@ -102,6 +107,7 @@ class MemoryService:
             self.write_observers,
         )
         self.deferred = self.write_path.queue
+        self.profiles = ProfileReader(self.db, self.graph)
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Settings replaced on a running service (a test's agent_priority) reach the write path.
@@ -169,7 +175,7 @@ class MemoryService:
 
     async def add(
         self,
-        messages: Sequence[MessageIn | dict[str, Any]],
+        messages: Messages,
         scope: Scope,
         infer: bool = True,
         actor: str = DEFAULT_ACTOR,
@@ -194,7 +200,7 @@ class MemoryService:
 
     def add_batches(
         self,
-        batches: Iterable[tuple[Sequence[MessageIn | dict[str, Any]], Scope]],
+        batches: Iterable[tuple[Messages, Scope]],
         infer: bool = True,
         actor: str = DEFAULT_ACTOR,
     ) -> AsyncGenerator[AddResult, None]:
@@ -239,6 +245,37 @@ class MemoryService:
     ) -> Page[ReadEvent]:
         """The scope's audited reads, newest first, cursor-paged."""
         return await self.audit.events(scope, first, after)
+
+    async def profile(
+        self,
+        entity: str,
+        scope: Scope,
+        as_of: datetime | None = None,
+        actor: str = DEFAULT_ACTOR,
+    ) -> Profile:
+        """What the scope knows of one entity (any name or alias), grouped by kind: its current
+        facts, or those standing at ``as_of``."""
+        async with self.audit.reading(ReadOp.PROFILE, actor, scope, entity) as read:
+            found = await self.profiles.profile(entity, scope, as_of)
+            read.count = sum(len(group.facts) for group in found.groups)
+        return found
+
+    async def changes(
+        self,
+        scope: Scope,
+        window: ChangeWindow | None = None,
+        entity: str | None = None,
+        limit: int = 100,
+        actor: str = DEFAULT_ACTOR,
+    ) -> Changes:
+        """The facts that started, ended or were superseded in the window (dates or a phrase),
+        around one entity or in the whole scope, as before -> after pairs, oldest first."""
+        window = window or ChangeWindow()
+        asked = "\n".join(filter(None, [entity, window.phrase])) or None
+        async with self.audit.reading(ReadOp.CHANGES, actor, scope, asked) as read:
+            found = await self.profiles.changes(scope, window, entity, limit)
+            read.count = len(found.changes)
+        return found
 
     # -- lifecycle (lifecycle/operations.py): the Mem0-style get/update/delete/history/forget --
     async def get(self, memory_id: str, scope: Scope, actor: str = DEFAULT_ACTOR) -> StoredMemory:

@@ -11,7 +11,7 @@ scope check refuses, or that fails as InvalidInput, records nothing; NotFound re
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
@@ -28,6 +28,7 @@ from service.api.context import RequestContext
 from service.api.dashboard import EntityConnection, MemoryConnection
 from service.api.graph import Entity, EntityPath, RelationConnection
 from service.api.lifecycle import MemoryHistory
+from service.api.profile import ChangeList, Profile
 from service.api.types import (
     Context,
     DatabaseUnavailable,
@@ -72,6 +73,8 @@ AUDITED_READS: dict[tuple[str, str], AuditedRead] = {
     ("Query", "entity"): AuditedRead(ReadOp.ENTITY, ("name",)),
     ("Query", "path"): AuditedRead(ReadOp.PATH, ("from", "to")),
     ("Query", "relations"): AuditedRead(ReadOp.RELATIONS, ("where",)),
+    ("Query", "profile"): AuditedRead(ReadOp.PROFILE, ("entity",)),
+    ("Query", "changes"): AuditedRead(ReadOp.CHANGES, ("entity", "phrase")),
     # Below an entity: the query is the entity's name.
     ("Entity", "memories"): AuditedRead(ReadOp.ENTITY_MEMORIES),
     ("Entity", "neighbors"): AuditedRead(ReadOp.NEIGHBORS),
@@ -127,7 +130,7 @@ async def _audited(
 
 
 def _target(
-    read: AuditedRead, principal: Principal, root: Any, kwargs: dict[str, Any]
+    read: AuditedRead, principal: Principal, root: object, kwargs: Mapping[str, Any]
 ) -> tuple[domain.Scope | None, str | None]:
     """The authorised scope of the read (None if refused) and its query text."""
     if isinstance(root, Entity):
@@ -182,6 +185,10 @@ def result_count(result: object) -> int | None:
             return len(result.events)
         case EntityPath():
             return len(result.entities)
+        case Profile():
+            return sum(len(group.facts) for group in result.groups)
+        case ChangeList():
+            return len(result.changes)
         case _:  # one object: a memory, an entity, the stats
             return 1
 

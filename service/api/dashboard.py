@@ -25,6 +25,7 @@ Expected failures of the list queries come back as `InvalidInput` / `DatabaseUna
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from datetime import date, datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
@@ -371,7 +372,7 @@ def _allowed(principal: Principal) -> store.AllowedIds:
     )
 
 
-def _plain(where: MemoryWhereInput | EntityWhereInput | None) -> dict[str, Any] | None:
+def _plain(where: MemoryWhereInput | EntityWhereInput | None) -> Mapping[str, object] | None:
     """A where input as plain data for the filter model (which checks it again)."""
     return None if where is None else dataclasses.asdict(where)
 

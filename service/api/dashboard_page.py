@@ -35,6 +35,7 @@ PAGE_FILES: dict[str, Asset] = {
         "search.js",
         "timeline.js",
         "entities.js",
+        "profile.js",
         "forget.js",
     )
 }

@@ -132,6 +132,16 @@ class Relation:
     valid_to: datetime | None
     confidence: float | None
     memories: list[Memory] = strawberry.field(description="The memories that state it.")
+    inferred: bool = strawberry.field(
+        default=False,
+        description="Inferred from a thing done on several days, never stated (a LIKES); "
+        "its evidence says what was done (docs/graph.md).",
+    )
+    evidence: list[Memory] = strawberry.field(
+        default_factory=list,
+        description="For an inferred relation, the memories of the things done it is inferred "
+        "from; empty for a stated one.",
+    )
 
     @classmethod
     def of(cls, r: traversal.Relation, scope: domain.Scope) -> Relation:
@@ -144,6 +154,8 @@ class Relation:
             valid_to=r.valid_to,
             confidence=r.confidence,
             memories=[Memory.of(m) for m in r.memories],
+            inferred=r.inferred,
+            evidence=[Memory.of(m) for m in r.evidence],
         )
 
 

@@ -183,6 +183,16 @@ class DecayReport:
     )
     half_life_days: float
     floor: float
+    preferences_faded: int = strawberry.field(
+        default=0,
+        description="Inferred LIKES (person, thing) whose confidence fell with the time since "
+        "their last evidence (ENGRAM_INFERRED_LIKE_HALF_LIFE_DAYS).",
+    )
+    preferences_retired: int = strawberry.field(
+        default=0,
+        description="Of those, the ones that fell below ENGRAM_INFERRED_LIKE_MIN_CONFIDENCE and "
+        "were retired (invalidated_at).",
+    )
 
 
 _Problems = InvalidInput | NotFound | Forbidden | DatabaseUnavailable | TimedOut
@@ -299,7 +309,8 @@ class LifecycleMutation:
     @strawberry.mutation(
         description="Lower each current memory's confidence by its time unused: times "
         "0.5^(days / halfLifeDays), never below floor. Reading a memory restarts its clock; "
-        "evict(minConfidence) then removes what has faded."
+        "evict(minConfidence) then removes what has faded. Inferred LIKES fade too, by the "
+        "time since their last evidence (docs/graph.md)."
     )
     async def decay(
         self,

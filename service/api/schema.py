@@ -28,6 +28,7 @@ from service.api.dashboard import DashboardQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.metrics import GraphQLMetrics
+from service.api.profile import ProfileQuery
 from service.api.tracing import GraphQLTracing
 from service.api.types import (
     AddMessagesSuccess,
@@ -191,7 +192,10 @@ def build_schema(settings: Settings, metrics: Metrics | None = None) -> strawber
         *MaxAliasesLimiter(max_alias_count=settings.max_query_aliases).validation_rules,
     ]
     return strawberry.Schema(
-        query=merge_types("Query", (Query, DashboardQuery, GraphQuery, LifecycleQuery, AuditQuery)),
+        query=merge_types(
+            "Query",
+            (Query, DashboardQuery, GraphQuery, ProfileQuery, LifecycleQuery, AuditQuery),
+        ),
         mutation=merge_types("Mutation", (Mutation, LifecycleMutation)),
         extensions=[
             # First, so its span holds the others' work (only while tracing is on).

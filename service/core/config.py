@@ -259,6 +259,26 @@ class Settings(BaseSettings):
     relation_min_confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     """Typed relations found with less confidence than this are not stored (rules give 0.6 to
     0.85)."""
+    # Inferred preferences (service/ingest/preferences.py, docs/graph.md): a thing the speaker
+    # did (DOES) on this many separate days, never said to be liked or disliked, is an inferred
+    # LIKES with confidence = max x (1 - 0.5 ^ (days / count_half)) x (0.5 + 0.5 x
+    # min(1, spread / spread_days)); the decay operation fades it with the half life below.
+    inferred_like_min_days: int = Field(default=3, ge=1, le=365)
+    """Separate days (by the memories' event time) a thing must be done on before a LIKES is
+    inferred from it."""
+    inferred_like_count_half: float = Field(default=3.0, gt=0.0)
+    """Evidence days at which the count factor of an inferred LIKES' confidence reaches one half."""
+    inferred_like_spread_days: float = Field(default=28.0, gt=0.0)
+    """Days between the first and the last evidence from which the spread counts in full (a
+    shorter spread halves the confidence at worst)."""
+    inferred_like_max_confidence: float = Field(default=0.8, gt=0.0, le=1.0)
+    """The confidence an inferred LIKES tends to; below the rules' 0.8, so an explicit statement
+    reads stronger."""
+    inferred_like_half_life_days: float = Field(default=60.0, gt=0.0)
+    """The decay operation halves an inferred LIKES' confidence for every this many days since
+    its last evidence."""
+    inferred_like_min_confidence: float = Field(default=0.2, ge=0.0, le=1.0)
+    """An inferred LIKES that decay brings below this is retired (`invalidated_at`)."""
     # A memory's vector is unit(own + context_weight x mean of the vectors of the facts of the
     # message before it in the same add() call and session): a reply ("This has been great for
     # my mental health") is found by what it answers (running). 0 = each fact alone.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, TypedDict
@@ -131,6 +132,11 @@ class MessageIn(BaseModel):
         if value is not None and value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value
+
+
+# What add() takes: messages already validated, or as they came in JSON (validated by
+# ingest.write_path.parse_messages before anything is written).
+Messages = Sequence[MessageIn | Mapping[str, object]]
 
 
 class StoredMemory(BaseModel):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,29 +16,33 @@ from typing import Any, Protocol
 import pydantic
 
 from service.core.config import Settings
-from service.core.domain import MAX_BATCH, AddMode, AddResult, MessageIn, Scope, utcnow
+from service.core.domain import MAX_BATCH, AddMode, AddResult, MessageIn, Messages, Scope, utcnow
 from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
 from service.embedding.embedder import Embedder
 from service.ingest.deferred import DeferredWorker, PendingObserver
+from service.ingest.preferences import (
+    activities,
+    add_preferences,
+    preference_asks,
+    retirements,
+)
 from service.ingest.write_plan import (
     Arbiter,
     Candidate,
+    Decision,
     confident_candidates,
-    link_candidates,
+    decide,
     near_duplicate_depth,
-    plan_writes,
 )
-from service.nlp.chinese import detect_lang
-from service.nlp.linking import KnownEntity, LinkedBatch
+from service.nlp.entities.linking import KnownEntity
+from service.nlp.language import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.observability import tracing
 from service.store.pending_queries import PendingBatch, PendingStore
 from service.store.repository import GraphStore, MessageRow
 from service.store.scope_sizes import ScopeCounts, scope_size
 from service.store.writes import Reconciled, WritePlan
-
-Messages = Sequence[MessageIn | dict[str, Any]]
 
 
 class WriteObserver(PendingObserver, Protocol):
@@ -185,20 +189,24 @@ class WritePath:
         actor: str,
         finishes: tuple[str, Mapping[str, Any]] | None = None,
     ) -> AddResult:
-        """Embed, link, reconcile against the scope and write one extracted batch (one
+        """Embed, reconcile against the scope, decide and write one extracted batch (one
         transaction, with ``finishes`` first: GraphStore.write_plan). The scope's entities are
         read while the facts are embedded."""
-        clock, candidates = StageClock(), batch.candidates
+        clock, candidates, scope = StageClock(), batch.candidates, batch.scope
         with clock.stage("embedding"):
-            known = await self._embed(candidates, batch.scope)
-        with clock.stage("link"):
-            linked = await asyncio.to_thread(link_candidates, batch.scope, candidates, known)
+            known = await self._embed(candidates, scope)
         with clock.stage("reconcile"):
-            plan = await self._plan(batch.scope, candidates)
+            reconciled = await self._reconcile(scope, candidates)
+        with clock.stage("link"):
+            arbiter, model = Arbiter(self.settings.agent_priority), self.embedder.model_name
+            decision = await asyncio.to_thread(
+                decide, scope, candidates, known, reconciled, model, arbiter
+            )
+            await self._add_preferences(decision, candidates)
         with clock.stage("write") as stage:
-            await self._store_plan(batch, plan, linked, actor, finishes)
-            stage.set_attribute("engram.memories_added", len(plan.new))
-        return await self._report(batch, plan, clock.laps)
+            await self._store(batch, decision, actor, finishes)
+            stage.set_attribute("engram.memories_added", len(decision.plan.new))
+        return await self._report(batch, decision.plan, clock.laps)
 
     async def _embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
         """Give each candidate its vectors; the scope's entities, read meanwhile."""
@@ -212,11 +220,15 @@ class WritePath:
             cand.embedding, cand.content_embedding = vector.search, vector.content
         return known
 
-    async def _plan(self, scope: Scope, candidates: list[Candidate]) -> WritePlan:
-        """What the batch writes, given what the scope already holds (plan_writes decides)."""
-        reconcile = await self._reconcile(scope, candidates)
-        arbiter = Arbiter(self.settings.agent_priority)
-        return plan_writes(candidates, reconcile, self.embedder.model_name, arbiter)
+    async def _add_preferences(self, decision: Decision, candidates: list[Candidate]) -> None:
+        """Changes of mind and inferred LIKES join the plan (ingest/preferences.py decides),
+        against the relations they concern: read only when the batch has a change of mind or
+        a thing done."""
+        linked, moments = decision.batch_links, {c.id: c.moment() for c in candidates}
+        said = {key: m.said_at for key, m in moments.items()}
+        asks = preference_asks(retirements(linked, said), activities(linked, moments, {}))
+        held = await self.store.held_preferences(asks)
+        add_preferences(decision.plan, linked, moments, held, self.settings)
 
     async def _reconcile(self, scope: Scope, candidates: list[Candidate]) -> dict[str, Reconciled]:
         """Same hash, nearest near-duplicate and slot holders per candidate, from the vector
@@ -232,18 +244,17 @@ class WritePath:
             found |= await self.store.reconcile(scope, crowded, s.duplicate_threshold, depth)
         return found
 
-    async def _store_plan(
+    async def _store(
         self,
         batch: Extracted,
-        plan: WritePlan,
-        linked: LinkedBatch,
+        decision: Decision,
         actor: str,
         finishes: tuple[str, Mapping[str, Any]] | None,
     ) -> None:
         """The plan, its messages and the new memories' entities, in one transaction."""
-        new_ids = {m.id for m in plan.new}
+        plan = decision.plan
         await self.store.write_plan(
-            batch.scope, batch.message_rows, plan, linked.of(new_ids), actor, batch.now, finishes
+            batch.scope, batch.message_rows, plan, decision.linked, actor, batch.now, finishes
         )
         if self.counts is not None and plan.new:
             self.counts.clear()  # a grown scope may need another route, or speak anew
@@ -292,7 +303,7 @@ def add_result(
     )
 
 
-def parse_messages(messages: Sequence[MessageIn | dict[str, Any]]) -> list[MessageIn]:
+def parse_messages(messages: Messages) -> list[MessageIn]:
     """Validate every message before anything is written; the error names the bad one."""
     if not messages:
         raise ValidationError("no messages to add")

@@ -10,15 +10,17 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from service.core.config import Settings
 from service.core.domain import Scope
 from service.core.ids import scoped_id, text_hash
-from service.nlp.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
-from service.nlp.normalize import identity_form
+from service.ingest.preferences import Moment, day_of
+from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
+from service.nlp.entities.names import identity_form
 from service.nlp.pipeline import Fact
 from service.store.writes import (
+    ContextProps,
+    MemoryProps,
     NewMemory,
     ReconcileAsk,
     Reconciled,
@@ -56,7 +58,7 @@ class Candidate:
         """What the full-text indexes read of the context (memory_text_query)."""
         return " ".join(self.context_texts) or None
 
-    def context_props(self) -> dict[str, Any]:
+    def context_props(self) -> ContextProps:
         """The properties its context makes, as a new memory and a near-duplicate update
         store them alike."""
         return {
@@ -64,6 +66,11 @@ class Candidate:
             "context_text": self.context_text,
             "content_embedding": self.content_embedding,
         }
+
+    def moment(self) -> Moment:
+        """When it was said, and the day what it tells happened (its own time, else then)."""
+        time = self.fact.times[0].range if self.fact.times else None
+        return Moment(self.said_at, day_of(time.start if time else self.said_at))
 
     def reconcile_ask(self) -> ReconcileAsk:
         """What the store looks up for it: same hash, near-duplicates (by its own vector),
@@ -79,7 +86,7 @@ class Candidate:
     def new_memory(self, embedding_model: str) -> NewMemory:
         return NewMemory(self.id, self.props(embedding_model), self.source_ids)
 
-    def props(self, embedding_model: str) -> dict[str, Any]:
+    def props(self, embedding_model: str) -> MemoryProps:
         fact, time = self.fact, self.fact.times[0].range if self.fact.times else None
         return {
             "text": fact.text,
@@ -190,8 +197,11 @@ def plan_writes(
         if known.same_id:
             plan.unchanged.append(known.same_id)
             plan.source_links.append(SourceLink(known.same_id, cand.source_ids))
-        elif known.near_id:
+            plan.kept[cand.id] = known.same_id
+        elif known.near_id and cand.fact.preferences.change is None:
+            # A change of mind is never folded into what it may retire, however alike they read.
             plan.updates.append(_update(known.near_id, known.near_text or "", cand))
+            plan.kept[cand.id] = known.near_id
         else:
             new.append(cand)
     plan.new = [cand.new_memory(embedding_model) for cand in new]
@@ -266,15 +276,35 @@ class Arbiter:
         )
 
 
-def link_candidates(
-    scope: Scope, candidates: list[Candidate], known: list[KnownEntity]
-) -> LinkedBatch:
-    """The candidates' mentions, entities and relations, resolved against the scope's."""
-    return link(scope, [link_input(c) for c in candidates], known)
+@dataclass(frozen=True)
+class Decision:
+    """What one batch writes: the plan, and the new memories' entities and relations; and
+    every candidate's links (``batch_links``), which its preferences are decided from (a thing
+    done again counts on the memory it repeats)."""
+
+    plan: WritePlan
+    linked: LinkedBatch
+    batch_links: LinkedBatch
+
+
+def decide(
+    scope: Scope,
+    candidates: list[Candidate],
+    known: list[KnownEntity],
+    reconciled: Mapping[str, Reconciled],
+    embedding_model: str,
+    arbiter: Arbiter,
+) -> Decision:
+    """The plan against what the scope holds, and the batch linked against the scope's
+    entities. Every candidate is linked (one names what another's short form means); only
+    the new memories' links are written."""
+    plan = plan_writes(candidates, reconciled, embedding_model, arbiter)
+    linked = link(scope, [link_input(c) for c in candidates], known)
+    return Decision(plan, linked.of({m.id for m in plan.new}), linked)
 
 
 def link_input(cand: Candidate) -> LinkInput:
-    """What the linker reads of a candidate (service/nlp/linking.py)."""
+    """What the linker reads of a candidate (service/nlp/entities/linking.py)."""
     fact = cand.fact
     return LinkInput(
         memory_id=cand.id,
@@ -284,4 +314,5 @@ def link_input(cand: Candidate) -> LinkInput:
         said_at=cand.said_at,
         mentions=fact.mentions,
         relations=fact.relations,
+        change=fact.preferences.change,
     )

@@ -21,8 +21,8 @@ from service.core.errors import ForbiddenError, NotFoundError, ValidationError
 from service.core.ids import text_hash
 from service.core.paging import Page
 from service.ingest.write_plan import Candidate, link_input
-from service.lifecycle.decay import DECAY_ACTOR, DecayReport, decay
-from service.nlp.linking import link
+from service.lifecycle.decay import DECAY_ACTOR, DecayReport, PreferenceFading, decay
+from service.nlp.entities.linking import link
 from service.nlp.pipeline import whole_text_fact
 from service.store.dashboard_queries import DashboardStore
 from service.store.filters import MemoryWhere
@@ -183,7 +183,7 @@ class Lifecycle:
         if duplicate is not None:
             raise ValidationError(f"memory {duplicate} already says this")
         candidate = await self._revise(old, message, found.context_texts)
-        props = {
+        props: dict[str, object] = {
             k: v for k, v in candidate.props(self.embedder.model_name).items() if k in _REVISED
         }
         own = _own_scope(old)
@@ -254,9 +254,11 @@ class Lifecycle:
         dry_run: bool = True,
         actor: str = DECAY_ACTOR,
     ) -> DecayReport:
-        """Lower confidences by time unused (lifecycle/decay.py); evict(min_confidence=…) then
-        removes what has faded."""
-        return await decay(self.store, scope, half_life_days, floor, dry_run, actor)
+        """Lower confidences by time unused, and inferred LIKES by the time since their last
+        evidence (lifecycle/decay.py); evict(min_confidence=…) then removes what has faded."""
+        s = self.db.settings
+        fading = PreferenceFading(s.inferred_like_half_life_days, s.inferred_like_min_confidence)
+        return await decay(self.store, scope, half_life_days, floor, dry_run, actor, fading)
 
     async def forget(
         self, scope: Scope, dry_run: bool = True, actor: str = DEFAULT_ACTOR

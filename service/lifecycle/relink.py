@@ -1,7 +1,7 @@
 """Entity links of stored memories, made again: `engram relink`.
 
 Every memory records the linker version that made its MENTIONS and relations
-(`linker_version`, service/nlp/linking.py). A store written by an older Engram (entities keyed
+(`linker_version`, nlp/entities/linking.py). A store written by an older Engram (entities keyed
 by type, no speakers, no relations) is brought up to date by reading each stale memory's words
 again (its `source_text`, said by its speaker at its time), linking them against its scope's
 entities and writing the result. Batches of ids in order (keyset pagination), one transaction
@@ -25,7 +25,7 @@ from service.core.domain import MessageIn, Scope
 from service.core.errors import ValidationError
 from service.core.ids import text_hash
 from service.ingest.write_plan import Candidate, link_input
-from service.nlp.linking import LINKER_VERSION, KnownEntity, LinkedBatch, link
+from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatch, link
 from service.nlp.pipeline import Extractor, whole_text_fact
 from service.store.database import Database
 from service.store.repository import GraphStore, link_steps

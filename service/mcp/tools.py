@@ -167,8 +167,12 @@ def build_server(
         log_level="WARNING",
         extensions=extensions,
     )
+    # Imported here: profile_tools builds on this module's scope and error helpers.
+    from service.mcp.profile_tools import register_profile_tools
+
     register_memory_tools(server, binding)
     register_graph_tools(server, binding)
+    register_profile_tools(server, binding)
     register_lifecycle_tools(server, binding)
     return server
 

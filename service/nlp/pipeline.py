@@ -11,7 +11,10 @@ from spacy.tokens import Doc, Span
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
-from service.nlp.discourse import Conversation, History, people_named
+from service.nlp.entities.linking import Gazetteer, batch_forms
+from service.nlp.entities.mentions import TypeVote
+from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
+from service.nlp.entities.type_evidence import TypeEvidence
 from service.nlp.facts import (
     SlotValue,
     find_slot,
@@ -20,13 +23,19 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
-from service.nlp.linking import Gazetteer, batch_forms
-from service.nlp.mentions import TypeVote
-from service.nlp.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
-from service.nlp.relations import Endpoint, RelationExtractor, RelationMention, RelationType
+from service.nlp.preferences.chinese import read_chinese
+from service.nlp.preferences.english import read_english
+from service.nlp.preferences.lexicon import Item, ItemSpan
+from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
+from service.nlp.relations.discourse import Conversation, History, people_named
+from service.nlp.relations.extractor import (
+    Endpoint,
+    RelationExtractor,
+    RelationMention,
+    RelationType,
+)
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
-from service.nlp.type_evidence import TypeEvidence
 
 STATEMENT_CONFIDENCE = 0.9
 QUESTION_CONFIDENCE = 0.6
@@ -48,6 +57,8 @@ class Fact:
     times: list[TimeTag] = field(default_factory=list)
     slot: SlotValue | None = None
     relations: list[RelationMention] = field(default_factory=list)
+    # What it says of its speaker's tastes: a change of mind, things done, things liked.
+    preferences: PreferenceReading = NO_READING
 
 
 # A fact while its batch is read: the parsed sentence it came from (English) and its speaker.
@@ -169,12 +180,13 @@ class Extractor:
             if r.confidence >= self.relation_min_confidence
         ]
         slot = fact.slot or _slot_of(relations, fact.confidence, speaker)
+        relations = with_preferences(relations, fact.preferences, speaker, fact.lang)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
     def _votes(
         self, fact: Fact, sentence: Span | None, mention: EntityMention
     ) -> tuple[TypeVote, ...]:
-        """What the mention's context says of its type (service/nlp/type_evidence.py)."""
+        """What the mention's context says of its type (service/nlp/entities/type_evidence.py)."""
         if sentence is None:
             return tuple(self.type_evidence.chinese(fact.source_text, mention.start, mention.end))
         offset = sentence.text.find(fact.source_text)
@@ -198,7 +210,11 @@ class Extractor:
                 if m.start >= start and m.end <= start + len(source)
             ]
             text = resolve_first_person_tokens(sent, speaker)
-            facts.append((self._fact(source, text, index, "en", said_at, inside), sent, speaker))
+            fact = self._fact(source, text, index, "en", said_at, inside)
+            reading = read_english(
+                source, sent, _is_question(fact), _is_future(fact, said_at), _names(fact)
+            )
+            facts.append((replace(fact, preferences=reading), sent, speaker))
         return facts
 
     def _chinese_facts(self, message: MessageIn, index: int, said_at: datetime) -> list[_Parsed]:
@@ -209,9 +225,11 @@ class Extractor:
                 continue
             mentions = self.entities.extract(source, "zh")
             text = resolve_first_person(source, message.speaker, "zh")
-            facts.append(
-                (self._fact(source, text, index, "zh", said_at, mentions), None, message.speaker)
+            fact = self._fact(source, text, index, "zh", said_at, mentions)
+            reading = read_chinese(
+                source, _is_question(fact), _is_future(fact, said_at), _names(fact)
             )
+            facts.append((replace(fact, preferences=reading), None, message.speaker))
         return facts
 
     @staticmethod
@@ -234,6 +252,26 @@ class Extractor:
             times=find_time_tags(source, said_at, lang),
             slot=None if question else find_slot(source, lang),
         )
+
+
+def _is_question(fact: Fact) -> bool:
+    return fact.confidence < STATEMENT_CONFIDENCE
+
+
+def _is_future(fact: Fact, said_at: datetime) -> bool:
+    """Whether the fact's time lies after it was said: a plan, not something done."""
+    return any(t.range.start > said_at for t in fact.times)
+
+
+# Mentions a change of mind may retire besides the lexicon's items: things, not people or
+# places ("stopped using Notion").
+_RETIRABLE = frozenset({EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER})
+
+
+def _names(fact: Fact) -> list[ItemSpan]:
+    return [
+        ItemSpan(Item(m.text, ""), m.start, m.end) for m in fact.mentions if m.label in _RETIRABLE
+    ]
 
 
 def addressed(messages: list[MessageIn]) -> list[str | None]:

@@ -19,8 +19,8 @@ from functools import cache
 from pathlib import Path
 
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.mentions import EntityLabel
-from service.nlp.patterns import detect_lang
+from service.nlp.entities.mentions import EntityLabel
+from service.nlp.entities.patterns import detect_lang
 from service.store.repository import Evidence
 
 ANSWER_TYPES_PATH = NLP_MODELS_DIR / "answer_types.json"

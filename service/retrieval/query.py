@@ -12,7 +12,7 @@ from pathlib import Path
 from service.core.domain import Clock, SearchOptions, clean_text, utcnow
 from service.core.errors import ValidationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.patterns import detect_lang
+from service.nlp.entities.patterns import detect_lang
 from service.nlp.time.tags import find_time_tags, resolve_phrase
 from service.retrieval.answer_type import AnswerType, answer_type
 from service.retrieval.lucene import lucene_query

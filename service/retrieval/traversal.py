@@ -12,9 +12,9 @@ from datetime import datetime
 
 from service.core.domain import MAX_ID_CHARS, Scope, StoredMemory, clean_text, instant_or_error
 from service.core.errors import NotFoundError, ValidationError
-from service.nlp.normalize import entity_key, identity_form
-from service.nlp.patterns import EntityLabel
-from service.nlp.relations import RelationType
+from service.nlp.entities.names import entity_key, identity_form
+from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.extractor import RelationType
 from service.store.database import Database
 from service.store.graph_queries import (
     EntityLink,

@@ -40,6 +40,8 @@ class ReadOp(StrEnum):
     RELATIONS = "relations"
     ENTITY_RELATIONS = "entity_relations"
     ENTITY_LINKS = "entity_links"
+    PROFILE = "profile"
+    CHANGES = "changes"
 
 
 class ReadEvent(BaseModel):

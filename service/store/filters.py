@@ -208,15 +208,15 @@ class Predicate:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
-def parse_memory_where(data: Mapping[str, Any] | None) -> MemoryWhere | None:
+def parse_memory_where(data: Mapping[str, object] | None) -> MemoryWhere | None:
     return None if data is None else _parse(MemoryWhere, data, "where")
 
 
-def parse_entity_where(data: Mapping[str, Any] | None) -> EntityWhere | None:
+def parse_entity_where(data: Mapping[str, object] | None) -> EntityWhere | None:
     return None if data is None else _parse(EntityWhere, data, "where")
 
 
-def _parse(model: type[_W], data: Mapping[str, Any], label: str) -> _W:
+def _parse(model: type[_W], data: Mapping[str, object], label: str) -> _W:
     try:
         return model.model_validate(data)
     except pydantic.ValidationError as e:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.core.domain import Scope, StoredMemory
 from service.store.database import Database, Record
+from service.store.params import VisibleParams
 from service.store.repository import to_memory
 
 # How many equally short paths find_path ranks at most: a chain of entities is as many paths
@@ -175,7 +175,7 @@ class TraversalStore:
         return EntityPath(entities=entities, steps=steps)
 
 
-def visibility(scope: Scope, as_of: datetime | None = None) -> dict[str, Any]:
+def visibility(scope: Scope, as_of: datetime | None = None) -> VisibleParams:
     """Parameters of {{memory_visible}}: the scope, current or as of an instant, no time window."""
     return {
         **scope.params(),
@@ -205,6 +205,9 @@ class Relation(BaseModel):
     valid_to: datetime | None = None
     confidence: float | None = None
     memories: list[StoredMemory] = Field(default_factory=list)
+    # Inferred from things done, not stated (service/ingest/preferences.py): its evidence.
+    inferred: bool = False
+    evidence: list[StoredMemory] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,8 @@ async def list_relations(
             valid_to=r["valid_to"],
             confidence=r["confidence"],
             memories=[to_memory(m) for m in r["memories"]],
+            inferred=bool(r["inferred"]),
+            evidence=[to_memory(m) for m in r["evidence"]],
         )
         for r in rows[:first]
     ]

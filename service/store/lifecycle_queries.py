@@ -19,7 +19,7 @@ from service.store.database import Database
 from service.store.repository import link_steps, to_memory
 
 if TYPE_CHECKING:
-    from service.nlp.linking import LinkedBatch
+    from service.nlp.entities.linking import LinkedBatch
 
 RESET_BATCH = 10_000
 
@@ -156,7 +156,7 @@ class LifecycleStore:
         self,
         found: FoundMemory,
         scope: Scope,
-        props: dict[str, Any],
+        props: Mapping[str, object],
         linked: LinkedBatch,
         actor: str,
         now: datetime,
@@ -252,6 +252,22 @@ class LifecycleStore:
             },
         )
         return int(rows[0]["changed"]), rows[0]["lowest"]
+
+    async def fade_inferred_likes(
+        self, scope: Scope, half_life_days: float, retire_below: float, dry_run: bool, now: datetime
+    ) -> tuple[int, int]:
+        """How many inferred LIKES fade (or would) and how many of them are retired."""
+        rows = await self.db.write(
+            "decay_inferred_likes",
+            {
+                **scope.params(),
+                "half_life_days": half_life_days,
+                "retire_below": retire_below,
+                "dry_run": dry_run,
+                "now": now,
+            },
+        )
+        return int(rows[0]["faded"]), int(rows[0]["retired"])
 
     async def forget_targets(
         self, scope: Scope, with_content: bool

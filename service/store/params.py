@@ -28,6 +28,10 @@ class FilterParams(WindowParams):
     as_of: datetime | None
 
 
+class VisibleParams(ScopeParams, FilterParams):
+    """What memory_visible reads: the scope, an instant (or now), a time window."""
+
+
 class Cover(TypedDict):
     """What an embedding ranking loads with its answer (cypher/fragments/ranked_hits.cypher)."""
 

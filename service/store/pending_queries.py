@@ -10,7 +10,7 @@ from typing import Any
 
 from service.core.domain import MessageIn, PendingWork, Scope
 from service.core.ids import text_hash
-from service.store.database import Database
+from service.store.database import Database, Record
 
 # A failed batch keeps this much of its error.
 ERROR_CHARS = 2000
@@ -96,7 +96,7 @@ class PendingStore:
         )
 
 
-def _batch(row: dict[str, Any]) -> PendingBatch:
+def _batch(row: Record) -> PendingBatch:
     scope = Scope(user_id=row["user_id"], agent_id=row["agent_id"], run_id=row["run_id"])
     return PendingBatch(
         id=row["id"],

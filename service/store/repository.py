@@ -11,14 +11,27 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import neo4j
 from service.core.domain import EntityRef, Scope, ScopeParams, SourceMessage, StoredMemory
-from service.store import writes
 from service.store.database import Database, Record
 from service.store.index_shards import IndexShards
 from service.store.params import Cover, SearchParams
-from service.store.writes import ReconcileAsk, Reconciled, WritePlan
+from service.store.writes import (
+    DOES,
+    Activity,
+    Closing,
+    HeldRelation,
+    InferredLike,
+    MessageProps,
+    PreferenceAsk,
+    ReconcileAsk,
+    Reconciled,
+    SourceLink,
+    Supersession,
+    Update,
+    WritePlan,
+)
 
 if TYPE_CHECKING:
-    from service.nlp.linking import KnownEntity, LinkedBatch
+    from service.nlp.entities.linking import KnownEntity, LinkedBatch
 
 
 log = logging.getLogger(__name__)
@@ -36,7 +49,7 @@ def vector_index_unusable(error: neo4j.exceptions.ClientError) -> bool:
 @dataclass(frozen=True)
 class MessageRow:
     id: str
-    props: dict[str, Any]
+    props: MessageProps
 
 
 class Ranking(NamedTuple):
@@ -117,9 +130,30 @@ class GraphStore:
             steps.insert(0, finishes)
         await self.db.write_many(steps, required={finishes[0]} if finishes else set())
 
+    async def held_preferences(self, asks: list[PreferenceAsk]) -> list[HeldRelation]:
+        """The current tastes, uses and things done a batch's preferences are decided against
+        (cypher/find_held_preferences.cypher); nothing is read when nothing is asked."""
+        if not asks:
+            return []
+        rows = await self.db.read("find_held_preferences", {"asks": [asdict(a) for a in asks]})
+        return [
+            HeldRelation(
+                r["subject_key"],
+                r["type"],
+                r["target_key"],
+                r["target_name"] or "",
+                r["memory_id"],
+                bool(r["inferred"]),
+                r["said_at"],
+                r["day"],
+            )
+            for r in rows
+            if r["memory_id"] is not None
+        ]
+
     async def link_entities(self, scope: Scope) -> list[KnownEntity]:
         """The scope's entities as the linker reads them (names, aliases, type)."""
-        from service.nlp.linking import KnownEntity
+        from service.nlp.entities.linking import KnownEntity
 
         params = {**scope.params(), "limit": self.db.settings.link_known_max}
         rows = await self.db.read("list_link_entities", params)
@@ -257,10 +291,34 @@ def write_steps(batch: WriteBatch, shard: str | None) -> list[tuple[str, Mapping
         ("merge_messages", {"messages": _rows(batch.messages, scoped)}),
         ("merge_memories", {**common, "memories": _new_memories(plan, scoped, shard)}),
         *link_steps(entity_scope, batch.linked),
-        ("apply_updates", {**common, "updates": writes.params(plan.updates)}),
-        ("link_sources", {"links": writes.params(plan.source_links)}),
-        ("apply_supersessions", {**common, "supersessions": writes.params(plan.supersessions)}),
+        *_when(plan.activities, "merge_activities", "activities"),
+        ("apply_updates", {**common, "updates": _params(plan.updates)}),
+        ("link_sources", {"links": _params(plan.source_links)}),
+        ("apply_supersessions", {**common, "supersessions": _params(plan.supersessions)}),
+        *_when(plan.closings, "close_relations", "closings"),
+        *_when(plan.inferred, "merge_inferred_likes", "inferred"),
     ]
+
+
+Rows = (
+    list[Update]
+    | list[Supersession]
+    | list[SourceLink]
+    | list[Activity]
+    | list[Closing]
+    | list[InferredLike]
+)
+
+
+def _params(rows: Rows) -> list[Record]:
+    """Rows as the Cypher statements read them."""
+    return [asdict(row) for row in rows]
+
+
+def _when(rows: Rows, name: str, key: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """A step of the preference rows, only when there are any: most adds have none, and a
+    statement costs a round trip even over an empty list."""
+    return [(name, {key: _params(rows)})] if rows else []
 
 
 def _rows(messages: list[MessageRow], scoped: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -292,7 +350,12 @@ def link_steps(
         ("merge_mentions", {"mentions": [asdict(m) for m in linked.mentions]}),
         (
             "merge_relations",
-            {"relations": [{**asdict(r), "type": r.type.value} for r in linked.relations]},
+            # Things done are written per day with the plan (merge_activities).
+            {
+                "relations": [
+                    {**asdict(r), "type": r.type.value} for r in linked.relations if r.type != DOES
+                ]
+            },
         ),
     ]
 

@@ -4,9 +4,60 @@ only at the store's edge (``params``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from datetime import datetime
-from typing import Any
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, TypedDict
+
+
+class MessageProps(TypedDict):
+    """A message node's properties (cypher/merge_messages.cypher), besides its scope."""
+
+    text: str
+    role: str
+    speaker: str | None
+    said_at: datetime
+    session_id: str | None
+    external_id: str | None
+
+
+class ContextProps(TypedDict):
+    """What a memory's context adds to it: the facts its vector is mixed with."""
+
+    context_texts: list[str]
+    context_text: str | None
+    content_embedding: list[float] | None
+
+
+class MemoryProps(ContextProps):
+    """A memory node's properties (cypher/merge_memories.cypher), besides its scope."""
+
+    text: str
+    source_text: str
+    hash: str
+    speaker: str | None
+    said_at: datetime
+    lang: str
+    confidence: float
+    embedding: list[float]
+    embedding_model: str
+    linker_version: int
+    valid_from: datetime | None
+    valid_to: datetime | None
+    happened_start: datetime
+    happened_end: datetime
+    time_granularity: str | None
+    time_expressions: list[str]
+    subject: str | None
+    slot: str | None
+    slot_value: str | None
+
+
+class ReconcileParams(TypedDict):
+    key: str
+    hash: str
+    embedding: list[float]
+    slot: str | None
+    subject: str | None
 
 
 @dataclass(frozen=True)
@@ -19,7 +70,7 @@ class ReconcileAsk:
     slot: str | None
     subject: str | None
 
-    def params(self) -> dict[str, Any]:
+    def params(self) -> ReconcileParams:
         """As the query reads it; the vector is passed as it is (asdict would copy each float)."""
         return {
             "key": self.key,
@@ -69,7 +120,7 @@ class NewMemory:
     """A memory to create: its node properties and the messages it came from."""
 
     id: str
-    props: Mapping[str, Any]
+    props: MemoryProps
     source_ids: list[str]
 
 
@@ -108,17 +159,96 @@ class SourceLink:
     source_ids: list[str]
 
 
+@dataclass(frozen=True)
+class Activity:
+    """A thing done (DOES) on a day, said by a memory: the evidence inferred preferences count.
+    One edge per memory and day, so a fact said again on another day counts that day too."""
+
+    memory_id: str
+    source_key: str
+    target_key: str
+    day: date
+    said_at: datetime
+    confidence: float
+    extractor: str
+
+
+@dataclass(frozen=True)
+class Closing:
+    """An edge closed without its memory (a thing done, an inferred LIKES), kept for asOf."""
+
+    subject_key: str
+    target_key: str
+    type: str
+    memory_id: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A memory that says a thing was done, and the day it was done."""
+
+    memory_id: str
+    day: date
+
+
+@dataclass(frozen=True)
+class InferredLike:
+    """A LIKES inferred from things done: one edge per evidence memory, since ``since``."""
+
+    subject_key: str
+    target_key: str
+    evidence: tuple[Evidence, ...]
+    confidence: float
+    days: int
+    last_day: date
+    since: datetime
+
+
+Pair = tuple[str, str]  # (subject key, target key)
+DOES = "DOES"  # the relation type of a thing done (RelationType.DOES), written per day
+
+
+@dataclass(frozen=True)
+class HeldRelation:
+    """A current LIKES, DISLIKES, USES or DOES of a subject, stored or written by this batch."""
+
+    subject_key: str
+    type: str  # a RelationType: LIKES, DISLIKES, USES or DOES
+    target_key: str
+    target_name: str
+    memory_id: str
+    inferred: bool = False
+    said_at: datetime | None = None
+    day: date | None = None  # the day a DOES happened
+
+    @property
+    def pair(self) -> Pair:
+        return (self.subject_key, self.target_key)
+
+
+@dataclass(frozen=True)
+class PreferenceAsk:
+    """Whose current relations the store reads for a batch: all of a subject's (a change may
+    retire any), or only those to the things the batch says were done."""
+
+    subject_key: str
+    target_keys: tuple[str, ...] | None
+
+
 @dataclass
 class WritePlan:
-    """What one add writes in one transaction (write_plan.plan_writes decides it)."""
+    """What one add writes in one transaction (write_plan.plan_writes decides it; the
+    preference rows come from ingest/preferences.py)."""
 
     new: list[NewMemory] = field(default_factory=list)
     updates: list[Update] = field(default_factory=list)
     supersessions: list[Supersession] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     source_links: list[SourceLink] = field(default_factory=list)
-
-
-def params(rows: list[Update] | list[Supersession] | list[SourceLink]) -> list[dict[str, Any]]:
-    """Rows as the Cypher statements read them."""
-    return [asdict(row) for row in rows]
+    # Existing memories a candidate was found to repeat (same hash or near-duplicate), by the
+    # candidate's id: a thing done said again on another day counts on that memory.
+    kept: dict[str, str] = field(default_factory=dict)
+    activities: list[Activity] = field(default_factory=list)
+    closings: list[Closing] = field(default_factory=list)
+    inferred: list[InferredLike] = field(default_factory=list)

@@ -276,6 +276,49 @@ async def test_the_timeline_marks_a_superseded_fact_and_its_replacement(
     assert len(await dashboard.texts("#timeline-memories li.memory")) == 3
 
 
+async def test_an_entity_shows_its_profile_and_the_timeline_marks_changes(
+    dashboard: Dashboard,
+) -> None:
+    await dashboard.open(KEY_ALICE)
+    page = dashboard.page
+    open_bob = """$('#tabs [data-tab=entities]').click();
+        window.engramGraph && window.engramGraph.elements().remove();
+        $('#entity-detail').replaceChildren()"""
+    await page.eval(open_bob)
+    await page.wait_for(
+        "[...document.querySelectorAll('#entity-list button')].some(b => b.textContent === 'Bob')"
+    )
+    click_bob = (
+        "[...document.querySelectorAll('#entity-list button')]"
+        ".find(b => b.textContent === 'Bob').click()"
+    )
+    await page.eval(click_bob)
+    await page.wait_for("$('#entity-profile')?.dataset.state === 'done'")
+    assert "lives in" in await dashboard.texts("#entity-profile dt")
+    lives = await dashboard.texts("#entity-profile dd[data-kind=LIVES_IN]")
+    assert len(lives) == 1 and lives[0].startswith(f"Seattle since {RECENT:%Y-%m-%d}")
+    await page.eval("$('#entity-profile dd[data-kind=LIVES_IN] details').open = true")
+    assert "Bob moved to Seattle." in await page.eval("$('#entity-profile').innerText")
+    await dashboard.shot("profile")
+    # As of before the move, the same panel shows the old home.
+    await page.eval(f"$('#as-of').value = '{BEFORE_THE_MOVE}'")
+    await page.eval(click_bob)
+    await page.wait_for(
+        "$('#entity-profile')?.dataset.state === 'done' && "
+        "$('#entity-profile dd[data-kind=LIVES_IN]').textContent.startsWith('Boston')"
+    )
+    # The timeline marks the month of the move and lists the change, before -> after.
+    await page.eval("$('#as-of').value = ''; $('#tabs [data-tab=timeline]').click()")
+    await page.wait_for("$('#timeline-changes li')")
+    moved = f"Bob: lives in Boston → Seattle, {RECENT:%Y-%m-%d}"
+    assert moved in await dashboard.texts("#timeline-changes li.superseded")
+    month = RECENT.strftime("%Y-%m-01")
+    mark = f"#timeline-chart circle.change-mark.replaced[data-bucket='{month}'] title"
+    title = await page.wait_for(f"$({json.dumps(mark)})?.textContent")
+    assert moved in title
+    await dashboard.shot("timeline-changes")
+
+
 async def test_chinese_last_month_search_and_forget_with_proof(dashboard: Dashboard) -> None:
     await dashboard.open(KEY_WANG)
     page = dashboard.page

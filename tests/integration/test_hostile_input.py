@@ -499,6 +499,28 @@ async def test_entity_and_path_answer_hostile_names(
     assert data["path"]["__typename"] in {"EntityPath", "NotFound", "InvalidInput"}
 
 
+PROFILE_CHANGES = """query($name: String!, $phrase: String) {
+  profile(entity: $name, scope: {userId: "alice"}) { __typename
+    ... on Profile { groups { kind } } ... on NotFound { message } ... on InvalidInput { message } }
+  changes(entity: $name, phrase: $phrase, scope: {userId: "alice"}) { __typename
+    ... on ChangeList { changes { summary } } ... on NotFound { message }
+    ... on InvalidInput { message } } }"""
+
+
+@PROPERTY
+@given(
+    name=st.sampled_from([SECRET, "Alice", "Oslo"]) | hostile_or_long,
+    phrase=phrases | longer_than(200),
+)
+async def test_profile_and_changes_answer_hostile_names_and_phrases(
+    client: httpx.AsyncClient, name: str, phrase: str | None
+) -> None:
+    data = answered(await post(client, PROFILE_CHANGES, name=name, phrase=phrase))
+    event(f"changes: {data['changes']['__typename']}")
+    assert data["profile"]["__typename"] in {"Profile", "NotFound", "InvalidInput"}
+    assert data["changes"]["__typename"] in {"ChangeList", "NotFound", "InvalidInput"}
+
+
 TENANT = """query($scope: ScopeInput!) {
   search(query: "secret project Bluebird Zanzibar", scope: $scope) {
     __typename ... on SearchHits { hits { memory { text } } } }
@@ -631,6 +653,32 @@ MASKED_CASES = [
         '{userId: "alice"}) { ... on Entity { memories(asOf: $t) { text } } } }',
         {"t": EDGE},
         OUT_OF_CALENDAR,
+    ),
+    (
+        "profile-asOf-edge",
+        'query($t: DateTime) { profile(scope: {userId: "alice"}, entity: "Alice", '
+        "asOf: $t) { __typename } }",
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "changes-from-edge",
+        'query($t: DateTime) { changes(scope: {userId: "alice"}, from: $t) { __typename } }',
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "changes-referenceTime-edge",
+        'query($t: DateTime) { changes(scope: {userId: "alice"}, phrase: "last month", '
+        "referenceTime: $t) { __typename } }",
+        {"t": EDGE},
+        OUT_OF_CALENDAR,
+    ),
+    (
+        "changes-phrase-surrogate",
+        'query($p: String) { changes(scope: {userId: "alice"}, phrase: $p) { __typename } }',
+        {"p": SURROGATE},
+        "a phrase is text: a lone surrogate must be refused before the time rules",
     ),
     (
         "zh-speaker-backslash",

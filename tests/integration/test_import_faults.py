@@ -27,7 +27,9 @@ from service.store.local_server import LocalNeo4j
 from tests.conftest import Neo4jTarget, run_cypher
 
 BOLT_PORT, HTTP_PORT = 7705, 7495
-BATCH = 3  # messages per transaction: 30 transactions for the file below
+BATCH = 3  # messages per transaction: 15 transactions for the file below
+PER_CONVERSATION = 15
+TOTAL = PER_CONVERSATION * 3
 SPEAKERS = {"c1": "Ana", "c2": "Ben", "c3": "Chloe"}
 DEEDS = [
     "adopted a grey kitten named Pixel",
@@ -69,11 +71,11 @@ INTERRUPTED = re.compile(
 
 
 def conversation_file(path: Path) -> dict[str, list[str]]:
-    """Three conversations of 30 messages as JSON Lines; the message ids of each, in order."""
+    """Three conversations of 15 messages as JSON Lines; the message ids of each, in order."""
     ids: dict[str, list[str]] = {}
     lines = []
     for n, (conv, speaker) in enumerate(SPEAKERS.items()):
-        for i in range(len(DEEDS)):
+        for i in range(PER_CONVERSATION):
             ids.setdefault(conv, []).append(f"{conv}-{i}")
             deed = DEEDS[(i + 3 * n) % len(DEEDS)]
             lines.append(
@@ -192,9 +194,9 @@ async def test_an_import_interrupted_by_neo4j_reports_what_it_wrote_and_a_rerun_
     ids = conversation_file(source)
     # The reference: one clean import of the same file into an empty database.
     clean = await asyncio.to_thread(engram_import, source, monkeypatch)
-    assert clean.exit_code == 0 and "imported 90 messages" in clean.output, clean.output
+    assert clean.exit_code == 0 and f"imported {TOTAL} messages" in clean.output, clean.output
     reference = await snapshot(target)
-    assert len(reference["ids"]["Message"]) == 90 and reference["ids"]["Memory"]
+    assert len(reference["ids"]["Message"]) == TOTAL and reference["ids"]["Memory"]
     await run_cypher(target, "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS")
     reader = await MemoryService.start(target.settings(), embedder=embedder)
     try:
@@ -230,6 +232,6 @@ async def test_an_import_interrupted_by_neo4j_reports_what_it_wrote_and_a_rerun_
 
     rerun = await asyncio.to_thread(engram_import, source, monkeypatch)
 
-    assert rerun.exit_code == 0 and "imported 90 messages" in rerun.output, rerun.output
+    assert rerun.exit_code == 0 and f"imported {TOTAL} messages" in rerun.output, rerun.output
     assert await snapshot(target) == reference
     assert await duplicates(target) == 0

@@ -12,7 +12,7 @@ import pytest
 
 from service.core.domain import Scope
 from service.memory import MemoryService
-from service.nlp.normalize import entity_key, identity_form
+from service.nlp.entities.names import entity_key, identity_form
 from service.retrieval.traversal import EntityPath, GraphTraversal
 from tests.conftest import Neo4jTarget, run_cypher
 

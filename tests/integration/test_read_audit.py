@@ -158,7 +158,9 @@ async def test_each_graphql_read_records_one_event_with_the_principal(
       history(memoryId: "no-such-id", scope: $s) { __typename }
       entity(name: "Lisbon", scope: $s) { ... on Entity { memories { id }
                                                           neighbors(hops: 2) { distance } } }
-      path(from: "Lisbon", to: "Bluebird", scope: $s) { __typename } }""",
+      path(from: "Lisbon", to: "Bluebird", scope: $s) { __typename }
+      profile(scope: $s, entity: "Alice") { __typename }
+      changes(scope: $s, phrase: "this year") { __typename } }""",
         s=s,
     )
     found = await events(neo4j_target)
@@ -178,6 +180,8 @@ async def test_each_graphql_read_records_one_event_with_the_principal(
             "entity_memories",
             "neighbors",
             "path",
+            "profile",
+            "changes",
         ]
     )
     assert {(e["actor"], e["user_id"]) for e in found} == {("alice-app", "alice")}
@@ -188,6 +192,8 @@ async def test_each_graphql_read_records_one_event_with_the_principal(
     assert by_op["search"]["query_hash"] == sha256(SECRET_QUERY)
     assert by_op["entity"]["query_hash"] == by_op["entity_memories"]["query_hash"]
     assert by_op["entity"]["query_hash"] == sha256("Lisbon")
+    assert by_op["profile"]["query_hash"] == sha256("Alice")
+    assert by_op["changes"]["query_hash"] == sha256("this year")
     assert "bluebird" not in repr([e["props"] for e in found]).lower()
 
 

@@ -47,19 +47,23 @@ def _messages(texts: list[str]) -> list[dict[str, Any]]:
 ALICE_MESSAGES = _messages(
     [
         "I moved to Paris last March and hid the alice-secret ledger in Zanzibar.",
-        "I work at Google in Paris on the alice-secret Orchid project with Priya.",
-        "Max the dog is my golden retriever and he guards the alice-secret key.",
-        "Google sent me to Paris for the alice-secret merger talks, and Max the dog came along.",
+        "I work at Google in Paris on the alice-secret Orchid project with Priya. "
+        "I went climbing after work.",
+        "Max the dog is my golden retriever and he guards the alice-secret key. "
+        "I went climbing at dawn.",
+        "Google sent me to Paris for the alice-secret merger talks, and Max the dog came along. "
+        "I went climbing in the evening.",
     ]
 )
 BOB_MESSAGES = _messages(
     [
         "I visited Paris in May for the Reykjavik climate summit with Lena.",
-        "I interviewed at Google for a data engineering role in Dublin.",
-        "Max the dog belongs to my neighbour and barks at the mail carrier.",
-        "Lena and I walked Max the dog through Paris after the summit.",
+        "I interviewed at Google for a data engineering role in Dublin. I went climbing after.",
+        "Max the dog belongs to my neighbour and barks at the mail carrier. I went climbing.",
+        "Lena and I walked Max the dog through Paris after the summit. I went climbing later.",
     ]
 )
+# Both tenants climb on three days: each has an inferred LIKES with its own evidence.
 # What Bob asks for: shared names, Alice-only names, Alice's very words.
 PROBES = [
     "Paris",
@@ -493,10 +497,10 @@ async def check_path(t: Tenants) -> None:
 RELATIONS = """query($s: ScopeInput!, $w: RelationWhereInput, $asOf: DateTime, $after: String) {
   relations(scope: $s, where: $w, first: 100, asOf: $asOf, after: $after) { __typename
     ... on RelationConnection { totalCount edges { cursor node { type source { name } target {
-      name } memories { id text } } } } } }"""
+      name } memories { id text } inferred confidence evidence { id text } } } } } }"""
 ENTITY_RELATIONS = """query($name: String!, $s: ScopeInput!, $asOf: DateTime) {
   entity(name: $name, scope: $s) { __typename ... on Entity { relations(asOf: $asOf) { type
-    source { name } target { name } memories { id text } } } } }"""
+    source { name } target { name } memories { id text } inferred evidence { id text } } } } }"""
 
 
 async def check_relations(t: Tenants) -> None:
@@ -505,6 +509,7 @@ async def check_relations(t: Tenants) -> None:
     wheres = [
         None,
         {"types": ["LIVES_IN", "WORKS_AT", "VISITED"]},
+        {"types": ["LIKES", "DOES"]},
         {"entity": "Paris"},
         {"entity": "Google", "direction": "IN"},
         {"entity": "Zanzibar"},
@@ -519,6 +524,10 @@ async def check_relations(t: Tenants) -> None:
                 relation = edge["node"]
                 assert {relation["source"]["name"], relation["target"]["name"]} <= names
                 assert {m["id"] for m in relation["memories"]} <= bob_ids
+                assert {m["id"] for m in relation["evidence"]} <= bob_ids
+            if where == {"types": ["LIKES", "DOES"]} and as_of is None:
+                inferred = [e["node"] for e in data["edges"] if e["node"]["inferred"]]
+                assert inferred and all(r["evidence"] for r in inferred), "Bob's climbing"
 
 
 async def check_entity_relations(t: Tenants) -> None:
@@ -530,6 +539,62 @@ async def check_entity_relations(t: Tenants) -> None:
             for relation in entity["relations"]:
                 assert {relation["source"]["name"], relation["target"]["name"]} <= names
                 assert {m["id"] for m in relation["memories"]} <= bob_ids
+                assert {m["id"] for m in relation["evidence"]} <= bob_ids
+
+
+PROFILE = """query($e: String!, $s: ScopeInput!, $asOf: DateTime) {
+  profile(scope: $s, entity: $e, asOf: $asOf) { __typename
+    ... on Profile { entity { name } groups { kind facts { value entity { name }
+      evidence { id text sourceIds } } } } } }"""
+CHANGES = """query($s: ScopeInput!, $from: DateTime, $to: DateTime, $phrase: String,
+    $ref: DateTime, $e: String) {
+  changes(scope: $s, from: $from, to: $to, phrase: $phrase, referenceTime: $ref, entity: $e) {
+    __typename ... on ChangeList { changes { subject summary
+      before { value entity { name } memories { id text } }
+      after { value entity { name } memories { id text } } } } } }"""
+
+
+async def check_profile(t: Tenants) -> None:
+    """Profiles of the shared speaker and places, now and as of: Bob's facts and memories."""
+    bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
+    seen = 0
+    for name in (SPEAKER, "Paris", "Google", "Max", "Zanzibar", "Priya"):
+        for as_of in (None, "2024-05-07T00:00:00Z", "2030-01-01T00:00:00Z"):
+            data = (await t.bob(PROFILE, e=name, s=BOB_SCOPE, asOf=as_of))["profile"]
+            if name in ("Zanzibar", "Priya"):  # Alice's only
+                assert data["__typename"] == "NotFound", data
+                continue
+            assert data["__typename"] == "Profile" and data["entity"]["name"] in names
+            for fact in (f for g in data["groups"] for f in g["facts"]):
+                assert fact["entity"] is None or fact["entity"]["name"] in names
+                assert {m["id"] for m in fact["evidence"]} <= bob_ids
+                seen += 1
+    assert seen, "Bob's own facts are found"
+
+
+async def check_changes(t: Tenants) -> None:
+    """Changes over every kind of window, whole scope or around one entity: Bob's only."""
+    bob_ids, names = await t.ids("Memory", BOB), await bob_entity_names(t)
+    windows: list[dict[str, Any]] = [
+        {},
+        {"from": "2024-05-01T00:00:00Z", "to": "2024-07-01T00:00:00Z"},
+        {"phrase": "between May and June", "ref": "2024-06-20T00:00:00Z"},
+        {"phrase": "上个月以来", "ref": "2024-06-20T00:00:00Z"},
+    ]
+    seen = 0
+    for window in windows:
+        for name in (None, SPEAKER, "Paris", "Zanzibar"):
+            data = (await t.bob(CHANGES, s=BOB_SCOPE, e=name, **window))["changes"]
+            if name == "Zanzibar":
+                assert data["__typename"] == "NotFound", data
+                continue
+            assert data["__typename"] == "ChangeList", data
+            for change in data["changes"]:
+                sides = [s for s in (change["before"], change["after"]) if s]
+                assert {m["id"] for s in sides for m in s["memories"]} <= bob_ids
+                assert all(s["entity"] is None or s["entity"]["name"] in names for s in sides)
+                seen += 1
+    assert seen, "Bob's own changes are found"
 
 
 async def not_found_like_unknown(t: Tenants, query: str, field: str, **variables: Any) -> None:
@@ -737,6 +802,8 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.path": check_path,
     "Query.relations": check_relations,
     "Entity.relations": check_entity_relations,
+    "Query.profile": check_profile,
+    "Query.changes": check_changes,
     "Query.memory": check_memory,
     "Query.history": check_history,
     "Query.readAudit": check_read_audit,
@@ -937,6 +1004,18 @@ async def test_python_api_with_bobs_scope_reaches_nothing_of_alice(tenants: Tena
         ):
             with pytest.raises(NotFoundError):
                 await call
+    for name in (SPEAKER, "Paris"):
+        profile = await mem.profile(name, BOB)
+        seen.append(profile.model_dump(mode="json"))
+        evidence = {m.id for g in profile.groups for f in g.facts for m in f.evidence}
+        assert evidence <= bob_ids
+    changes = await mem.changes(BOB)
+    assert {
+        m.id for c in changes.changes for s in (c.before, c.after) if s for m in s.memories
+    } <= bob_ids
+    seen.append(changes.model_dump(mode="json"))
+    with pytest.raises(NotFoundError):
+        await mem.profile("Zanzibar", BOB)
     audit = await mem.read_audit(BOB, first=100)
     assert {e.node.user_id for e in audit.edges} == {BOB.user_id}
     evicted = await mem.lifecycle.evict(BOB, max_access_count=1000, dry_run=False)

@@ -8,7 +8,7 @@ import spacy
 from spacy.language import Language
 
 from service.embedding.manifest import resolve_model_path
-from service.nlp.relations import RelationExtractor
+from service.nlp.relations.extractor import RelationExtractor
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from service.core.errors import ConfigurationError
-from service.nlp.chinese_entities import ChineseEntityFinder, merge_mentions
-from service.nlp.chinese_lexicon import ChineseLexicon, load_context_rules, load_suffixes
-from service.nlp.patterns import EntityLabel, EntityMention
+from service.nlp.entities.chinese import ChineseEntityFinder, merge_mentions
+from service.nlp.entities.chinese_lexicon import ChineseLexicon, load_context_rules, load_suffixes
+from service.nlp.entities.patterns import EntityLabel, EntityMention
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Pronouns resolved from the earlier messages of a batch (service/nlp/discourse.py).
+"""Pronouns resolved from the earlier messages of a batch (service/nlp/relations/discourse.py).
 
 Made-up conversations; none of their names is in graph-dev.json.
 """
@@ -11,8 +11,8 @@ import pytest
 
 from service.core.config import Settings
 from service.core.domain import MessageIn
-from service.nlp.discourse import WINDOW, Conversation, History
 from service.nlp.pipeline import Extractor
+from service.nlp.relations.discourse import WINDOW, Conversation, History
 
 SAID = datetime(2024, 5, 10, tzinfo=UTC)
 

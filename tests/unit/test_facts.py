@@ -9,6 +9,7 @@ import spacy
 
 from service.core.domain import Scope
 from service.embedding.manifest import resolve_model_path
+from service.nlp.entities.names import display_name, entity_key, identity_form
 from service.nlp.facts import (
     find_slot,
     is_filler,
@@ -16,7 +17,6 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
-from service.nlp.normalize import display_name, entity_key, identity_form
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 import pytest
 
 from service.core.domain import Scope
-from service.nlp.linking import Gazetteer, KnownEntity, LinkInput, batch_forms, link
-from service.nlp.mentions import EntityLabel, EntityMention
-from service.nlp.normalize import entity_key, short_forms
-from service.nlp.relations import Endpoint, RelationMention, RelationType
+from service.nlp.entities.linking import Gazetteer, KnownEntity, LinkInput, batch_forms, link
+from service.nlp.entities.mentions import EntityLabel, EntityMention
+from service.nlp.entities.names import entity_key, short_forms
+from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
 from service.retrieval.query import relation_types
 
 SCOPE = Scope(user_id="u")

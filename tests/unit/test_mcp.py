@@ -106,6 +106,8 @@ TOOLS = {
     "context",
     "entity",
     "path",
+    "profile",
+    "changes",
     "list_memories",
     "get_memory",
     "update_memory",

@@ -13,7 +13,7 @@ from spacy.tokens import Span
 
 from service.core.errors import ConfigurationError
 from service.embedding.manifest import resolve_model_path
-from service.nlp.patterns import (
+from service.nlp.entities.patterns import (
     NER_LABELS,
     RULER_NAME,
     EntityExtractor,
@@ -439,7 +439,7 @@ def test_a_name_does_not_end_in_a_lower_case_word() -> None:
     import spacy
     from spacy.tokens import Doc
 
-    from service.nlp.patterns import whole_name
+    from service.nlp.entities.patterns import whole_name
 
     words = ["we", "stream", "on", "Twitchy", "every", "night"]
     doc = Doc(spacy.blank("en").vocab, words=words)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from service.nlp.patterns import EntityLabel
-from service.nlp.relations import RelationExtractor
+from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.extractor import RelationExtractor
 from tests.unit.test_relations import either_way, find_en
 
 L = EntityLabel

@@ -12,8 +12,8 @@ import pytest
 import spacy
 
 from service.embedding.manifest import resolve_model_path
-from service.nlp.patterns import EntityExtractor
-from service.nlp.relations import RelationExtractor, RelationType
+from service.nlp.entities.patterns import EntityExtractor
+from service.nlp.relations.extractor import RelationExtractor, RelationType
 
 SPEAKER = "王芳"
 SYMMETRIC = {RelationType.FAMILY_OF.value, RelationType.FRIEND_OF.value}

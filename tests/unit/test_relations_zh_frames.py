@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from service.core.errors import ConfigurationError
-from service.nlp.chinese_relation_words import load_relation_words
-from service.nlp.patterns import EntityLabel, EntityMention
-from service.nlp.relations import RelationExtractor, RelationMention
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.chinese_words import load_relation_words
+from service.nlp.relations.extractor import RelationExtractor, RelationMention
 
 L = EntityLabel
 

@@ -1,5 +1,5 @@
 """Entity types decided by evidence: the context frames, heads and gazetteers of
-service/nlp/type_evidence.py, and the linker's vote over every mention. The sentences are
+service/nlp/entities/type_evidence.py, and the linker's vote over every mention. The sentences are
 made up for these tests; none is from a dev conversation."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from spacy.language import Language
 
 from service.core.domain import Scope
-from service.nlp.linking import VOTE_TYPES, KnownEntity, LinkInput, link
-from service.nlp.mentions import EntityLabel, EntityMention, TypeVote
-from service.nlp.normalize import entity_key
-from service.nlp.relations import Endpoint, RelationMention, RelationType
-from service.nlp.type_evidence import TypeEvidence, load_gazetteers, relation_votes
+from service.nlp.entities.linking import VOTE_TYPES, KnownEntity, LinkInput, link
+from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote
+from service.nlp.entities.names import entity_key
+from service.nlp.entities.type_evidence import TypeEvidence, load_gazetteers, relation_votes
+from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
 
 AT = datetime(2026, 5, 4, 10, tzinfo=UTC)
 
@@ -57,12 +57,29 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Zapply crashed again during my call.", "Zapply", "PRODUCT frame:device"),
         ("I keep my notes in FlowDesk.", "FlowDesk", "PRODUCT name:product"),
         ("I finally got the Kettle 5 running.", "Kettle 5", "PRODUCT name:product"),
+        ("I left my Corvala at the garage.", "Corvala", "PRODUCT frame:owned"),
+        ("That amp beats his battered Brevik.", "Brevik", "PRODUCT frame:owned"),
+        ("Honestly this Zuno never listens to me.", "Zuno", "PRODUCT frame:owned"),
     ],
 )
 def test_english_context_votes(
     evidence: TypeEvidence, english: Language, text: str, name: str, vote: str
 ) -> None:
     assert vote in voted(evidence, english, text, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Our Hannah is home for the summer.", "Hannah"),  # a given name: a person
+        ("Say hi to my Aunt Rose.", "Aunt Rose"),
+        ("My sister Bettina called.", "Bettina"),
+    ],
+)
+def test_a_person_after_a_possessive_is_owned_by_nobody(
+    evidence: TypeEvidence, english: Language, text: str, name: str
+) -> None:
+    assert not any("frame:owned" in v for v in voted(evidence, english, text, name))
 
 
 def test_a_family_name_prefix_is_no_product_shape(
@@ -184,7 +201,7 @@ def test_what_a_name_says_of_itself_counts_once() -> None:
 
 
 def test_a_sentence_opening_exclamation_is_no_name(english: Language) -> None:
-    from service.nlp.patterns import EntityExtractor
+    from service.nlp.entities.patterns import EntityExtractor
 
     extractor = EntityExtractor(english)
     found = {m.text for m in extractor.extract("Hongera! Tyler, you did it.", "en")}
@@ -192,7 +209,7 @@ def test_a_sentence_opening_exclamation_is_no_name(english: Language) -> None:
 
 
 def test_a_one_word_sentence_and_an_emoji_are_no_names(english: Language) -> None:
-    from service.nlp.patterns import EntityExtractor
+    from service.nlp.entities.patterns import EntityExtractor
 
     extractor = EntityExtractor(english)
     found = {m.text for m in extractor.extract("Marlo. The Quillby Bakery is mine 🧁", "en")}

@@ -3,6 +3,7 @@
 import cytoscape from '/dashboard-assets/vendor/cytoscape.esm.min.mjs'
 import { graphql, unwrap } from './api.js'
 import { $, fill, h, when } from './dom.js'
+import { profilePanel } from './profile.js'
 import { BUSIEST, ENTITIES, ENTITY, PATH } from './queries.js'
 
 const NEIGHBOURS_PER_HOP = 12
@@ -167,6 +168,8 @@ function detail (entity, dropped) {
     h('div', { class: 'meta' }, `${entity.mentionCount} mentions · seen ${when(entity.firstSeen)} – ` +
       `${when(entity.lastSeen)}`, aliases.length ? ` · also ${aliases.join(', ')}` : ''),
     dropped > 0 && h('div', { class: 'meta' }, `${dropped} more not drawn: the graph holds ${MAX_NODES} entities`),
+    h('h4', {}, 'Profile'),
+    profilePanel(page, entity.name),
     h('h4', {}, 'Relations'),
     h('ul', { id: 'entity-relations' }, entity.relations.map(r =>
       h('li', { class: 'relation' }, `${r.source.name} ${r.type} ${r.target.name}`,

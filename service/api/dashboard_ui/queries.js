@@ -68,3 +68,16 @@ export const FORGET = `mutation Forget($scope: ScopeInput!, $dryRun: Boolean!) {
       counts { messages memories entities mentions derivedFrom supersedes eventsRedacted readEvents }
       verification { nodesLeft textsLeft fulltextHits entityHits vectorHits } }
     ... on NotFound { message } ${PROBLEMS} } }`
+
+// The entity view's profile panel: the entity's facts by kind, as of the asOf box.
+export const PROFILE = `query Profile($scope: ScopeInput!, $entity: String!, $asOf: DateTime) {
+  profile(scope: $scope, entity: $entity, asOf: $asOf) { __typename
+    ... on Profile { groups { kind label facts { value detail since inferred confidence
+      evidenceCount evidence { id text saidAt } } } }
+    ... on NotFound { message } ${PROBLEMS} } }`
+
+// The timeline's marks: what started, ended or was superseded, oldest first.
+export const CHANGES = `query Changes($scope: ScopeInput!, $limit: Int!) {
+  changes(scope: $scope, limit: $limit) { __typename
+    ... on ChangeList { truncated changes { type kind at summary } }
+    ${PROBLEMS} } }`

@@ -1,10 +1,12 @@
 // Timeline: memories per day, week or month on either clock; a bucket's memories on click,
-// paged; superseded memories marked, with what replaced them.
+// paged; superseded memories marked, with what replaced them; what changed (facts started, ended,
+// superseded) marked above the buckets it was said in, and listed.
 import { graphql, unwrap } from './api.js'
-import { $, memoryCard } from './dom.js'
-import { MEMORIES, TIMELINE } from './queries.js'
+import { $, h, memoryCard } from './dom.js'
+import { CHANGES, MEMORIES, TIMELINE } from './queries.js'
 
 const SVG = 'http://www.w3.org/2000/svg'
+const CHANGES_SHOWN = 200
 let page
 let listing = null // { where, after, asOf } of the list shown
 
@@ -18,6 +20,7 @@ export function init (p) {
 export function reset () {
   $('#timeline-chart').replaceChildren()
   $('#timeline-memories').replaceChildren()
+  $('#timeline-changes').replaceChildren()
   $('#timeline-more').hidden = true
   listing = null
 }
@@ -27,8 +30,14 @@ export async function show () {
   const bucket = $('#timeline-bucket').value
   const clock = $('#timeline-clock').value
   try {
-    const data = await graphql(TIMELINE, { scope: page.scope(), bucket, clock })
+    const [data, changed] = await Promise.all([
+      graphql(TIMELINE, { scope: page.scope(), bucket, clock }),
+      graphql(CHANGES, { scope: page.scope(), limit: CHANGES_SHOWN }),
+    ])
     draw(data.timeline, bucket, clock)
+    const changes = unwrap(changed.changes, 'ChangeList')
+    if (clock === 'SAID') mark(changes.changes, bucket)
+    listChanges(changes)
     await list(null, 'All memories, newest first')
   } catch (error) {
     page.fail(error)
@@ -59,7 +68,7 @@ function draw (buckets, bucket, clock) {
   const step = buckets.length ? Math.min(60, (width - 20) / buckets.length) : 0
   chart.setAttribute('viewBox', `0 0 ${width} ${height}`)
   chart.replaceChildren(...buckets.flatMap((b, i) => {
-    const barHeight = Math.max(2, (b.count / top) * (height - 40))
+    const barHeight = Math.max(2, (b.count / top) * (height - 52)) // room above for marks
     const x = 10 + i * step
     const rect = svg('rect', { x, y: height - 20 - barHeight, width: Math.max(2, step - 4),
       height: barHeight, 'data-bucket': b.bucketStart })
@@ -74,6 +83,40 @@ function draw (buckets, bucket, clock) {
       svg('text', { x, y: height - 6 }, b.bucketStart.slice(bucket === 'MONTH' ? 0 : 5, bucket === 'MONTH' ? 7 : 10)),
       svg('text', { x, y: height - 24 - barHeight }, String(b.count))]
   }))
+}
+
+// The bucket (its start, as the API writes it) an instant falls in, in UTC; weeks from Monday.
+function bucketOf (iso, bucket) {
+  const d = new Date(iso)
+  if (bucket === 'DAY') return d.toISOString().slice(0, 10)
+  if (bucket === 'MONTH') return `${d.toISOString().slice(0, 7)}-01`
+  const monday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - (d.getUTCDay() + 6) % 7)
+  return new Date(monday).toISOString().slice(0, 10)
+}
+
+// A mark above each bucket in which changes were said, darker where a fact was replaced or
+// ended; its title lists them.
+function mark (changes, bucket) {
+  const chart = $('#timeline-chart')
+  const byBucket = Map.groupBy(changes, c => bucketOf(c.at, bucket))
+  for (const [start, found] of byBucket) {
+    const bar = chart.querySelector(`rect[data-bucket="${start}"]`)
+    if (!bar) continue
+    const x = Number(bar.getAttribute('x')) + Number(bar.getAttribute('width')) / 2
+    const replaced = found.some(c => c.type !== 'STARTED')
+    const dot = svg('circle', { cx: x, cy: 8, r: 5, class: replaced ? 'change-mark replaced' : 'change-mark',
+      'data-bucket': start })
+    dot.append(svg('title', {}, found.map(c => c.summary).join('\n')))
+    chart.append(dot)
+  }
+}
+
+function listChanges (changes) {
+  const more = changes.truncated ? ` (the first ${CHANGES_SHOWN})` : ''
+  $('#timeline-changes-title').textContent = changes.changes.length
+    ? `What changed${more}` : 'Nothing changed yet'
+  $('#timeline-changes').replaceChildren(...changes.changes.map(c =>
+    h('li', { class: `change ${c.type.toLowerCase()}` }, c.summary)))
 }
 
 async function list (where, title) {

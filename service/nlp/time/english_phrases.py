@@ -73,7 +73,7 @@ from service.nlp.time.periods import (
 _G = Granularity
 _BEFORE = part_words("en_before")
 _OF = part_words("en_of")
-_DECADE_WORDS: dict[str, int] = time_phrase_words()["decades_en"]
+_DECADE_WORDS: dict[str, int] = time_phrase_words().decades_en
 _HOLIDAYS = holidays_by_name("en")
 _HOLIDAYS_CAPITALISED = holidays_by_name("en_capitalised")
 # Month names that are also common words count only capitalised or with a year.

@@ -120,21 +120,21 @@ def holidays() -> tuple[Holiday, ...]:
     """Every holiday in ``nlp_models/time_phrases.json``, read once."""
     return tuple(
         Holiday(
-            key=row["key"],
-            rule=DateRule(row["rule"]),
-            month=row.get("month", 0),
-            day=row.get("day", 0),
-            weekday=row.get("weekday", 0),
-            n=row.get("n", 0),
-            offset=row.get("offset", 0),
-            term=row.get("term", ""),
-            days=row.get("days", 1),
-            names_en=tuple(row.get("en", ())),
-            names_en_capitalised=tuple(row.get("en_capitalised", ())),
-            names_zh=tuple(row.get("zh", ())),
-            names_zh_with_year=tuple(row.get("zh_with_year", ())),
+            key=row.key,
+            rule=DateRule(row.rule),
+            month=row.month,
+            day=row.day,
+            weekday=row.weekday,
+            n=row.n,
+            offset=row.offset,
+            term=row.term,
+            days=row.days,
+            names_en=row.en,
+            names_en_capitalised=row.en_capitalised,
+            names_zh=row.zh,
+            names_zh_with_year=row.zh_with_year,
         )
-        for row in time_phrase_words()["holidays"]
+        for row in time_phrase_words().holidays
     )
 
 

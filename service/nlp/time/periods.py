@@ -28,7 +28,8 @@ import json
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 from functools import cache
-from typing import Any
+
+from pydantic import BaseModel, ConfigDict
 
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.time.calendar import Granularity, TimeRange, add_months, shift, span
@@ -126,14 +127,56 @@ def units_back(reference: datetime, unit: Granularity, n: int) -> TimeRange:
     return span_back(reference, shift(reference.date(), unit, -n))
 
 
+class HolidayRow(BaseModel):
+    """One holiday as ``time_phrases.json`` writes it (holidays.Holiday reads it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    rule: str
+    month: int = 0
+    day: int = 0
+    weekday: int = 0
+    n: int = 0
+    offset: int = 0
+    term: str = ""
+    days: int = 1
+    en: tuple[str, ...] = ()
+    en_capitalised: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+    zh_with_year: tuple[str, ...] = ()
+
+
+class WindowWords(BaseModel):
+    """The words of one form of window (windows.py): said before the first period, between
+    two, after the last; lowercase."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    leads: frozenset[str] = frozenset()
+    joins: frozenset[str] = frozenset()
+    tails: frozenset[str] = frozenset()
+
+
+class TimePhraseWords(BaseModel):
+    """``nlp_models/time_phrases.json``: part words per table, decade words, holidays, and the
+    words of windows by form ("between", "since", "after", "before", "until")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    parts: dict[str, dict[str, str]]
+    decades_en: dict[str, int]
+    holidays: tuple[HolidayRow, ...]
+    windows: dict[str, WindowWords]
+
+
 @cache
-def time_phrase_words() -> dict[str, Any]:
-    """``nlp_models/time_phrases.json``, read once: part words, decade words, holidays."""
+def time_phrase_words() -> TimePhraseWords:
+    """``nlp_models/time_phrases.json``, read and validated once."""
     with TIME_PHRASES_PATH.open(encoding="utf-8") as f:
-        words: dict[str, Any] = json.load(f)
-    return words
+        return TimePhraseWords.model_validate(json.load(f))
 
 
 def part_words(table: str) -> dict[str, Part]:
     """One table of part words ("en", "zh_year", "zh_month", "zh_decade") -> the part meant."""
-    return {word: Part(part) for word, part in time_phrase_words()["parts"][table].items()}
+    return {word: Part(part) for word, part in time_phrase_words().parts[table].items()}

@@ -1,0 +1,132 @@
+"""What never becomes an English entity, and how a span is cut into the entities it names.
+
+The small English model tags interjections and sentence-initial verbs as names ("Woohoo" ORG,
+"Felt" PERSON, "Yep John" PERSON) and reads a coordination as one name ("Alice and Bob").
+The stop list (nlp_models/stop_entities.txt) is the data; these are the rules around it:
+
+- filler words at a span's edges are trimmed ("Hey Marcus" -> Marcus);
+- a span that is only interjections, one letter or digits is junk;
+- a one-word span opening a sentence that is a form of an English verb ("Felt so good …") is
+  junk unless the pattern table made it; a known name there is found again by the gazetteer
+  (service/nlp/entities/linking.py), so a person called Mark is not lost;
+- "Alice and Bob", "Fetch and Frisbee" are split at and/or/commas when every part is
+  capitalised; organisations and places are not split ("Barnes and Noble", "Trinidad and
+  Tobago"), nor are rows of the pattern table;
+- a one-word "name" ending in -ing ("Kickboxing has been great") is an activity: CONCEPT.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Span, Token
+
+from service.nlp.entities.mentions import EntityLabel
+from service.nlp.entities.type_evidence import load_gazetteers
+
+_COORDINATION = {"and", "or", ",", "&"}
+_SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER}
+_INTERJECTION_TAGS = {"UH", "INTJ"}
+
+
+class JunkFilter:
+    def __init__(self, nlp: Language, stop: frozenset[str]) -> None:
+        self._stop = stop
+        self._verb_forms, self._verb_bases = _verb_tables(nlp)
+
+    def split(self, ent: Span, label: EntityLabel) -> list[Span]:
+        """The span without filler at its edges, cut at coordinations where that is safe."""
+        trimmed = self._trim(ent)
+        if trimmed is None:
+            return []
+        if label not in _SPLIT_LABELS:
+            return [trimmed]
+        parts: list[Span] = []
+        start = trimmed.start
+        for token in trimmed:
+            if token.lower_ in _COORDINATION:
+                if token.i > start:
+                    parts.append(trimmed.doc[start : token.i])
+                start = token.i + 1
+        if start < trimmed.end:
+            parts.append(trimmed.doc[start : trimmed.end])
+        if len(parts) > 1 and all(p[0].text[:1].isupper() for p in parts):
+            return [p for p in (self._trim(p) for p in parts) if p is not None]
+        return [trimmed]
+
+    def is_junk(self, span: Span, surface: str, from_table: bool) -> bool:
+        if all(t.tag_ in _INTERJECTION_TAGS or t.pos_ in _INTERJECTION_TAGS for t in span):
+            return True
+        if surface.isdigit() or (surface.isascii() and len(surface.strip(".")) < 2):
+            return True
+        if not any(c.isalnum() for c in surface):  # an emoji or symbols only
+            return True
+        if from_table or len(span) != 1:
+            return False
+        token = span[0]
+        if token.is_sent_start and self._is_verb_form(token.lower_):
+            return True
+        return self._exclamation(token)
+
+    @staticmethod
+    def _exclamation(token: Token) -> bool:
+        """ "Yikes, …", "Hongera!", "Bet.": one capitalised word alone before a comma or a
+        stop at a sentence's start, that no list of given names or places knows, is an
+        interjection or an address in any language ("Tyler, did you …" keeps Tyler)."""
+        if not token.is_sent_start or token.i + 1 >= len(token.doc):
+            return False
+        after = token.doc[token.i + 1]
+        if after.text not in {",", "!", "?", ".", "…", "!!", "?!"}:
+            return False
+        known = load_gazetteers()
+        word = token.lower_
+        if word in known.places:
+            return False
+        # A sentence that is this word alone ("Bet.", "Janey!") names no one, a given name or not.
+        alone = all(t.is_punct for t in token.doc[token.i + 1 : token.sent.end])
+        return alone or word not in known.given_names
+
+    @staticmethod
+    def relabel(surface: str, label: EntityLabel) -> EntityLabel:
+        one_word = " " not in surface.strip()
+        if one_word and surface.lower().endswith("ing") and label in _SPLIT_LABELS:
+            return EntityLabel.CONCEPT
+        return label
+
+    def _trim(self, span: Span) -> Span | None:
+        start, end = span.start, span.end
+        doc = span.doc
+        while start < end and self._filler(doc[start]):
+            start += 1
+        while end > start and self._filler(doc[end - 1]):
+            end -= 1
+        # ... nor in a plain lower-case word once fillers are gone ("Twitch every Fri").
+        while end - start > 1 and doc[end - 1].is_lower and doc[end - 1].is_alpha:
+            end -= 1
+        return doc[start:end] if start < end else None
+
+    def _filler(self, token: Token) -> bool:
+        return (
+            token.lower_ in self._stop
+            or token.tag_ in _INTERJECTION_TAGS
+            or token.is_punct
+            or token.lower_ in _COORDINATION
+        )
+
+    def _is_verb_form(self, word: str) -> bool:
+        if word in self._verb_forms:
+            return True
+        stems = (word[:-2], word[:-1], word[:-3], word[:-3] + "e") if len(word) > 4 else ()
+        return word.endswith(("ed", "d", "ing")) and any(s in self._verb_bases for s in stems)
+
+
+def _verb_tables(nlp: Language) -> tuple[frozenset[str], frozenset[str]]:
+    """Irregular verb forms (felt, went) and verb base forms, from the English lemmatizer's
+    own tables; empty when the pipeline has no rule lemmatizer."""
+    if "lemmatizer" not in nlp.pipe_names:
+        return frozenset(), frozenset()
+    lookups = nlp.get_pipe("lemmatizer").lookups
+    if not (lookups.has_table("lemma_exc") and lookups.has_table("lemma_index")):
+        return frozenset(), frozenset()
+    irregular = lookups.get_table("lemma_exc").get("verb", {})
+    bases = lookups.get_table("lemma_index").get("verb", [])
+    return frozenset(irregular), frozenset(bases)

@@ -1,0 +1,693 @@
+"""Entity linking: the mentions of a batch of facts become one entity node per real thing.
+
+What the extractor found per fact (NER, the pattern table, the Chinese recogniser) is resolved
+against the scope's entity directory: the entities already stored (their names, aliases and
+short forms) and those the batch itself names, longest names first. The directory also works
+as a gazetteer: once the scope knows an entity, a later fact that names it — at a sentence
+start, as a possessive, by a short form, in another case — links to it even where NER saw
+nothing. Speakers are PERSON entities, and a fact said in the first person mentions its
+speaker (role ``subject``). Relations found between mentions are resolved the same way.
+
+Pure logic over typed inputs; the write path reads the known entities and writes the rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from service.core.domain import Scope
+from service.nlp.entities.mentions import TypeVote
+from service.nlp.entities.names import display_name, entity_key, identity_form, short_forms
+from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
+from service.nlp.entities.type_evidence import label_weight, relation_votes
+from service.nlp.preferences.reading import Change
+from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
+
+# Stored on each memory (linker_version): `engram relink` relinks the memories of another.
+LINKER_VERSION = 3  # 3: types are a vote over every mention (type_votes, label_votes)
+SPEAKER_CONFIDENCE = 1.0
+GAZETTEER_CONFIDENCE = 0.8
+# A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
+# nothing typed" and CONCEPT what NER guesses for names it does not know.
+_WEAK_TYPES = {EntityLabel.OTHER.value: 0.5, EntityLabel.CONCEPT.value: 0.9}
+# The order of an entity's stored type votes (Entity.type_votes, one weight per type); a tie
+# goes to the earlier type. cypher/merge_entities.cypher adds a batch's votes in this order.
+VOTE_TYPES = tuple(
+    label.value
+    for label in (
+        EntityLabel.PERSON,
+        EntityLabel.ORG,
+        EntityLabel.PLACE,
+        EntityLabel.PRODUCT,
+        EntityLabel.EVENT,
+        EntityLabel.CONCEPT,
+        EntityLabel.OTHER,
+    )
+)
+# A name the batch already knows, found again: its label repeats the entity's, so it casts no
+# vote of its own (its context still does).
+_ECHO_EXTRACTORS = frozenset({"gazetteer"})
+# The speaker is part of "we" too: "we go way back" links the speaker to whoever is named.
+_FIRST_PERSON_EN = re.compile(
+    r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|us|[Oo]ur|[Oo]urs)\b|\bI(?=['’](?:m|ve|d|ll)\b)"
+)
+_FIRST_PERSON_ZH = re.compile(r"我们?|咱们")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# A word of a name: letters and digits, with the marks names carry inside (Node.js, C++, A&M).
+_WORD = re.compile(r"\w(?:[\w.+#&'’-]*[\w+#])?")
+
+
+@dataclass(frozen=True)
+class KnownEntity:
+    """An entity the scope already has, as the linker needs it; ``type_votes`` (context) and
+    ``label_votes`` (extractors' labels) are its stored votes in VOTE_TYPES order (empty for an
+    entity stored before votes were kept)."""
+
+    key: str
+    name: str
+    type: str
+    type_confidence: float
+    aliases: tuple[str, ...] = ()
+    type_votes: tuple[float, ...] = ()
+    label_votes: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class LinkInput:
+    """One fact to link: its memory, text, mentions, speaker and relations."""
+
+    memory_id: str
+    text: str
+    lang: str
+    speaker: str | None
+    said_at: datetime
+    mentions: Sequence[EntityMention]
+    relations: Sequence[RelationMention] = ()
+    change: Change | None = None  # a change of mind it states (service/nlp/preferences/)
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    """A change of mind, resolved: whose (the speaker's entity), the entities of what it
+    retires and adopts (known or not), and the kinds of what it adopts."""
+
+    memory_id: str
+    subject_key: str
+    retired_keys: tuple[str, ...]
+    adopted_keys: tuple[str, ...]
+    adopted_kinds: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class EntityRow:
+    """An entity to merge: its key, canonical name, the type the evidence decided, the
+    surface forms seen (aliases) and their normalised forms, and this batch's type votes in
+    VOTE_TYPES order (the store adds them to the stored ones)."""
+
+    key: str
+    name: str
+    type: str
+    type_confidence: float
+    aliases: tuple[str, ...]
+    alias_keys: tuple[str, ...]
+    first_seen: datetime | None
+    last_seen: datetime | None
+    type_votes: tuple[float, ...] = ()
+    label_votes: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class MentionRow:
+    memory_id: str
+    key: str
+    surface: str
+    start: int
+    end: int
+    extractor: str
+    confidence: float
+    role: str  # "subject" (the speaker of a first-person fact), "mention" or "relation"
+    # How the surface found its entity (EntityDirectory.resolve): a merge under another name
+    # ("short_form", "long_form") stays explainable and can be undone edge by edge.
+    link: str = "name"
+
+
+@dataclass(frozen=True)
+class RelationRow:
+    memory_id: str
+    type: RelationType
+    source_key: str
+    target_key: str
+    confidence: float
+    extractor: str
+
+
+@dataclass(frozen=True)
+class LinkedBatch:
+    """What a batch writes: the entities (every speaker among them), mentions, relations."""
+
+    entities: list[EntityRow]
+    mentions: list[MentionRow]
+    relations: list[RelationRow]
+    speakers: frozenset[str] = frozenset()  # keys of the speakers' entities
+    vote_types: tuple[str, ...] = VOTE_TYPES  # the order of each row's type_votes
+    changes: list[ChangeRow] = field(default_factory=list)
+
+    def of(self, memory_ids: set[str]) -> LinkedBatch:
+        """The rows of these memories only (those a write plan creates), and the speakers."""
+        mentions = [m for m in self.mentions if m.memory_id in memory_ids]
+        relations = [r for r in self.relations if r.memory_id in memory_ids]
+        keys = {m.key for m in mentions} | {
+            k for r in relations for k in (r.source_key, r.target_key)
+        }
+        entities = [e for e in self.entities if e.key in keys | self.speakers]
+        changes = [c for c in self.changes if c.memory_id in memory_ids]
+        return LinkedBatch(entities, mentions, relations, self.speakers, self.vote_types, changes)
+
+
+@dataclass
+class _Draft:
+    """An entity while the batch is linked: name, type votes (stored and this batch's) and
+    the forms seen. Its type is the one with the most weight. Context votes add up, each
+    mention's frame being new evidence; an extractor's label and what the name says of itself
+    (TypeVote.of_name) count once, at their strongest: the same guess made again about the
+    same name says nothing new."""
+
+    key: str
+    name: str
+    type: str
+    type_confidence: float
+    aliases: list[str] = field(default_factory=list)
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+    stored: bool = False
+    stored_votes: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+    new_votes: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+    stored_labels: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+    new_labels: list[float] = field(default_factory=lambda: [0.0] * len(VOTE_TYPES))
+
+    def vote(self, label: str, weight: float, context: bool = True) -> None:
+        """A vote of the context (added up) or of an extractor's label (the strongest kept)."""
+        if label not in VOTE_TYPES or weight <= 0:
+            return
+        i, weight = VOTE_TYPES.index(label), weight * _WEAK_TYPES.get(label, 1.0)
+        if context:
+            self.new_votes[i] += weight
+        else:
+            self.new_labels[i] = max(self.new_labels[i], weight)
+        totals = [
+            votes + max(stored, new)
+            for votes, stored, new in zip(
+                map(sum, zip(self.stored_votes, self.new_votes, strict=True)),
+                self.stored_labels,
+                self.new_labels,
+                strict=True,
+            )
+        ]
+        best = max(range(len(totals)), key=lambda i: (totals[i], -i))
+        self.type, self.type_confidence = VOTE_TYPES[best], round(totals[best] / sum(totals), 3)
+
+    def saw(self, surface: str, at: datetime | None) -> None:
+        if surface and surface not in self.aliases:
+            self.aliases.append(surface)
+        if at is not None:
+            self.first_seen = min(at, self.first_seen or at)
+            self.last_seen = max(at, self.last_seen or at)
+
+
+class EntityDirectory:
+    """The scope's entities by every name they answer to: exact forms (names and aliases,
+    normalised) first, then short forms that exactly one entity claims."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.drafts: dict[str, _Draft] = {}
+        self._exact: dict[str, str] = {}
+        self._short: dict[str, set[str]] = {}
+
+    def add_known(self, known: KnownEntity) -> None:
+        """A stored entity joins the directory, unless an older Engram keyed it (by type as
+        well as name): such nodes are replaced by `engram relink`, not linked to."""
+        if known.key != entity_key(self.scope, known.name):
+            return
+        draft = _Draft(
+            known.key,
+            known.name,
+            known.type,
+            known.type_confidence,
+            list(known.aliases),
+            stored=True,
+            stored_votes=_stored(known.type_votes),
+            stored_labels=_stored(known.label_votes) if known.label_votes else _legacy(known),
+        )
+        self.drafts[known.key] = draft
+        for form in [known.name, *known.aliases]:
+            self._claim(form, known.key, known.type)
+
+    def resolve(
+        self, surface: str, label: str, trusted: bool = False, addressee: str | None = None
+    ) -> tuple[str, str] | None:
+        """The key of the known entity this surface names, if exactly one does, and why:
+        "name" (its name or an alias), "short_form" (it is one of the entity's short forms),
+        "long_form" (the entity's name is one of the surface's short forms). A short form
+        several entities claim names ``addressee`` (a key) when it is one of them."""
+        form = identity_form(surface)
+        if not form:
+            return None
+        if form in self._exact:
+            return self._exact[form], "name"
+        keys = {k for k in self._short.get(form, set()) if not trusted or self._fits(k, label)}
+        if len(keys) > 1 and addressee in keys:
+            keys = {addressee}
+        if len(keys) == 1:
+            return next(iter(keys)), "short_form"
+        # "Acme Robotics" when the scope knows "Acme": the mention's own short form.
+        for short in short_forms(surface, label):
+            if short in self._exact:
+                return self._exact[short], "long_form"
+        return None
+
+    def _fits(self, key: str, label: str) -> bool:
+        """Whether a mention typed ``label`` may be a short form of this entity: a place or a
+        person is not the short form of something else (墨尔本 the city, not 墨尔本大学).
+        Asked only of labels from a list of places (_PLACE_LISTS): a tagger's guess for a
+        short name ("Becca" GPE, 墨大 ns) is too often wrong to keep it from its entity."""
+        kind = self.drafts[key].type
+        typed = {EntityLabel.PERSON.value, EntityLabel.PLACE.value}
+        return label not in typed or kind == label or kind == EntityLabel.OTHER.value
+
+    def link(
+        self,
+        surface: str,
+        label: str,
+        confidence: float,
+        at: datetime | None,
+        trusted: bool = False,
+        votes: Sequence[TypeVote] | None = (),
+        addressee: str | None = None,
+    ) -> str:
+        """The entity this surface names, made when no known one does; the votes and the
+        form are recorded on it. ``trusted``: the label comes from a dictionary (``resolve``).
+        ``votes``: the context's votes besides the label's; None for a surface already
+        counted, which votes no more. ``addressee``: see ``resolve``."""
+        return self.link_why(surface, label, confidence, at, trusted, votes, addressee)[0]
+
+    def link_why(
+        self,
+        surface: str,
+        label: str,
+        confidence: float,
+        at: datetime | None,
+        trusted: bool = False,
+        votes: Sequence[TypeVote] | None = (),
+        addressee: str | None = None,
+    ) -> tuple[str, str]:
+        """``link``, and how the surface names the entity: "name" (its name), "short_form"
+        (one of the entity's short forms), "long_form" (the entity's name is one of the
+        surface's short forms: "Acme Robotics" when "Acme" is known) or "alias"."""
+        name = display_name(surface)
+        found = self.resolve(name, label, trusted, addressee)
+        key = found[0] if found is not None else entity_key(self.scope, name)
+        if key not in self.drafts:
+            self.drafts[key] = _Draft(key, name, label, 0.0)
+        draft = self.drafts[key]
+        if votes is not None:
+            draft.vote(label, confidence, context=False)
+            for v in votes:
+                draft.vote(v.label.value, v.weight, context=not v.of_name)
+        draft.saw(name, at)
+        self._claim(name, key, draft.type)
+        return key, _reason(name, draft)
+
+    def _claim(self, surface: str, key: str, label: str) -> None:
+        form = identity_form(surface)
+        if form:
+            self._exact.setdefault(form, key)
+        for short in short_forms(surface, label):
+            if short not in self._exact:
+                self._short.setdefault(short, set()).add(key)
+
+    def gazetteer_forms(self) -> dict[str, EntityLabel]:
+        """Names to look for in text, with the type of the entity each names: every alias,
+        and the short forms one entity alone claims."""
+        forms: dict[str, EntityLabel] = {}
+        for draft in self.drafts.values():
+            for alias in draft.aliases:
+                forms.setdefault(alias, _label(draft.type))
+        for short, keys in self._short.items():
+            if len(keys) == 1:
+                forms.setdefault(short, _label(self.drafts[next(iter(keys))].type))
+        return forms
+
+    def rows(self, keys: Iterable[str]) -> list[EntityRow]:
+        rows = []
+        for key in dict.fromkeys(keys):
+            d = self.drafts[key]
+            alias_keys = {identity_form(a) for a in d.aliases} | set(short_forms(d.name, d.type))
+            rows.append(
+                EntityRow(
+                    d.key,
+                    d.name,
+                    d.type,
+                    d.type_confidence,
+                    tuple(d.aliases),
+                    tuple(sorted(k for k in alias_keys if k)),
+                    d.first_seen,
+                    d.last_seen,
+                    tuple(d.new_votes),
+                    tuple(d.new_labels),
+                )
+            )
+        return rows
+
+
+def _stored(votes: tuple[float, ...]) -> list[float]:
+    return list(votes) if len(votes) == len(VOTE_TYPES) else [0.0] * len(VOTE_TYPES)
+
+
+def _legacy(known: KnownEntity) -> list[float]:
+    """An entity stored before votes were kept: its type, as one label vote."""
+    votes = [0.0] * len(VOTE_TYPES)
+    if known.type in VOTE_TYPES:
+        votes[VOTE_TYPES.index(known.type)] = known.type_confidence
+    return votes
+
+
+def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity]) -> LinkedBatch:
+    """Mentions, entities and relations of a batch of facts, resolved against the scope."""
+    directory = EntityDirectory(scope)
+    for entity in known:
+        directory.add_known(entity)
+    speaker_keys = {
+        speaker: directory.link(speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, at)
+        for speaker, at in _speakers(facts)
+    }
+    speakers = set(speaker_keys.values())
+    addressees = _addressees(facts, speaker_keys)
+    # Longest names first, so that "Acme Robotics" is the entity "Acme" later links to.
+    found = sorted(
+        ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
+    )
+    for fact, mention in found:
+        echo = mention.extractor in _ECHO_EXTRACTORS
+        directory.link(
+            mention.text,
+            mention.label.value,
+            0.0 if echo else label_weight(mention),
+            fact.said_at,
+            _trusted(mention),
+            mention.votes,
+            _vocative(fact, mention, addressees),
+        )
+    mentions: list[MentionRow] = []
+    relations: list[RelationRow] = []
+    gazetteer = Gazetteer(directory.gazetteer_forms())
+    for fact in facts:
+        spans = list(fact.mentions) + gazetteer.find(fact.text, fact.mentions)
+        own = _mention_rows(directory, fact, spans, addressees)
+        found_relations = _relation_rows(directory, fact, spans)
+        mentions += own + _endpoint_mentions(fact, own, found_relations)
+        relations += found_relations
+    used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
+    entities = directory.rows([*speakers, *used])
+    changes = _change_rows(directory, facts, speaker_keys)
+    return LinkedBatch(entities, _unique(mentions), relations, frozenset(speakers), changes=changes)
+
+
+def _change_rows(
+    directory: EntityDirectory, facts: Sequence[LinkInput], speaker_keys: dict[str, str]
+) -> list[ChangeRow]:
+    """The batch's changes of mind, each its speaker's."""
+    return [
+        _change_row(directory, f, f.change, speaker_keys[f.speaker])
+        for f in facts
+        if f.change is not None and f.speaker in speaker_keys
+    ]
+
+
+def _change_row(
+    directory: EntityDirectory, fact: LinkInput, change: Change, subject_key: str
+) -> ChangeRow:
+    """A change with its things named by their entities' keys: a known entity's, else the key
+    the name would have (nothing of it is stored, so nothing is retired)."""
+
+    def key(name: str) -> str:
+        found = directory.resolve(display_name(name), EntityLabel.CONCEPT.value)
+        return found[0] if found is not None else entity_key(directory.scope, display_name(name))
+
+    return ChangeRow(
+        fact.memory_id,
+        subject_key,
+        tuple(key(i.name) for i in change.retired),
+        tuple(key(i.name) for i in change.adopted),
+        tuple(dict.fromkeys(i.kind for i in change.adopted if i.kind)),
+        change.rule,
+    )
+
+
+# Extractors whose PLACE label comes from a list of places, not a tagger's guess (jieba reads
+# 大疆 and 墨大 as places, spaCy "Becca" as one).
+_PLACE_LISTS = ("zh:city", "pattern:zh_place_major_city", "pattern:zh_place_country")
+
+
+def _trusted(mention: EntityMention) -> bool:
+    """Whether a mention's label comes from a list rather than a guess."""
+    return mention.extractor.startswith(_PLACE_LISTS)
+
+
+def _reason(surface: str, draft: _Draft) -> str:
+    form = identity_form(surface)
+    if form == identity_form(draft.name):
+        return "name"
+    if form in short_forms(draft.name, draft.type):
+        return "short_form"
+    if identity_form(draft.name) in short_forms(surface, draft.type):
+        return "long_form"
+    return "alias"
+
+
+def _label(value: str) -> EntityLabel:
+    try:
+        return EntityLabel(value)
+    except ValueError:
+        return EntityLabel.OTHER
+
+
+def _speakers(facts: Sequence[LinkInput]) -> list[tuple[str, datetime]]:
+    return [(f.speaker, f.said_at) for f in facts if f.speaker and f.speaker.strip()]
+
+
+def _addressees(facts: Sequence[LinkInput], speaker_keys: dict[str, str]) -> dict[str, str]:
+    """Whom each fact is said to, by memory id: the next other speaker of the batch, who
+    answers it."""
+    found: dict[str, str] = {}
+    for i, fact in enumerate(facts):
+        after = (f.speaker for f in facts[i + 1 :] if f.speaker and f.speaker != fact.speaker)
+        speaker = next(after, None)
+        if speaker is not None and speaker in speaker_keys:
+            found[fact.memory_id] = speaker_keys[speaker]
+    return found
+
+
+# After a name a message opens with, what makes it an address: 老周，…; 阿青你…
+_VOCATIVE_END = re.compile(r"\s*(?:[，,！!：:、～~]|[你您])")
+
+
+def _vocative(fact: LinkInput, mention: EntityMention, addressees: dict[str, str]) -> str | None:
+    """The addressee's key when the mention opens the fact as an address, else None."""
+    if fact.text[: mention.start].strip() or not _VOCATIVE_END.match(fact.text, mention.end):
+        return None
+    return addressees.get(fact.memory_id)
+
+
+def _mention_rows(
+    directory: EntityDirectory,
+    fact: LinkInput,
+    spans: list[EntityMention],
+    addressees: dict[str, str],
+) -> list[MentionRow]:
+    rows = [_named_row(directory, fact, m, _vocative(fact, m, addressees)) for m in spans]
+    speaker = _speaker_row(directory, fact)
+    return rows if speaker is None else [*rows, speaker]
+
+
+def _named_row(
+    directory: EntityDirectory, fact: LinkInput, m: EntityMention, addressee: str | None
+) -> MentionRow:
+    """A name in the fact, linked to its entity, with how it was found."""
+    key, why = directory.link_why(
+        m.text,
+        m.label.value,
+        m.confidence,
+        fact.said_at,
+        _trusted(m),
+        votes=None,
+        addressee=addressee,
+    )
+    return MentionRow(
+        fact.memory_id, key, m.text, m.start, m.end, m.extractor, m.confidence, "mention", why
+    )
+
+
+def _speaker_row(directory: EntityDirectory, fact: LinkInput) -> MentionRow | None:
+    """The speaker, where the fact says I / 我: the subject it is about."""
+    first_person = _first_person(fact)
+    if first_person is None or not fact.speaker:
+        return None
+    key = directory.link(
+        fact.speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, fact.said_at, votes=None
+    )
+    start, end = first_person
+    return MentionRow(
+        fact.memory_id,
+        key,
+        fact.text[start:end],
+        start,
+        end,
+        "speaker",
+        SPEAKER_CONFIDENCE,
+        "subject",
+    )
+
+
+def _first_person(fact: LinkInput) -> tuple[int, int] | None:
+    pattern = _FIRST_PERSON_ZH if fact.lang == "zh" else _FIRST_PERSON_EN
+    found = pattern.search(fact.text)
+    return found.span() if found else None
+
+
+def _relation_rows(
+    directory: EntityDirectory, fact: LinkInput, spans: list[EntityMention]
+) -> list[RelationRow]:
+    rows = []
+    for relation in fact.relations:
+        source = _endpoint_key(directory, fact, relation.source, spans)
+        target = _endpoint_key(directory, fact, relation.target, spans)
+        if source is None or target is None or source == target:
+            continue
+        for key, vote in zip((source, target), relation_votes(relation.type.value), strict=True):
+            if vote is not None:
+                directory.drafts[key].vote(vote.label.value, vote.weight)
+        rows.append(
+            RelationRow(
+                fact.memory_id,
+                relation.type,
+                source,
+                target,
+                relation.confidence,
+                relation.extractor,
+            )
+        )
+    return rows
+
+
+def _endpoint_key(
+    directory: EntityDirectory, fact: LinkInput, end: Endpoint, spans: list[EntityMention]
+) -> str | None:
+    """The entity an endpoint names: the mention at its span, else its name resolved."""
+    if end.start is not None and end.end is not None:
+        for m in spans:
+            if m.start < end.end and end.start < m.end:
+                return directory.link(
+                    m.text, m.label.value, m.confidence, fact.said_at, _trusted(m), votes=None
+                )
+    name = _without_fillers(display_name(end.name))
+    if not name:
+        return None
+    return directory.link(name, end.label.value, GAZETTEER_CONFIDENCE, fact.said_at)
+
+
+def _without_fillers(name: str) -> str:
+    """A name without the stop words at its edges ("Yo Mei" -> Mei); empty when nothing else
+    is left (nlp_models/stop_entities.txt)."""
+    stop = load_stop_entities()
+    words = name.split()
+    while words and identity_form(words[0]) in stop:
+        words.pop(0)
+    while words and identity_form(words[-1]) in stop:
+        words.pop()
+    text = " ".join(words)
+    return "" if not identity_form(text) or identity_form(text) in stop else text
+
+
+def _endpoint_mentions(
+    fact: LinkInput, own: list[MentionRow], relations: list[RelationRow]
+) -> list[MentionRow]:
+    """A relation's endpoints are always mentioned by its memory (superseding and deleting the
+    memory find its relations through them)."""
+    mentioned = {m.key for m in own}
+    missing = [k for r in relations for k in (r.source_key, r.target_key) if k not in mentioned]
+    return [
+        MentionRow(fact.memory_id, key, "", -1, -1, "relation", 1.0, "relation")
+        for key in dict.fromkeys(missing)
+    ]
+
+
+def _unique(rows: list[MentionRow]) -> list[MentionRow]:
+    """One row per memory, entity and span (the MENTIONS edge's identity)."""
+    seen: dict[tuple[str, str, int, int], MentionRow] = {}
+    for row in rows:
+        seen.setdefault((row.memory_id, row.key, row.start, row.end), row)
+    return list(seen.values())
+
+
+class Gazetteer:
+    """Finds known names in text: English names as runs of words (a one-word name only
+    capitalised, so "Mark" the person is not "mark" the verb), Chinese names as substrings.
+    Longest first; a name inside a mention already found is not found again. Looked up word
+    run by word run in a dict, so its cost follows the text, not the number of names."""
+
+    def __init__(self, forms: dict[str, EntityLabel]) -> None:
+        self.forms = {identity_form(f): label for f, label in forms.items() if identity_form(f)}
+        latin = [f for f in self.forms if not _HAN.search(f)]
+        self._max_words = max((len(_WORD.findall(f)) for f in latin), default=0)
+        self._max_han = max((len(f) for f in self.forms if _HAN.search(f)), default=0)
+
+    def find(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
+        taken = [(m.start, m.end) for m in mentions]
+        found: list[EntityMention] = []
+        for span in sorted(self._candidates(text), key=lambda se: (se[0] - se[1], se[0])):
+            start, end = trim_span(text, *span)  # "ACME's" -> ACME
+            surface = text[start:end]
+            latin_word = " " not in surface and not _HAN.search(surface)
+            if latin_word and not surface[0].isupper():
+                continue
+            if any(s < end and start < e for s, e in taken):
+                continue
+            label = self.forms[identity_form(surface)]
+            found.append(
+                EntityMention(surface, label, start, end, "gazetteer", GAZETTEER_CONFIDENCE)
+            )
+            taken.append((start, end))
+        return sorted(found, key=lambda m: m.start)
+
+    def _candidates(self, text: str) -> list[tuple[int, int]]:
+        """Spans of the text whose normalised form is a known name."""
+        spans = []
+        words = [w.span() for w in _WORD.finditer(text)]
+        for i, (start, _) in enumerate(words):
+            for j in range(i, min(i + self._max_words, len(words))):
+                end = words[j][1]
+                if identity_form(text[start:end]) in self.forms:
+                    spans.append((start, end))
+        for start in (i for i, char in enumerate(text) if _HAN.match(char)):
+            for end in range(start + 2, min(start + self._max_han, len(text)) + 1):
+                if identity_form(text[start:end]) in self.forms:
+                    spans.append((start, end))
+        return spans
+
+
+def batch_forms(
+    mentions: Iterable[EntityMention], speakers: Iterable[str]
+) -> dict[str, EntityLabel]:
+    """The names a batch itself introduces, with their short forms: what its later messages
+    are read for before anything is stored (the speakers are people)."""
+    forms: dict[str, EntityLabel] = {s: EntityLabel.PERSON for s in speakers if s.strip()}
+    for m in sorted(mentions, key=lambda m: -len(m.text)):
+        forms.setdefault(m.text, m.label)
+        for short in short_forms(m.text, m.label.value):
+            forms.setdefault(short, m.label)
+    return forms

@@ -1,0 +1,502 @@
+"""Chinese relations from regexes: the table's rows mark endpoints with groups src and tgt.
+
+There is no Chinese parser here, so a row spells out the clause: where it starts, its subject,
+the adverbs that may follow, the trigger and the target. Macros keep the rows readable:
+
+- ``{B}`` the start of a clause, with connectives that may open it (然后, 不过, 我记得 …);
+- ``{S}`` the subject, group ``src`` (我, 我们, 他, 她 or a name of up to eight characters);
+- ``{SN}`` a named subject only, possibly after a kin word (我弟弟罗川);
+- ``{A}`` adverbs and time words between subject and verb (也, 一直, 现在, 上周 …);
+- ``{T}`` the target, group ``tgt``, shortest first, so the row's right context bounds it;
+- ``{P}`` a place as target, shorter (at most seven characters);
+- ``{N}`` a person's name after a kin word (group ``tgt``, two or three characters);
+- ``{KIN}`` kinship nouns, ``{END}`` the end of a clause (lookahead).
+
+The macros are defined in ``table.py``, which validates the rows.
+
+An endpoint is the mention that overlaps its group, else the group's own text (Chinese names
+are often not mentions yet; the integrator adds them). A clause without a subject continues
+the subject of the clause before it in the same fact ("小红去X实习，然后再回Y上课").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from service.nlp.entities.chinese_lexicon import ChineseLexicon
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.table import (
+    CJK,
+    NAME_STOPS,
+    Endpoint,
+    RelationMention,
+    RelationRow,
+    RelationType,
+    compile_row_regex,
+    friend_words,
+    keep_relation,
+    kin_words,
+    mention_alternations,
+    mention_endpoint,
+    peer_words,
+    relation_words,
+    speaker_endpoint,
+    uses_mentions,
+)
+
+_NOT_SUBJECT = re.compile(
+    r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱|如果|要是|假如)"
+)
+_QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后])几[个天]")
+_TIME = re.compile(
+    r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
+)
+_VERB_INSIDE = re.compile(r"喜欢|讨厌|觉得|打算|想|要|用|在|去|是|有|说|会|能")
+_NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
+_PLAN = re.compile(
+    r"想|打算|准备|计划|(?<![主需重只])要|将|(?<![开聚])会(?![计员])|下[个周]|明[天年]"
+)
+# A state that begins (入职, 搬到, 考上, 买) is not yet one when a plan word precedes it.
+_PLANNED_TYPES = frozenset(
+    {
+        RelationType.VISITED,
+        RelationType.LIVES_IN,
+        RelationType.WORKS_AT,
+        RelationType.STUDIES_AT,
+        RelationType.MEMBER_OF,
+        RelationType.OWNS,
+    }
+)
+_PERSONAL = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
+_CLAUSE = re.compile(r"[，,。！？；;!?]")
+_SPLIT_SUBJECT = re.compile(r"[和跟与]")
+_OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
+_PRONOUN = re.compile(r"[我你您他她]")
+# A subject that is a clause of time: 毕业以后就留在…, 小时候在…
+_TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|时候|那会儿?)$")
+# Whose subjects are people, so that a subject no mention names must look like a name.
+_PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, RelationType.CREATED})
+_OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
+_NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过]")
+_ORG_TAIL = re.compile(
+    r"(?:大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|"
+    r"中心|俱乐部|乐队|协会|社团|团队|球队|合唱团)$"
+)
+WE_CONFIDENCE = 0.8
+_MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
+_THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
+_NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
+_MY_HOME = frozenset({"家里", "我家", "我家里", "我们家"})  # the speaker's household
+
+
+class ChineseRelations:
+    """The Chinese rows of the relation table, applied to one fact at a time."""
+
+    def __init__(self, rows: list[RelationRow]) -> None:
+        self.rows = rows
+        self._static = {row.id: compile_row_regex(row.regex or "") for row in rows}
+        self._by_mentions = {row.id for row in rows if uses_mentions(row.regex or "")}
+
+    def find(
+        self,
+        text: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        addressee: str | None = None,
+    ) -> list[RelationMention]:
+        found: list[RelationMention] = []
+        people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
+        me = speaker_endpoint(speaker)
+        # A fact that opens with 我 keeps 我 as the subject of clauses that have none.
+        last_sources: list[Endpoint] = [me] if me and _OPENS_WITH_I.match(text) else []
+        for _, row, match in self._matches(text, mentions):
+            if not _asserted(text, match, row):
+                continue
+            sources = _sources(text, match, mentions, speaker, people, row)
+            if sources is None:
+                sources = _dropped_subject(text, match, mentions, row, me, last_sources)
+            elif sources and _opens_clause(row):
+                last_sources = sources
+            target = _target(text, match, mentions, row, addressee)
+            if target is None:
+                continue
+            if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+                target = Endpoint(target.name, EntityLabel.PERSON, target.start, target.end)
+                people.append(target)
+                last_sources = [target]  # 这是我儿子钟原，刚考上…: the one just named goes on
+            for source in sources:
+                confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
+                relation_type = _relation_type(row, source, target)
+                keep_relation(
+                    found,
+                    RelationMention(relation_type, source, target, f"pattern:{row.id}", confidence),
+                )
+        return found
+
+    def _matches(
+        self, text: str, mentions: list[EntityMention]
+    ) -> list[tuple[int, RelationRow, re.Match[str]]]:
+        """Every row's matches, by start; rows over mention macros use this fact's mentions."""
+        alternatives = mention_alternations(mentions)
+        found = []
+        for row in self.rows:
+            if row.id in self._by_mentions:
+                regex = compile_row_regex(row.regex or "", alternatives)
+            else:
+                regex = self._static[row.id]
+            found += [(m.start(), row, m) for m in regex.finditer(text)]
+        return sorted(found, key=lambda item: item[0])
+
+
+def _dropped_subject(
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    row: RelationRow,
+    me: Endpoint | None,
+    last_sources: list[Endpoint],
+) -> list[Endpoint]:
+    """No subject: the last one, or the speaker, whose dropped subject it is in a chat
+    (上周刚提了辆车) unless someone else was named before it."""
+    if row.type in _PERSONAL and row.speaker_default:
+        return [me] if me else []  # 跟好朋友X去…: the speaker's friend
+    said = match.end("src") if _has(match, "src") else match.start()
+    mine = row.speaker_default or not _someone_before(text, said, mentions)
+    return last_sources or ([me] if me and mine else [])
+
+
+def _someone_before(text: str, start: int, mentions: list[EntityMention]) -> bool:
+    """Whether a third person is named or pointed to before ``start`` (他说…, 小李…)."""
+    if _OTHERS.search(text, 0, start):
+        return True
+    return any(m.label is EntityLabel.PERSON and m.end <= start for m in mentions)
+
+
+def _opens_clause(row: RelationRow) -> bool:
+    """Whether the row's subject opens its clause ({B}), so that later clauses continue it."""
+    return (row.regex or "").startswith("{B}")
+
+
+def _relation_type(row: RelationRow, source: Endpoint, target: Endpoint) -> RelationType:
+    """The row's type, or the one its source's, target's label or target's head calls for."""
+    if row.person_type is not None and source.label is EntityLabel.PERSON:
+        return row.person_type
+    if row.place_type is not None and target.label is EntityLabel.PLACE:
+        return row.place_type
+    head_type = relation_words().head_type(target.name)
+    if row.by_head and head_type is not None:
+        return RelationType(head_type)
+    if row.type is RelationType.WORKS_AT and head_type == RelationType.MEMBER_OF:
+        return RelationType.MEMBER_OF  # 在X协会当志愿者: a club has members, not staff
+    return row.type
+
+
+def _is_we(match: re.Match[str]) -> bool:
+    return "src" in match.re.groupindex and match.group("src") == "我们"
+
+
+def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
+    """Not asked ("…吗？", "是不是") and not denied (不在, 没去) in the clause of the match."""
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, match.start())), default=0)
+    stop = _CLAUSE.search(text, match.end())
+    clause = text[start : stop.end() if stop else len(text)]
+    personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
+    if not personal and _QUESTION.search(clause):
+        return False
+    between_start = match.start("src") if _has(match, "src") else match.start()
+    between = text[between_start : match.start("tgt")]
+    before_target = text[start : match.start("tgt")]
+    if not personal and _unreal().search(text[start : match.start("tgt")]):
+        return False  # 如果, 打算, 想: supposed or wanted, not said to be so
+    if row.type in _PLANNED_TYPES and _PLAN.search(before_target):
+        return False  # 打算去, 下个月入职: not yet
+    if row.needs_past and not compile_row_regex("{PAST}").search(before_target):
+        return False  # 去X玩 is a visit only when a past time word says so
+    return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
+
+
+@cache
+def surnames() -> frozenset[str]:
+    """Single-character family names (zh_surnames.txt)."""
+    return ChineseLexicon.load().surnames
+
+
+@cache
+def _unreal() -> re.Pattern[str]:
+    return compile_row_regex("{UNREAL}")
+
+
+def _has(match: re.Match[str], group: str) -> bool:
+    return group in match.re.groupindex and match.group(group) is not None
+
+
+def _sources(
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    speaker: str | None,
+    people: list[Endpoint],
+    row: RelationRow,
+) -> list[Endpoint] | None:
+    """The subject's endpoints; None when the clause has no subject (continue the last one)."""
+    if not _has(match, "src") or not match.group("src"):
+        return None
+    subject, offset = match.group("src"), match.start("src")
+    time_words = _time_prefix().match(subject)  # 去年五一我去…: the subject is 我
+    if time_words and time_words.end() < len(subject):
+        subject, offset = subject[time_words.end() :], offset + time_words.end()
+    if _TIME_CLAUSE.search(subject):
+        return None
+    subject = _before_time_word(subject)  # 甜甜上个月考进了…: the subject is 甜甜
+    named = any(m.start == offset and m.end == offset + len(subject) for m in mentions)
+    if _time_prefix().fullmatch(subject) or _TIME.match(subject):
+        return None  # a time word: the subject is the last one
+    if not named and len(subject) > 2 and _VERB_INSIDE.search(subject):
+        return None  # a verb phrase (更喜欢用X): the subject is the last one
+    if row.type in _PERSON_SOURCE and not _person_like(subject, offset, mentions):
+        return None  # a topic (记账一直用的是X, 上周末带孩子逛了X): the subject is dropped
+    found: list[Endpoint] = []
+    for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小禾
+        found += _subject(part, offset, text, mentions, speaker, people)
+        offset += len(part) + 1
+    return found
+
+
+def _subject_parts(subject: str) -> list[str]:
+    """A subject split at 和/跟/与 when each part can be one (天和集团 is one name)."""
+    parts = _SPLIT_SUBJECT.split(subject)
+    if all(part in {"我", "他", "她"} or len(part) >= 2 for part in parts):
+        return parts
+    return [subject]
+
+
+def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> bool:
+    """A subject that can name people: a pronoun, a kin word, a mention, a family name or
+    小/老/阿 first, a doubled name (甜甜), Latin letters, or 我 before a verb (修图我 …)."""
+    if subject[0] in "我他她" or subject.endswith("我") or _kin_prefix().match(subject):
+        return True
+    if any(m.start == start for m in mentions) or _SPLIT_SUBJECT.search(subject):
+        return True
+    first = subject[0]
+    doubled = len(subject) >= 2 and subject[0] == subject[1]
+    return first.isascii() or doubled or first in surnames() or first in "小老阿"
+
+
+def _subject(
+    part: str,
+    start: int,
+    text: str,
+    mentions: list[EntityMention],
+    speaker: str | None,
+    people: list[Endpoint],
+) -> list[Endpoint]:
+    """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
+    if len(part) < 1:
+        return []
+    if part in {"我", "我们"} or _is_my_side(part, start, mentions):
+        me = speaker_endpoint(speaker)
+        return [me] if me else []
+    if part in {"他", "她"}:
+        return _resolve_person(text[:start], mentions, people, speaker)
+    kin = _kin_prefix().match(part)  # "我弟弟罗川也在杭州": the subject is 罗川
+    if kin and len(part) - kin.end() >= 2:
+        start, part = start + kin.end(), part[kin.end() :]
+    elif kin and kin.end() == len(part):  # 我弟弟, 同学: nobody the graph can name
+        return []
+    if _NOT_SUBJECT.match(part) or part[0] in "我他她" or not _is_name(part):
+        return []
+    found = _endpoint(part, start, mentions, people, at_start=False)
+    return [found] if found else []
+
+
+@cache
+def _kin_prefix() -> re.Pattern[str]:
+    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 葛琳的同学)."""
+    nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
+    return re.compile(rf"^(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})")
+
+
+@cache
+def _time_prefix() -> re.Pattern[str]:
+    """Time words opening a subject: 去年五一, 上周末, 最近."""
+    past = compile_row_regex("{PAST}").pattern
+    others = "[这那]次|周末|[上下]午|晚上|最近|现在|目前|平时|当时|以后|之后|后来"
+    return re.compile(rf"(?:{past}|{_TIME.pattern[1:]}|{others})+")
+
+
+def _before_time_word(subject: str) -> str:
+    """A subject cut before a time word inside it (豆豆上个月考 → 豆豆), if two characters
+    stand before it."""
+    inside = _time_prefix().search(subject, 2)
+    return subject[: inside.start()] if inside else subject
+
+
+def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
+    """The speaker said with a place of theirs or a verb after 我 (我宿舍, 家里, 我记跑步): no
+    one else is named in it, and no kin or friend noun follows 我."""
+    if part in _MY_HOME or (part.endswith("我") and 2 <= len(part) <= 5):
+        return True  # 修图我都用X: a topic, then the speaker
+    if not part.startswith("我") or part.startswith("我们") or not 2 <= len(part) <= 5:
+        return False
+    if _kin_prefix().match(part):
+        return False
+    end = start + len(part)
+    named = (m for m in mentions if m.label in _NAMED_LABELS)
+    return not any(start < m.end and m.start < end for m in named)
+
+
+def _endpoint(
+    surface: str,
+    start: int,
+    mentions: list[EntityMention],
+    people: list[Endpoint],
+    at_start: bool,
+) -> Endpoint | None:
+    if len(surface) < 2:
+        return None
+    end = start + len(surface)
+    inside = _mention_inside(mentions, start, end, at_start)
+    if inside is not None:
+        return mention_endpoint(inside)
+    known = any(p.name == surface for p in people)
+    label = EntityLabel.PERSON if known else _overlapping_label(mentions, start, end)
+    return Endpoint(surface, label, start, end)
+
+
+def _mention_inside(
+    mentions: list[EntityMention], start: int, end: int, at_start: bool = True
+) -> EntityMention | None:
+    """The longest mention that ends the group's span (基本都是Python → Python) or, for a
+    target, starts it (Figma画原型 → Figma). One that reaches outside it (在华为公司, 成都市 for
+    成都市区) or, for a subject, stops short of its end (奥克兰 in 奥克兰大学) loses to the
+    group's own text."""
+    inside = [m for m in mentions if start <= m.start and m.end <= end]
+    inside = [m for m in inside if m.end == end or (at_start and m.start == start)]
+    inside = [m for m in inside if m.label is not EntityLabel.TEMPORAL]
+    return max(inside, key=lambda m: m.end - m.start) if inside else None
+
+
+def _mention_going_on(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
+    """A mention that starts with the group and runs a character or two past it: the shortest
+    group stopped where the row's right context matched inside the name (用随手记: 随手 + 记)."""
+    longer = [m for m in mentions if m.start == start and end < m.end <= end + 2]
+    return max(longer, key=lambda m: m.end) if longer else None
+
+
+def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
+    """Some mention is the group's text, give or take one character (成都 for 成都市)."""
+    for m in mentions:
+        overlap = min(end, m.end) - max(start, m.start)
+        if overlap > 0 and (end - start) + (m.end - m.start) - 2 * overlap <= 1:
+            return True
+    return False
+
+
+def _overlapping_label(mentions: list[EntityMention], start: int, end: int) -> EntityLabel:
+    """The label of a mention that is the group's text give or take a character (成都市 for
+    成都); a part of it (上海 in 上海交通大学) says nothing about the whole."""
+    for m in mentions:
+        if _names([m], start, end):
+            return m.label
+    return EntityLabel.OTHER
+
+
+def _resolve_person(
+    before: str, mentions: list[EntityMention], people: list[Endpoint], speaker: str | None
+) -> list[Endpoint]:
+    """他/她: the one person named before it in the fact, else nothing."""
+    names = {p.name: p for p in people if p.end is not None and p.end <= len(before)}
+    for m in mentions:
+        if m.label is EntityLabel.PERSON and m.end <= len(before) and m.text != speaker:
+            names.setdefault(m.text, mention_endpoint(m))
+    return list(names.values()) if len(names) == 1 else []
+
+
+def _target(
+    text: str,
+    match: re.Match[str],
+    mentions: list[EntityMention],
+    row: RelationRow,
+    addressee: str | None = None,
+) -> Endpoint | None:
+    start, end = match.span("tgt")
+    if text[start:end] in _THE_TWO_OF_US:  # 咱俩是老同学: the one the speaker answers
+        return Endpoint(addressee, EntityLabel.PERSON) if addressee else None
+    trimmed = _target_words(text, start, end, mentions, row)
+    if trimmed is None:
+        return None
+    surface, start, end = trimmed
+    if row.target_mention and not _names(mentions, start, end):
+        return None
+    inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
+    inside = inside or _mention_going_on(mentions, start, end)
+    if row.type is RelationType.WORKS_AT and _unnamed_department(surface, start, end, mentions):
+        if inside is None or inside.label is not EntityLabel.ORG:
+            return None  # 在结算中心做审核: a part of the employer named elsewhere
+        return mention_endpoint(inside)  # 在蓝鲸银行结算中心: the bank
+    if inside is not None and inside.end < end and _ORG_TAIL.search(text[inside.end : end]):
+        inside = None  # 上海 in 上海交通大学: the group names the university
+    if inside is not None:
+        target = mention_endpoint(inside)
+    elif len(surface.strip()) < 2 or _PRONOUN.search(surface):
+        return None  # 到了给我打电话: no name holds a pronoun
+    else:
+        label = _overlapping_label(mentions, start, end)
+        target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))
+    if row.target_labels and target.label not in row.target_labels:
+        return None
+    return target
+
+
+def _target_words(
+    text: str, start: int, end: int, mentions: list[EntityMention], row: RelationRow
+) -> tuple[str, int, int] | None:
+    """The target group's words that may name it, with their span: a kin's or friend's name
+    without what follows it, a school without the major, a thing without its possessor."""
+    surface = text[start:end]
+    if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
+        surface = _trim_name(surface)
+        if not _is_name(surface) or _time_prefix().fullmatch(surface):
+            return None  # 我侄女以后要…: 以后 is no name
+        return surface, start, start + len(surface)
+    if row.type is RelationType.STUDIES_AT:
+        major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大
+        if major:
+            surface, end = major.group(1), start + len(major.group(1))
+    owned = _after_possessor(surface, start, mentions)  # 学校的长风电竞社 → 长风电竞社
+    return owned, start + len(surface) - len(owned), end
+
+
+def _unnamed_department(surface: str, start: int, end: int, mentions: list[EntityMention]) -> bool:
+    """A target ending in a department's word (中心, 研发部, 项目组) that no mention names:
+    not a site (总部), a branch (分行) or a club (俱乐部) either."""
+    words = relation_words().classes
+    if not surface.endswith(words.get("DEPARTMENT", ())) or _names(mentions, start, end):
+        return False
+    heads = [w for group in relation_words().heads.values() for w in group]
+    others = [*words.get("SITE", ()), *words.get("BRANCH", ()), *heads]
+    return not any(surface.endswith(w) and len(w) > 1 for w in others)
+
+
+def _after_possessor(surface: str, start: int, mentions: list[EntityMention]) -> str:
+    """What follows the last 的 of a target, when that names something: a mention, or a
+    name ending in a head word of zh_relation_words.json or an organisation's word."""
+    owned = surface.rpartition("的")[2]
+    if owned == surface or len(owned) < 2:
+        return surface
+    owned_start = start + len(surface) - len(owned)
+    named = any(m.start == owned_start for m in mentions)
+    bare = _ORG_TAIL.fullmatch(owned) or any(owned in h for h in relation_words().heads.values())
+    if named or (not bare and (relation_words().head_type(owned) or _ORG_TAIL.search(owned))):
+        return owned  # not 学校的合唱团 → 合唱团: a head alone names nothing
+    return surface
+
+
+def _trim_name(name: str) -> str:
+    return name[:2] if len(name) == 3 and name[2] in NAME_STOPS else name
+
+
+def _is_name(text: str) -> bool:
+    """Not a phrase: 开了, 住着 hold characters no name holds."""
+    return not _NOT_IN_NAMES.search(text)

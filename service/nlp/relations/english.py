@@ -1,0 +1,427 @@
+"""English relations from the dependency parse of en_core_web_sm.
+
+Each table row names trigger lemmas and a ``kind``, the parse shape that links the trigger to
+its two endpoints; one reader below per kind. How a token becomes an endpoint and when a clause
+counts as said is in ``english_clauses.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from spacy.tokens import Span, Token
+
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations import english_frames as frames
+from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
+from service.nlp.relations.english_clauses import (
+    PREP_HOSTS,
+    SUBJECT_DEPS,
+    FactContext,
+    addressee,
+    asserted,
+    clause_subjects,
+    clause_verb,
+    denied,
+    endpoint,
+    happened,
+    name_beside,
+    prep_objects,
+    speaker_by_default,
+)
+from service.nlp.relations.english_frames import matches, trigger_forms
+from service.nlp.relations.table import (
+    Endpoint,
+    RelationKind,
+    RelationMention,
+    RelationRow,
+    RelationType,
+    keep_relation,
+    mention_endpoint,
+    speaker_endpoint,
+)
+
+# Types whose target may be named by a modifier of the object: "works in Finch's office",
+# "shipped the Pantry Pal beta", "with the Riverside Running Club" (not a visit: "went to a
+# LGBTQ support group" is no visit of LGBTQ).
+NAMED_BY_MODIFIER = frozenset(
+    {
+        RelationType.WORKS_AT,
+        RelationType.STUDIES_AT,
+        RelationType.MEMBER_OF,
+        RelationType.CREATED,
+        RelationType.OWNS,
+    }
+)
+# Kinds whose trigger is not the token being read (or that have none).
+UNTRIGGERED = frozenset(
+    {RelationKind.POSSESSED, RelationKind.POSSESSED_MODIFIER, RelationKind.OUR_PREP}
+)
+UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
+# Particles the parser takes for prepositions: "based out of X", "moved over to X".
+PARTICLES = frozenset({"out", "up", "over", "back", "down", "off"})
+TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
+# A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
+_ORGANISATION_NOUNS = (
+    "startup company firm business shop store restaurant cafe bakery bar band team club "
+    "school university college lab agency studio brand"
+)
+ORGANISATION_NOUNS = frozenset(_ORGANISATION_NOUNS.split())
+_KIN_NOUNS = (
+    "aunt uncle grandma grandpa grandad granddad gran cousin sister brother sis bro mom dad "
+    "mother father wife husband twin friend bestie buddy homie roommate flatmate"
+)
+KIN_WORDS = frozenset(_KIN_NOUNS.split())
+
+
+class EnglishRelations:
+    """The English rows of the relation table, applied to one parsed fact at a time."""
+
+    def __init__(self, rows: list[RelationRow]) -> None:
+        self.rows = rows
+        # Rows by trigger word, so that a token is tried only against rows it can start.
+        self._by_word: dict[str, list[RelationRow]] = {}
+        self._always: list[RelationRow] = []
+        for row in rows:
+            if row.kind in UNTRIGGERED:
+                self._always.append(row)
+            for word in () if row.kind in UNTRIGGERED else row.trigger:
+                self._by_word.setdefault(word, []).append(row)
+
+    def find(
+        self,
+        text: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        sentence: Span,
+        conversation: Conversation = NO_CONVERSATION,
+    ) -> list[RelationMention]:
+        offset = sentence.text.find(text) if text else -1
+        if offset < 0:  # not the span's stripped text: count from its first non-space
+            offset = len(sentence.text) - len(sentence.text.lstrip())
+        base = sentence.start_char + offset
+        fact = FactContext(text, base, mentions, speaker_endpoint(speaker), None)
+        fact = FactContext(text, base, mentions, fact.speaker, addressee(fact), conversation)
+        found: list[RelationMention] = []
+        for token in sentence:
+            for row in self._rows_for(token):
+                for source, target in _READERS[row.kind](fact, row, token):
+                    # An organisation that moves is located, not living, somewhere.
+                    moved = row.type is RelationType.LIVES_IN and source.label is EntityLabel.ORG
+                    kind = RelationType.LOCATED_IN if moved else row.type
+                    relation = RelationMention(
+                        kind, source, target, f"dep:{row.id}", row.confidence
+                    )
+                    keep_relation(found, relation)
+        return found
+
+    def _rows_for(self, token: Token) -> list[RelationRow]:
+        rows = [row for form in trigger_forms(token) for row in self._by_word.get(form, [])]
+        return [*dict.fromkeys(rows), *self._always]
+
+
+def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint]:
+    found = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    if found or fact.speaker is None:
+        return found
+    verb = clause_verb(token)
+    if speaker_by_default(verb):
+        return [fact.speaker]
+    if not row.speaker_default:
+        return []
+    # A diary-style statement without a subject or verb: "Back from Lisbon!", "big fan of X".
+    own = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
+    if not own and verb.tag_ != "VB" and verb.dep_ in {"ROOT", "advcl", "conj"}:
+        return [fact.speaker]
+    return []
+
+
+def _said(row: RelationRow, token: Token) -> bool:
+    """Asserted; or, for a row read from a denial ("can't stand X", "not a fan of X"), denied."""
+    return denied(token) if row.when_negated else asserted(token)
+
+
+def _cancelled(row: RelationRow, token: Token) -> bool:
+    """ "I lost my job at X", "I stopped working at X", "started college at X" (no job): the
+    clause's verb, its head or its object undoes the relation."""
+    verb = clause_verb(token)
+    words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
+    words |= {c.lemma_.lower() for c in verb.children if c.dep_ == "dobj"}
+    return not words.isdisjoint(row.cancelled_by)
+
+
+def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
+    """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
+    for obj in objects:
+        target = endpoint(fact, obj)
+        called = _called(obj)
+        if target is None and called is not None:  # "a band called The Night Owls"
+            target = endpoint(fact, called)
+        if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
+            named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
+            named = [c for c in named if c.text[:1].isupper()]
+            target = endpoint(fact, named[0]) if named else None
+        if target is None or target.label in UNSEEN_NOT_TARGET:
+            continue
+        if not row.target_labels or target.label in row.target_labels:
+            yield target
+
+
+def _called(noun: Token) -> Token | None:
+    """The name in "a bakery called Crumbs"."""
+    for acl in (c for c in noun.children if c.dep_ == "acl" and c.lemma_ in {"call", "name"}):
+        for name in acl.children:
+            if name.dep_ == "oprd":
+                return name
+    return None
+
+
+# --- one reader per kind -----------------------------------------------------------------
+
+Pairs = Iterator[tuple[Endpoint, Endpoint]]
+
+
+def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not matches(row, token) or not _said(row, token) or _cancelled(row, token):
+        return
+    if row.past_only and not happened(token):
+        return
+    hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
+    hosts += [c for c in token.children if c.dep_ == "prep" and c.lower_ in PARTICLES]
+    objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    if row.objects:  # "with the Riverside Running Club": the object must be a club
+        objects = [o for o in objects if o.lemma_.lower() in row.objects]
+    named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
+    sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
+    if row.past_only:  # "went hiking in X with Carol", "Bram took me to X": Carol, I went too
+        companions = [o for host in hosts for o in prep_objects(host, ("with",), depth=0)]
+        sources += [e for c in companions if (e := endpoint(fact, c)) and _is_person(e)]
+        taken = [endpoint(fact, c) for c in token.children if c.dep_ == "dobj"]
+        sources += [e for e in taken if e is not None and e.label is EntityLabel.PERSON]
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not matches(row, token) or token.pos_ not in {"VERB", "AUX"} or not _said(row, token):
+        return
+    if row.past_only and not happened(token):
+        return
+    objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
+    sources = _sources(fact, row, token)
+    agents = [o for c in token.children if c.dep_ == "agent" for o in c.children]
+    if agents:  # "X was founded by Ingrid": the agent does it to the passive subject
+        objects = [c for c in token.children if c.dep_ == "nsubjpass"]
+        sources = [e for e in (endpoint(fact, a) for a in agents if a.dep_ == "pobj") if e]
+    elif not objects and token.dep_ == "relcl":  # "Habitly is an app I made"
+        objects = [_copula_subject(token.head) or token.head]
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _copula_subject(noun: Token) -> Token | None:
+    """The subject that a noun after "is" names: Habitly in "Habitly is an app"."""
+    if noun.dep_ != "attr" or noun.head.lemma_ != "be":
+        return None
+    return next((c for c in noun.head.children if c.dep_ in SUBJECT_DEPS), None)
+
+
+def _object_conjuncts(obj: Token) -> list[Token]:
+    """The object and its conjuncts, but not one after a preposition of the object: in
+    "writing code in C++ and Python", the parser makes Python a conjunct of code."""
+    preps = [c.i for c in obj.children if c.dep_ == "prep"]
+    return [obj, *(c for c in obj.conjuncts if not preps or c.i < min(preps))]
+
+
+def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not matches(row, token) or not asserted(token):
+        return
+    if row.past_only and not happened(token):
+        return
+    dobjs = [c for c in token.children if c.dep_ in {"dobj", "npadvmod"}]
+    # "did a port tasting at X": the parser may hang the wanted noun on the object as acl.
+    dobjs += [c for d in dobjs for c in d.children if c.dep_ in {"acl", "compound"}]
+    wanted = [d for d in dobjs if d.lemma_.lower() in row.objects or d.lower_ in row.objects]
+    if not wanted:
+        return
+    objects = [o for host in (token, *wanted) for o in prep_objects(host, row.preps, 0)]
+    sources = _sources(fact, row, token)
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    # "HQ" is tagged a proper noun: a trigger word is a noun whatever its tag.
+    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN"} or _cancelled(row, token):
+        return
+    if row.past_only and not happened(token):  # "our trip to X next month"
+        return
+    hosts = [token]
+    if token.dep_ == "dobj":  # "I'll bring my team from X"
+        hosts.append(token.head)
+    if token.dep_ == "pobj" and token.head.head.pos_ == "VERB":  # "hand in my notice at X"
+        hosts.append(token.head.head)
+    if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
+        verb = token.head
+        hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
+    objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    if "compound" in row.preps:  # "Finch's Denver office"
+        named = [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+        objects += [c for c in named if c.lower_ not in row.trigger]  # "my MBA class": no one
+    # "my evening MBA class": the parser may hang "my" on the first word of the compound.
+    modifiers = [token, *(c for c in token.children if c.dep_ == "compound")]
+    owners = [c for t in modifiers for c in t.children if c.dep_ == "poss"]
+    if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
+        # "X has its headquarters in Y": "its" is the subject of "has".
+        owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
+    if owners:
+        sources = [e for e in (endpoint(fact, o) for o in owners) if e is not None]
+    else:
+        sources = _sources(fact, row, token) if _said(row, token) else []
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "X is (right / based / located) in Y", "X is the best block in Y"."""
+    if not matches(row, token) or not asserted(token):
+        return
+    hosts = [token]
+    for child in token.children:
+        if child.dep_ in {"acomp", "advmod"} or (
+            child.dep_ == "attr" and child.lemma_.lower() in row.objects
+        ):
+            hosts.append(child)
+    objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    sources = []
+    for subject in (s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}):
+        source = endpoint(fact, subject)
+        # "Our startup, Brightwave, is in Boston" may name an organisation NER calls a person.
+        # People are in places but not "based" or "headquartered" there.
+        organisation = subject.lemma_.lower() in ORGANISATION_NOUNS or token.lemma_ != "be"
+        if source and source.start is not None and (organisation or source.label != "PERSON"):
+            sources.append(source)
+    for target in _targets(fact, row, objects):
+        for source in sources:
+            yield source, target
+
+
+def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN", "ADJ"}:
+        return
+    name = name_beside(token)
+    mention = fact.covering(name) if name is not None else None
+    relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
+    if name is None or relative is None or relative == fact.speaker:
+        return  # "you're my best friend": whom the message answers (discourse.py) is kin too
+    relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
+    hosts = [token, name, token.head] if token.dep_ in {"amod", "compound"} else [token, name]
+    owners = [c for h in hosts for c in h.children if c.dep_ == "poss" and c.i != name.i]
+    default = fact.speaker if row.speaker_default else None
+    owner = endpoint(fact, owners[0]) if owners else default
+    if owner is not None:
+        yield owner, relative
+
+
+def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
+    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
+        return
+    name = name_beside(token)
+    holder = endpoint(fact, name) if name is not None else None
+    if holder is None and token.dep_ == "attr" and speaker_by_default(token.head):
+        holder = fact.speaker  # "been a Rust dev at X for 2 years"
+    if holder is None and token.dep_ == "pobj" and token.head.lower_ == "as":
+        # "as a Harbour Choir member I get …": the subject of the clause "as" hangs on.
+        holders = [endpoint(fact, s) for s in clause_subjects(token.head.head)]
+        holder = next((h for h in holders if h is not None), None)
+    if holder is None:
+        return
+    holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
+    orgs = [c for c in token.children if _names_owner(c)]
+    orgs += prep_objects(token, ("at", "of", "for"), depth=0)
+    for target in _targets(fact, row, orgs):
+        if target.start is not None:
+            yield holder, target
+
+
+def _names_owner(child: Token) -> bool:
+    return bool(child.dep_ == "poss" or (child.dep_ == "compound" and child.pos_ == "PROPN"))
+
+
+def _possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing. Only a name (not
+    "my painting") and only a pronoun possessor ("Ed Sheeran's Perfect" is his song)."""
+    owners = [c for c in token.children if c.dep_ == "poss" and c.tag_ == "PRP$"]
+    named = token.pos_ == "PROPN" or token.text[:1].isupper()
+    mention = fact.covering(token) if owners and named else None
+    if mention is None or mention.label is EntityLabel.TEMPORAL:
+        return
+    if any(c.lower_ in KIN_WORDS or (c.i > token.i and c.pos_ == "NOUN") for c in token.children):
+        return  # "your aunt Carmen"; "my Ghent flat", parsed with "flat" under Ghent
+    owner = endpoint(fact, owners[0])
+    if owner is not None:
+        yield owner, mention_endpoint(mention)
+
+
+def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "my Figma mockups", "I made a Spotify playlist": the named tool is used."""
+    if token.pos_ != "NOUN" or fact.covering(token) is not None:
+        return
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
+        # "X has its headquarters in Y": "its" is the subject of "has".
+        owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
+    if owners:
+        user = endpoint(fact, owners[0])
+    elif token.dep_ == "dobj" and matches(row, token.head) and asserted(token):
+        users = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+        user = users[0] if users and users[0] == fact.speaker else None
+    else:
+        return
+    for child in token.children:
+        named = child.dep_ == "compound" and (child.pos_ == "PROPN" or child.text[:1].isupper())
+        mention = fact.covering(child) if named else None
+        if user is not None and mention is not None and mention.label not in TOOL_NOT:
+            yield user, mention_endpoint(mention)
+
+
+def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "At Finch Analytics, our cluster …", "At X we use Y": the speaker is one of X's."""
+    if token.dep_ != "prep" or token.lower_ not in row.preps or fact.speaker is None:
+        return
+    verb = token.head
+    if verb.pos_ not in {"VERB", "AUX"} or token.i > min(t.i for t in verb.subtree) + 1:
+        return
+    if not any(t.lower_ in {"we", "our", "us"} for t in verb.subtree):
+        return
+    objects = [c for c in token.children if c.dep_ == "pobj"]
+    for target in _targets(fact, row, objects):
+        yield fact.speaker, target
+
+
+def _is_person(end: Endpoint | None) -> bool:
+    return end is not None and end.label in {EntityLabel.PERSON, EntityLabel.OTHER}
+
+
+_READERS = {
+    RelationKind.EMPLOYER_SUBJECT: frames.employer_subject,
+    RelationKind.HOME: frames.home,
+    RelationKind.NAMED_MODIFIER: frames.named_modifier,
+    RelationKind.VERB_PREP: _verb_prep,
+    RelationKind.VERB_OBJECT: _verb_object,
+    RelationKind.OBJECT_PREP: _object_prep,
+    RelationKind.NOUN_PREP: _noun_prep,
+    RelationKind.THING_IN: _thing_in,
+    RelationKind.KIN: _kin,
+    RelationKind.ROLE: _role,
+    RelationKind.POSSESSED: _possessed,
+    RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
+    RelationKind.MUTUAL: frames.mutual,
+    RelationKind.OUR_PREP: _our_prep,
+    RelationKind.FAVOURITE: frames.favourite,
+}

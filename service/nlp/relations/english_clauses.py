@@ -1,0 +1,414 @@
+"""English clauses, read from the dependency parse: who a token names, and how a clause is said.
+
+An endpoint token becomes an Endpoint through, in order: first person (the speaker), second
+person (the person addressed by name in the fact, if any), a third-person pronoun resolved
+inside the fact (one candidate only), the mention that covers the token, a noun's named
+apposition, or a capitalised proper-noun run the mentions missed. A clause is asserted unless
+it is negated, asked or conditional, and it happened unless it is planned or in the future.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from spacy.tokens import Token
+
+from service.nlp.entities.mentions import load_stop_entities
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
+from service.nlp.relations.table import Endpoint, mention_endpoint, speaker_endpoint
+
+FIRST_PERSON = frozenset({"i", "me", "my", "myself", "mine", "we", "us", "our", "ours"})
+SECOND_PERSON = frozenset({"you", "your", "yours"})
+PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers"})
+THING_PRONOUNS = frozenset({"it", "its", "they", "them", "their"})
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+# Dependents through which a verb's prepositions hang: "went hiking in X", "writing code in X".
+PREP_HOSTS = frozenset({"dobj", "xcomp", "advmod", "npadvmod", "prt", "acomp", "attr", "oprd"})
+# Prepositions crossed on the way to a place: "right on the river in Porto".
+PASS_THROUGH = frozenset({"on", "at", "near", "by", "in", "inside", "like", "as", "from"})
+# "my team uses X", "our company is in Y": a group named by its possessor stands for it.
+_COLLECTIVE_NOUNS = "team company lab group startup department office band crew squad family"
+COLLECTIVE = frozenset(_COLLECTIVE_NOUNS.split())
+# Last words of names that the small NER model calls PERSON but that are places or events.
+_PLACE_AND_EVENT_HEADS = (
+    "Park Street Avenue Road Lake River Bay Beach Island Mountain Mountains Hall Station "
+    "Square University College School Festival Club Center Centre Museum Stadium Arena "
+    "Airport Bridge Market Mall Valley Canyon Hills"
+)
+NOT_PERSON_HEADS = frozenset(_PLACE_AND_EVENT_HEADS.split())
+NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
+# Fillers the parser takes for a noun: "at Larkspur Dental lol", "out of Oaxaca tbh".
+STOP_WORDS = load_stop_entities()
+RELATIVE_PRONOUNS = frozenset({"who", "that", "which"})
+INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
+INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
+PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
+HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
+UNREAL_VERBS = frozenset({"wish", "imagine", "pretend", "dream", "suppose"})
+FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
+
+
+@dataclass(frozen=True)
+class FactContext:
+    """One fact being read: its text, where it starts in the doc, what is known in it."""
+
+    text: str
+    base: int
+    mentions: list[EntityMention]
+    speaker: Endpoint | None
+    addressee: Endpoint | None
+    conversation: Conversation = NO_CONVERSATION
+
+    def covering(self, token: Token) -> EntityMention | None:
+        start = token.idx - self.base
+        end = start + len(token.text)
+        hits = [m for m in self.mentions if m.start <= start and end <= m.end]
+        return max(hits, key=lambda m: m.end - m.start) if hits else None
+
+    def before(self, token: Token) -> list[EntityMention]:
+        return [m for m in self.mentions if m.end <= token.idx - self.base]
+
+
+# --- endpoints ---------------------------------------------------------------------------
+
+
+def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
+    """What a token names in this fact, or None when it names nothing that can be resolved."""
+    lower = token.lower_
+    if token.pos_ == "PRON" or token.tag_ in {"PRP", "PRP$"}:
+        if lower in FIRST_PERSON:
+            return fact.speaker
+        if lower in SECOND_PERSON:
+            return fact.addressee or _answered(fact, token)
+        if lower in PERSON_PRONOUNS:
+            return _resolve_person(fact, token)
+        if lower in THING_PRONOUNS:
+            return _resolve_thing(fact, token)
+        named = _relative_antecedent(token)
+        return endpoint(fact, named) if named is not None else None
+    appositive = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
+    if token.pos_ == "NOUN" and appositive:
+        return endpoint(fact, appositive[0])
+    owners = [c for c in token.children if c.dep_ == "poss"]
+    if token.lemma_.lower() in COLLECTIVE and owners:  # "my team works in X": the speaker
+        return endpoint(fact, owners[0])
+    mention = fact.covering(token)
+    if mention is None and lower in STOP_WORDS:  # "at Larkspur Dental lol", "Oaxaca tbh"
+        named = [c for c in token.lefts if fact.covering(c) is not None]
+        return endpoint(fact, named[-1]) if named else None
+    span = _proper_run(token, fact.base)
+    if mention is not None:
+        if mention.label is EntityLabel.PERSON and mention.text.split()[-1] in NOT_PERSON_HEADS:
+            mention = replace(mention, label=EntityLabel.PLACE)  # "Grant Park", mislabelled
+        if span is not None and span[0] < mention.start and mention.end <= span[1]:
+            return Endpoint(fact.text[span[0] : span[1]], mention.label, span[0], span[1])
+        return mention_endpoint(mention)
+    if span is not None and token.ent_type_ not in NOT_NAMES:  # "in May" names no thing
+        return Endpoint(fact.text[span[0] : span[1]], EntityLabel.OTHER, span[0], span[1])
+    return None
+
+
+def _relative_antecedent(pronoun: Token) -> Token | None:
+    """What a relative pronoun stands for: "Imani, who works at X" (Imani), "Obsidian is what I
+    use" (Obsidian)."""
+    lower, clause = pronoun.lower_, pronoun.head
+    if lower in RELATIVE_PRONOUNS and clause.dep_ == "relcl" and clause.head.i != pronoun.i:
+        return clause.head
+    if lower == "what" and clause.dep_ in {"ccomp", "xcomp"} and clause.head.lemma_ == "be":
+        subjects = [c for c in clause.head.children if c.dep_ in SUBJECT_DEPS]
+        return subjects[0] if subjects else None
+    return None
+
+
+def _proper_run(token: Token, base: int) -> tuple[int, int] | None:
+    """Offsets in the fact of the capitalised name a PROPN token heads."""
+    if token.pos_ != "PROPN" or not token.text[:1].isupper():
+        return None
+    first = token
+    doc = token.doc
+    while first.i > token.sent.start:
+        left = doc[first.i - 1]
+        if not (_continues_name(left) and first.i <= left.head.i <= token.i):
+            break
+        first = left
+    last = token
+    # "University of Washington": a name that continues through "of" + a proper noun.
+    for right in token.rights:
+        if right.dep_ == "prep" and right.lower_ == "of" and right.i == token.i + 1:
+            objects = [c for c in right.children if c.dep_ == "pobj" and c.pos_ == "PROPN"]
+            if objects and token.text[:1].isupper():
+                last = objects[0]
+    return first.idx - base, last.idx + len(last.text) - base
+
+
+def _continues_name(left: Token) -> bool:
+    capitalised = left.pos_ == "PROPN" or (
+        left.text[:1].isupper() and left.pos_ in {"ADJ", "NOUN", "VERB"}
+    )
+    return capitalised and left.dep_ in {"compound", "flat", "amod", "nmod"}
+
+
+def name_beside(noun: Token) -> Token | None:
+    """The proper name a kin or role noun stands beside: "sister Dana", "Dana, my sister",
+    "aunt Carmen", "partner Hiro Tanaka"."""
+    for child in noun.children:
+        if child.dep_ == "appos" and child.pos_ == "PROPN":
+            return child
+    head = noun.head
+    said_of = _copula_subject(noun)
+    if said_of is not None:
+        return said_of
+    if noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ == "one":
+        return name_beside(head.head)  # "Zeynep is one of my closest friends"
+    if noun.dep_ in {"compound", "appos", "amod"} and head.pos_ == "PROPN" and head.i != noun.i:
+        return head
+    if noun.dep_ == "attr" and head.lemma_ == "be":  # "Priya is my best friend", "I'm a nurse"
+        subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+        return subjects[0] if subjects else None
+    doc = noun.doc
+    if noun.i + 1 < len(doc) and doc[noun.i + 1].pos_ == "PROPN":
+        run = doc[noun.i + 1]
+        while run.i + 1 < len(doc) and doc[run.i + 1].pos_ == "PROPN":
+            run = doc[run.i + 1]
+        return run
+    return None
+
+
+def _copula_subject(noun: Token) -> Token | None:
+    """ "Ruairi's my flatmate", "Ottilie's a data analyst": the parser reads the "'s" of "is"
+    as a possessive; before a determiner it is the verb, and the "possessor" the subject."""
+    doc = noun.doc
+    for host in (noun, noun.head) if noun.dep_ in {"amod", "compound"} else (noun,):
+        for child in (c for c in host.children if c.dep_ == "poss" and c.pos_ == "PROPN"):
+            after = doc[child.i + 2] if child.i + 2 < len(doc) else None
+            is_verb = doc[child.i + 1].lower_ in {"'s", "’s"}
+            if is_verb and after is not None and after.tag_ in {"DT", "PRP$"}:
+                return child
+    return None
+
+
+def speaker_by_default(verb: Token) -> bool:
+    """A statement without a subject, diary style ("started at X", "been using Y", "was in X
+    last month"): the speaker's own. An order ("Move to X!") or a plan is not."""
+    if verb.dep_ != "ROOT" or any(c.dep_ in SUBJECT_DEPS | {"expl"} for c in verb.children):
+        return False
+    if verb.tag_ in {"VBD", "VBN"}:
+        return True
+    return verb.tag_ == "VBG" and any(c.lower_ == "been" for c in verb.children)
+
+
+def _resolve_person(fact: FactContext, token: Token) -> Endpoint | None:
+    """he/she/his/her: the named subject of the clause ("Kwame took photos on his Fujifilm"),
+    else the one person named before it in the fact."""
+    if token.dep_ == "poss":
+        for subject in clause_subjects(token):
+            if subject.pos_ == "PROPN":
+                return endpoint(fact, subject)
+    skip = {e.name.casefold() for e in (fact.speaker, fact.addressee) if e is not None}
+    people = {
+        m.text.casefold(): m
+        for m in fact.before(token)
+        if m.label in {EntityLabel.PERSON, EntityLabel.OTHER} and m.text.casefold() not in skip
+    }
+    if len(people) == 1:
+        return mention_endpoint(next(iter(people.values())), EntityLabel.PERSON)
+    if _names_someone(fact, token, skip):
+        return None  # the fact names someone else: the conversation does not decide
+    name = fact.conversation.antecedent([*skip, fact.conversation.answers or ""])
+    return Endpoint(name, EntityLabel.PERSON) if name else None
+
+
+def _names_someone(fact: FactContext, token: Token, skip: set[str]) -> bool:
+    """A person mention other than the speaker or the addressed, or a proper-noun subject
+    ("Ysolde said she …", whatever label NER gave Ysolde)."""
+    if any(
+        m.label in {EntityLabel.PERSON, EntityLabel.OTHER} and m.text.casefold() not in skip
+        for m in fact.mentions
+    ):
+        return True
+    end = fact.base + len(fact.text)
+    return any(
+        t.dep_ in SUBJECT_DEPS and t.pos_ == "PROPN" and t.lower_ not in skip
+        for t in token.doc
+        if fact.base <= t.idx < end
+    )
+
+
+def _answered(fact: FactContext, token: Token) -> Endpoint | None:
+    """ "you" as a subject or owner ("you've been my best friend"), when no name in the fact is
+    addressed: whom the message answers. "I can get you passes" names no relation's end."""
+    if token.dep_ in SUBJECT_DEPS or token.dep_ == "poss":
+        return speaker_endpoint(fact.conversation.answers)
+    return None
+
+
+def _resolve_thing(fact: FactContext, token: Token) -> Endpoint | None:
+    """it/its/they/their: the one non-person thing named before it in the fact."""
+    subjects = [fact.covering(s) for s in clause_subjects(token)]
+    things = {
+        m.text.casefold(): m
+        for m in fact.before(token)
+        if m.label not in {EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL}
+        and m not in subjects
+    }
+    if len(things) == 1:
+        return mention_endpoint(next(iter(things.values())))
+    return None
+
+
+def addressee(fact: FactContext) -> Endpoint | None:
+    """The person a fact speaks to by name: "Diego, could we …" or "…, Jordan!"."""
+    text = fact.text
+    for m in fact.mentions:
+        if m.label not in {EntityLabel.PERSON, EntityLabel.OTHER}:
+            continue
+        starts = m.start == 0 or text[: m.start].rstrip().endswith((".", "!", "?"))
+        opens = starts and text[m.end : m.end + 1] in {",", "!"}
+        closes = text[: m.start].rstrip().endswith(",") and not text[m.end :].strip(" !.?")
+        if opens or closes:
+            return mention_endpoint(m, EntityLabel.PERSON)
+    return None
+
+
+# --- clause structure --------------------------------------------------------------------
+
+
+def clause_verb(token: Token) -> Token:
+    verb = token
+    for _ in range(4):
+        if verb.pos_ in {"VERB", "AUX"} or verb.dep_ == "ROOT" or verb.head.i == verb.i:
+            return verb
+        verb = verb.head
+    return verb
+
+
+def clause_subjects(token: Token) -> list[Token]:
+    """The subject tokens of the clause a token belongs to, with their conjuncts."""
+    verb = clause_verb(token)
+    for _ in range(4):
+        subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
+        if subjects:
+            found = [t for s in subjects for t in (s, *s.conjuncts)]
+            return [t for t in found if not _is_interjection(t)] + _lost_conjuncts(subjects)
+        if verb.dep_ not in INHERITS_SUBJECT or verb.head.i == verb.i:
+            return []
+        verb = verb.head
+    return []
+
+
+def _is_interjection(token: Token) -> bool:
+    """ "Yep, Becca and Miguel got married": a lone word opening the sentence before a comma."""
+    doc = token.doc
+    following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    alone = all(c.dep_ in {"conj", "cc", "punct"} for c in token.children)
+    return token.i == token.sent.start and following is not None and following.text == "," and alone
+
+
+def _lost_conjuncts(subjects: list[Token]) -> list[Token]:
+    """ "Jake and I stream X", parsed with Jake outside the clause: the name before "and"."""
+    doc = subjects[0].doc
+    lost = []
+    for subject in subjects:
+        i = subject.i
+        if i < 2 or doc[i - 1].lower_ not in {"and", "&"}:
+            continue
+        name = doc[i - 2]
+        if name.pos_ == "PROPN" and name not in subjects and name.dep_ not in {"conj", "compound"}:
+            lost.append(name)
+    return lost
+
+
+def asserted(token: Token) -> bool:
+    """Not negated, asked, conditional or only possible: "I don't work at X", "Do you use X?",
+    "if I move to X", "I might try X"."""
+    verb = clause_verb(token)
+    chain = _hedge_chain(token, verb)
+    for t in chain:
+        if any(_hedges(c) for c in t.children):
+            return False
+    if verb.dep_ == "ccomp" and verb.head.lemma_ in UNREAL_VERBS:  # "I wish I owned X"
+        return False
+    return not _asks(verb)
+
+
+def denied(token: Token) -> bool:
+    """Said and negated, not asked or conditional: "I can't stand X", "not a fan of X"."""
+    verb = clause_verb(token)
+    chain = _hedge_chain(token, verb)
+    children = [c for t in chain for c in t.children]
+    if not any(c.dep_ == "neg" for c in children) or _asks(verb):
+        return False
+    return not any(_hedges(c) for c in children if c.dep_ != "neg")
+
+
+def _hedge_chain(token: Token, verb: Token) -> list[Token]:
+    """The tokens whose negation or hedge undoes a clause: a clause that borrows its subject
+    ("want to move to X") takes its head's too; one with a subject of its own does not ("since
+    I moved to X, I never see you")."""
+    own_subject = any(c.dep_ in SUBJECT_DEPS for c in verb.children)
+    if verb.dep_ in INHERITS_SUBJECT and not own_subject:
+        return [token, verb, verb.head]
+    return [token, verb]
+
+
+def _hedges(child: Token) -> bool:
+    return (
+        child.dep_ == "neg"
+        or (child.dep_ == "mark" and child.lower_ == "if")
+        or (child.dep_ == "aux" and child.lower_ in HYPOTHETICAL_AUX)
+    )
+
+
+def _asks(verb: Token) -> bool:
+    """A question clause: "?" and the auxiliary before the subject, or a wh-word first."""
+    if not verb.sent.text.rstrip().endswith("?"):
+        return False
+    subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
+    auxiliaries = [c for c in verb.children if c.dep_ in {"aux", "auxpass"}]
+    if verb.lemma_ == "be" and verb.pos_ == "AUX":
+        auxiliaries.append(verb)
+    inverted = bool(subjects and auxiliaries and min(a.i for a in auxiliaries) < subjects[0].i)
+    first = min((t for t in verb.subtree), key=lambda t: t.i)
+    return inverted or not subjects or first.tag_ in INTERROGATIVE
+
+
+def happened(token: Token) -> bool:
+    """Past, not planned: "went hiking in X" yes; "I'll go to X", "want to visit X" no."""
+    verb = clause_verb(token)
+    chain = [verb]
+    while chain[-1].dep_ in INHERITS_SUBJECT and chain[-1].head.i != chain[-1].i:
+        if any(c.dep_ in SUBJECT_DEPS for c in chain[-1].children):
+            break  # "I looked it up, and X's offices are in Y": its own clause, its own tense
+        chain.append(chain[-1].head)
+    for t in chain:
+        if any(c.dep_ == "aux" and c.lower_ in FUTURE_AUX for c in t.children):
+            return False
+        if t.lemma_ in PLAN_VERBS and t.i != verb.i:
+            return False
+    top = chain[-1]
+    progressive = top.tag_ == "VBG" and any(
+        c.dep_ == "aux" and c.tag_ in {"VBP", "VBZ"} for c in top.children
+    )
+    return top.pos_ not in {"VERB", "AUX"} or (top.tag_ in {"VBD", "VBN"} and not progressive)
+
+
+def with_conjuncts(tokens: list[Token]) -> list[Token]:
+    return [t for token in tokens for t in (token, *token.conjuncts)]
+
+
+def prep_objects(host: Token, preps: tuple[str, ...], depth: int = 2) -> list[Token]:
+    """Objects of ``host``'s prepositions in ``preps``, through "on the river in X"."""
+    found: list[Token] = []
+    for prep in (c for c in host.children if c.dep_ == "prep"):
+        objects = with_conjuncts([c for c in prep.children if c.dep_ == "pobj"])
+        if prep.lower_ in preps:
+            found.extend(objects)
+            if objects and host.pos_ == "NOUN":  # "code in C++ and Python": Python hangs on code
+                last = max(o.i for o in objects)
+                found.extend(c for c in host.conjuncts if c.i > last and c.pos_ == "PROPN")
+        if depth > 0 and prep.lower_ in PASS_THROUGH:
+            for obj in objects:
+                if obj.pos_ != "PROPN":
+                    found.extend(prep_objects(obj, preps, depth - 1))
+    return found

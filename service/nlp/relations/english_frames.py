@@ -1,0 +1,148 @@
+"""English relation frames where the relation's source is not the clause's subject: an
+employer that hires ("Brightwave took me on", "I was hired by Brightwave") and a home named
+without a residence verb ("Halifax has been home for years", "I'm Sudbury-based", "here in
+Moncton"). Rows of nlp_models/relations.jsonl name the words; relations_en.py runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from spacy.tokens import Token
+
+from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.english_clauses import (
+    FactContext,
+    asserted,
+    clause_subjects,
+    endpoint,
+    prep_objects,
+)
+from service.nlp.relations.table import Endpoint, RelationRow, mention_endpoint
+
+Pairs = Iterator[tuple[Endpoint, Endpoint]]
+
+
+def matches(row: RelationRow, token: Token) -> bool:
+    """Whether the token is one of the row's triggers, by lemma or by form."""
+    return not row.trigger_set.isdisjoint(trigger_forms(token))
+
+
+def trigger_forms(token: Token) -> tuple[str, ...]:
+    """The token's lemma and form, and for a regular verb form the stems the small model
+    sometimes misses ("hates" is lemmatised "hat")."""
+    word = token.lower_
+    forms = (token.lemma_.lower(), word)
+    if (token.tag_ == "VBZ" and word.endswith("s")) or (
+        token.tag_ in {"VBD", "VBN"} and word.endswith("ed")
+    ):
+        return (*forms, word[:-1], word[:-2])
+    return forms
+
+
+def employer_subject(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "X hired me", "X took me on" (the row's ``preps`` are the particles it needs), and the
+    passive "I was hired by X": the employer is the subject, the employee the object."""
+    lemma = token.lemma_.lower()
+    if lemma not in row.trigger or token.pos_ != "VERB" or not asserted(token):
+        return
+    particles = {c.lower_ for c in token.children if c.dep_ == "prt"}
+    if row.preps and particles.isdisjoint(row.preps):
+        return
+    if any(c.dep_ == "nsubjpass" for c in token.children):
+        people = [c for c in token.children if c.dep_ == "nsubjpass"]
+        agents = [c for c in token.children if c.dep_ == "agent"]  # "hired by X"
+        employers = [o for a in agents for o in a.children if o.dep_ == "pobj"]
+    else:
+        people = [c for c in token.children if c.dep_ == "dobj"]
+        employers = clause_subjects(token)
+    for employer in (e for t in employers if (e := endpoint(fact, t)) is not None):
+        if employer.start is None or (
+            row.target_labels and employer.label not in row.target_labels
+        ):
+            continue
+        for person in (p for t in people if (p := endpoint(fact, t)) is not None):
+            yield person, employer
+
+
+def home(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "X has been home (for six years)", "I'm X-based", "here in X": the speaker (or the
+    subject) lives there. Triggers: "home", "based", "here"."""
+    word = token.lower_
+    if word not in row.trigger or not asserted(token):
+        return
+    if word == "home" and token.head.lemma_ == "be":  # "X has been home", "home is X"
+        partner = "attr" if token.dep_ == "nsubj" else "nsubj"
+        places = [c for c in token.head.children if c.dep_ == partner]
+        people = [fact.speaker]
+    elif (
+        word == "based" and token.pos_ == "VERB" and token.dep_ != "amod"
+    ):  # "I'm based in X", "based out of X"
+        hosts = [token, *(c for c in token.children if c.lower_ == "out")]
+        places = [o for h in hosts for o in prep_objects(h, ("in", "of"), depth=0)]
+        subjects = [endpoint(fact, s) for s in clause_subjects(token)]
+        people = [s for s in subjects if s is not None and s.label is EntityLabel.PERSON]
+        people = people or ([fact.speaker] if not subjects else [])
+    elif word == "based" and token.dep_ == "amod":  # "I'm Sudbury-based"
+        places = [c for c in token.children if c.dep_ in {"npadvmod", "compound"}]
+        people = [endpoint(fact, s) for s in clause_subjects(token.head)]
+    elif word == "here":  # "here in Moncton it's freezing"
+        places = prep_objects(token, ("in",), depth=0)
+        people = [fact.speaker]
+    else:
+        return
+    for place in (p for t in places if (p := endpoint(fact, t)) is not None):
+        if place.start is None or (row.target_labels and place.label not in row.target_labels):
+            continue
+        for person in (p for p in people if p is not None and p.start != place.start):
+            yield person, place
+
+
+def mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "A and B got married", "A married B", "A is married to B", "A and I are friends"."""
+    if not matches(row, token) or not asserted(token):
+        return
+    if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
+        return
+    people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
+    people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
+    people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
+    for i, first in enumerate(people):
+        for later in people[i + 1 :]:
+            yield first, later
+
+
+def favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it."""
+    noun = token.head
+    if not matches(row, token) or token.dep_ != "amod" or noun.head.lemma_ != "be":
+        return
+    owners = [c for c in noun.children if c.dep_ == "poss"]
+    partner_dep = {"nsubj": "attr", "attr": "nsubj"}.get(noun.dep_)
+    partners = [c for c in noun.head.children if c.dep_ == partner_dep]
+    fan = endpoint(fact, owners[0]) if owners else None
+    liked = endpoint(fact, partners[0]) if partners else None
+    if fan is not None and liked is not None and liked.start is not None:
+        yield fan, liked
+
+
+def named_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "my Ghent flat", "the Graz branch of Kestrel Bank": a name just before the trigger noun
+    is its place; the possessor before the name, or the noun's "of" object, is the source.
+    Read by position, as the small model often hangs the noun under the name."""
+    doc = token.doc
+    if not matches(row, token) or token.i == 0 or fact.covering(token) is not None:
+        return
+    mention = fact.covering(doc[token.i - 1])
+    if mention is None or (row.target_labels and mention.label not in row.target_labels):
+        return
+    first = next(t for t in doc[: token.i] if t.idx - fact.base >= mention.start)
+    before = doc[first.i - 1] if first.i > token.sent.start else None
+    owners = prep_objects(token, ("of",), depth=0)
+    if before is not None and (before.tag_ == "PRP$" or before.dep_ == "poss"):
+        owners.append(before)
+    if not asserted(token):
+        return
+    for owner in (e for o in owners if (e := endpoint(fact, o)) is not None):
+        yield owner, mention_endpoint(mention)

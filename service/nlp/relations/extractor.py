@@ -1,0 +1,75 @@
+"""Typed relations between entity mentions, from a pattern table and the parse (no LLM).
+
+``RelationExtractor.find`` reads one fact: English from its dependency parse
+(``relations_en.py``), Chinese from regexes (``relations_zh.py``), both driven by the rows of
+``nlp_models/relations.jsonl`` (``relation_table.py``).
+
+First person (I, me, my, we, our; 我, 我们) is the speaker. A pronoun that cannot be resolved
+inside the fact (he, she, they; 他, 她) gives no relation, unless an English one stands for the
+one person the conversation named lately (``discourse.py``). FAMILY_OF and FRIEND_OF are
+symmetric; their source is the one whose kin or friend the other is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import spacy
+
+from service.nlp.entities.patterns import EntityMention
+from service.nlp.relations.chinese import ChineseRelations
+from service.nlp.relations.discourse import Conversation
+from service.nlp.relations.english import EnglishRelations
+from service.nlp.relations.table import (
+    RELATIONS_PATH,
+    SYMMETRIC,
+    Endpoint,
+    RelationKind,
+    RelationMention,
+    RelationRow,
+    RelationType,
+    load_relation_rows,
+)
+
+__all__ = [
+    "SYMMETRIC",
+    "Endpoint",
+    "RelationExtractor",
+    "RelationKind",
+    "RelationMention",
+    "RelationRow",
+    "RelationType",
+    "load_relation_rows",
+]
+
+
+class RelationExtractor:
+    """Typed relations in one fact's text, English (from the parse) or Chinese (regexes)."""
+
+    def __init__(self, path: Path = RELATIONS_PATH) -> None:
+        rows = load_relation_rows(path)
+        self.rows = {row.id: row for row in rows}
+        self._english = EnglishRelations([row for row in rows if row.lang == "en"])
+        self._chinese = ChineseRelations([row for row in rows if row.lang == "zh"])
+
+    def find(
+        self,
+        text: str,
+        lang: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        sentence: spacy.tokens.Span | None = None,
+        addressee: str | None = None,
+        conversation: Conversation | None = None,
+    ) -> list[RelationMention]:
+        """Relations stated in ``text``; English needs the parsed ``sentence`` it came from.
+        ``addressee`` is whom the speaker answers (咱俩 is the speaker and them);
+        ``conversation`` what the batch's earlier messages resolve (English; discourse.py)."""
+        if lang == "en":
+            if sentence is None:
+                raise ValueError("English relations need the parsed sentence")
+            context = conversation or Conversation(addressee)
+            return self._english.find(text, mentions, speaker, sentence, context)
+        if lang == "zh":
+            return self._chinese.find(text, mentions, speaker, addressee)
+        raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")
