@@ -1,29 +1,34 @@
-"""Overload: search latency under 16 clients against one client, with and without the limit on
-requests in flight (ENGRAM_MAX_REQUESTS_IN_FLIGHT), in one run.
+"""Overload: goodput and how fast a Busy answer comes, from 1 to 256 clients, and a burst of adds.
 
-    .venv/bin/python -m bench.overload --limits 0,8,4 --seconds 10 --rounds 3
+    .venv/bin/python -m bench.overload --out overload-after.json
 
-For each limit (0 = none) it starts an `engram serve` (local auth, ports from --port up) on the
-bench Neo4j, then runs closed-loop GraphQL searches against each server in turn: one client,
-then --clients clients, --seconds each, for --rounds rounds, so that every server shares the
-same spells of whatever else the machine runs. A client told Busy (503) waits the Retry-After
-it was given and asks again, as a well-behaved client does.
-Reports per phase: searches answered per second, p50/p95/p99 of the answered ones, the busy
-share of all answers, and p95 under load over p95 of one client (the figure to compare:
-absolute times on a shared machine move from run to run). The scopes are seeded once with
-synthetic messages and reused.
+One `engram serve` (local auth, the service's default limits unless --env sets others) on the
+bench Neo4j. Closed-loop GraphQL searches at each client count of --clients in turn, --seconds
+each. A client told Busy (503) waits the Retry-After it was given and asks again, as a
+well-behaved client does. Then a burst: --burst concurrent synchronous addMessages of one
+message each, from one agent into a fresh scope, sent once (no retry), and the scope's messages
+counted after.
+
+Reports per client count: searches answered per second (goodput) and its share of the best
+count's, p50/p95 of the answered ones, Busy answers per second, their p50/p95 and whether each
+carried Retry-After, and the load generator's own event-loop lag (it runs on the same cores:
+a Busy answer is measured from the client, so the client's lag is in it). The scopes are
+seeded once with synthetic messages and reused.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import h11
 import httpx
 from rich.console import Console
 
@@ -35,6 +40,9 @@ from service.memory import MemoryService
 
 SEARCH = """query($q: String!, $scope: ScopeInput!) {
   search(query: $q, scope: $scope, limit: 10) { __typename } }"""
+ADD = """mutation($messages: [MessageInput!]!, $scope: ScopeInput!) {
+  addMessages(messages: $messages, scope: $scope) { __typename } }"""
+STATS = "query($scope: ScopeInput!) { stats(scope: $scope) { messages } }"
 SCOPES = 8
 SEED_BATCH = 50
 
@@ -43,23 +51,32 @@ SEED_BATCH = 50
 class Phase:
     """What the clients of one phase saw."""
 
-    seconds: float  # of all the phases it sums
+    seconds: float
     latencies_ms: list[float] = field(default_factory=list)
-    busy: int = 0
+    busy_ms: list[float] = field(default_factory=list)
+    busy_without_retry_after: int = 0
     failed: int = 0
+    loop_lag_ms: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         answered = len(self.latencies_ms)
         return {
-            "searches_per_s": round(answered / self.seconds, 1),
-            "p50_ms": round(percentile(self.latencies_ms, 50), 1),
-            "p95_ms": round(percentile(self.latencies_ms, 95), 1),
-            "p99_ms": round(percentile(self.latencies_ms, 99), 1),
+            "goodput_per_s": round(answered / self.seconds, 1),
+            "p50_ms": _ms(self.latencies_ms, 50),
+            "p95_ms": _ms(self.latencies_ms, 95),
             "answered": answered,
-            "busy": self.busy,
-            "busy_share": round(self.busy / max(1, answered + self.busy), 3),
+            "busy": len(self.busy_ms),
+            "busy_per_s": round(len(self.busy_ms) / self.seconds, 1),
+            "busy_p50_ms": _ms(self.busy_ms, 50),
+            "busy_p95_ms": _ms(self.busy_ms, 95),
+            "busy_without_retry_after": self.busy_without_retry_after,
             "failed": self.failed,
+            "client_loop_lag_p95_ms": _ms(self.loop_lag_ms, 95),
         }
+
+
+def _ms(values: list[float], q: float) -> float | None:
+    return round(percentile(values, q), 1) if values else None
 
 
 async def seed(settings: Settings, per_scope: int) -> None:
@@ -81,95 +98,181 @@ async def seed(settings: Settings, per_scope: int) -> None:
         await memory.close()
 
 
-async def client(url: str, index: int, seconds: float, phase: Phase) -> None:
-    """Closed loop: one search at a time until the time is up."""
+class Connection:
+    """One keep-alive HTTP/1.1 connection, its messages framed by h11. Hundreds of httpx clients
+    cost the load generator, on the same cores, more than the server's Busy answers do: its
+    own queue was most of the Busy time it measured (bench/RESULTS.md, "Overload")."""
+
+    def __init__(self, url: str) -> None:
+        self.host, self.port = httpx.URL(url).host, httpx.URL(url).port or 80
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.http = h11.Connection(h11.CLIENT)
+
+    async def post(self, path: str, payload: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        """The status, headers and body of a POST of ``payload`` as JSON."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        body = json.dumps(payload).encode()
+        headers = [("Host", self.host), ("Content-Type", "application/json")]
+        headers.append(("Content-Length", str(len(body))))
+        request = h11.Request(method="POST", target=path, headers=headers)
+        writer.write(self.http.send(request) + self.http.send(h11.Data(data=body)))
+        writer.write(self.http.send(h11.EndOfMessage()))
+        response, chunks = None, []
+        while True:
+            event = self.http.next_event()
+            if event is h11.NEED_DATA:
+                self.http.receive_data(await reader.read(65536))
+            elif isinstance(event, h11.Response):
+                response = event
+            elif isinstance(event, h11.Data):
+                chunks.append(bytes(event.data))
+            elif isinstance(event, h11.EndOfMessage) and response is not None:
+                self.http.start_next_cycle()
+                named = {k.decode().lower(): v.decode() for k, v in response.headers}
+                return response.status_code, named, b"".join(chunks)
+
+    async def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+
+
+async def client(url: str, index: int, until: float, phase: Phase) -> None:
+    """Closed loop: one search at a time until the time is up, on a connection of its own."""
     rng = random.Random(index)
     questions = natural_questions(rng, 200)
     scope = {"userId": f"overload-{index % SCOPES}"}
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        while time.monotonic() < deadline:
-            body = {"query": SEARCH, "variables": {"q": rng.choice(questions), "scope": scope}}
-            began = time.perf_counter()
-            response = await http.post("/graphql", json=body)
-            if response.status_code == 503:
-                phase.busy += 1
-                await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
-            elif answered(response):
-                phase.latencies_ms.append((time.perf_counter() - began) * 1000)
-            else:
-                phase.failed += 1
+    connection = Connection(url)
+    try:
+        while time.monotonic() < until:
+            await search_once(connection, rng.choice(questions), scope, phase)
+    finally:
+        await connection.close()
 
 
-def answered(response: httpx.Response) -> bool:
-    data = response.json().get("data") or {}
+async def search_once(
+    connection: Connection, question: str, scope: dict[str, str], phase: Phase
+) -> None:
+    """One search, recorded in ``phase``; after a Busy answer, its Retry-After."""
+    body = {"query": SEARCH, "variables": {"q": question, "scope": scope}}
+    began = time.perf_counter()
+    try:
+        status, headers, answer = await connection.post("/graphql", body)
+    except (OSError, h11.ProtocolError):
+        phase.failed += 1
+        connection.streams, connection.http = None, h11.Connection(h11.CLIENT)
+        return
+    took_ms = (time.perf_counter() - began) * 1000
+    if status == 503:
+        phase.busy_ms.append(took_ms)
+        retry_after = headers.get("retry-after")
+        phase.busy_without_retry_after += retry_after is None
+        await asyncio.sleep(float(retry_after or "1"))
+    elif answered(answer):
+        phase.latencies_ms.append(took_ms)
+    else:
+        phase.failed += 1
+
+
+def answered(answer: bytes) -> bool:
+    data = json.loads(answer).get("data") or {}
     return bool((data.get("search") or {}).get("__typename") == "SearchHits")
 
 
-async def run_phase(url: str, clients: int, seconds: float, phase: Phase) -> None:
-    phase.seconds += seconds
-    await asyncio.gather(*(client(url, i, seconds, phase) for i in range(clients)))
+async def loop_lag(until: float, phase: Phase) -> None:
+    """How late this process's own event loop wakes a 10 ms sleep."""
+    while time.monotonic() < until:
+        began = time.perf_counter()
+        await asyncio.sleep(0.01)
+        phase.loop_lag_ms.append((time.perf_counter() - began) * 1000 - 10)
 
 
-async def measure(urls: dict[int, str], args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Each limit's server in turn, one client and then many, round after round: the servers
-    share whatever else the machine runs at the time."""
-    phases = {(limit, n): Phase(0.0) for limit in urls for n in (1, args.clients)}
-    for url in urls.values():
-        await run_phase(url, 1, args.warmup, Phase(0.0))  # plans cached, connections open
-    for _ in range(args.rounds):
-        for n in (1, args.clients):
-            for limit, url in urls.items():
-                await run_phase(url, n, args.seconds, phases[(limit, n)])
-    runs = []
-    for limit in urls:
-        one, loaded = phases[(limit, 1)].summary(), phases[(limit, args.clients)].summary()
-        runs.append(
-            {
-                "limit": limit,
-                "one_client": one,
-                f"{args.clients}_clients": loaded,
-                "p95_ratio": round(loaded["p95_ms"] / one["p95_ms"], 2),
-            }
-        )
-    return runs
+async def run_phase(url: str, clients: int, seconds: float) -> Phase:
+    phase = Phase(seconds)
+    until = time.monotonic() + seconds
+    await asyncio.gather(
+        loop_lag(until, phase), *(client(url, i, until, phase) for i in range(clients))
+    )
+    return phase
+
+
+async def burst(url: str, size: int) -> dict[str, Any]:
+    """``size`` adds at once from one agent into a new scope; what each answered, and how many
+    of their messages the scope holds after."""
+    scope = {"userId": f"burst-{uuid.uuid4().hex[:8]}", "agentId": "burst-agent"}
+    rng = random.Random(5)
+    messages = varied_messages(rng, size, 0, datetime.now(UTC))
+
+    async def add(http: httpx.AsyncClient, i: int) -> str:
+        message = {"content": messages[i].content, "id": f"burst-{i}"}
+        variables = {"messages": [message], "scope": scope}
+        response = await http.post("/graphql", json={"query": ADD, "variables": variables})
+        if response.status_code == 503:
+            return "Busy"
+        data = response.json().get("data") or {}
+        return str((data.get("addMessages") or {}).get("__typename", "error"))
+
+    async def add_alone(i: int) -> str:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+            return await add(http, i)
+
+    began = time.perf_counter()
+    answers = await asyncio.gather(*(add_alone(i) for i in range(size)))
+    seconds = round(time.perf_counter() - began, 2)
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+        stats = await http.post("/graphql", json={"query": STATS, "variables": {"scope": scope}})
+    stored = stats.json()["data"]["stats"]["messages"]
+    tally = {kind: answers.count(kind) for kind in sorted(set(answers))}
+    return {"adds": size, "answers": tally, "messages_stored": stored, "seconds": seconds}
+
+
+async def measure(url: str, counts: list[int], args: argparse.Namespace) -> list[dict[str, Any]]:
+    await run_phase(url, 1, args.warmup)  # plans cached, connections open
+    phases = {n: (await run_phase(url, n, args.seconds)).summary() for n in counts}
+    peak = max(p["goodput_per_s"] for p in phases.values()) or 1.0
+    return [
+        {"clients": n, **p, "goodput_share_of_peak": round(p["goodput_per_s"] / peak, 2)}
+        for n, p in phases.items()
+    ]
 
 
 async def main(args: argparse.Namespace) -> None:
     settings = bench_settings()
     ensure_neo4j(settings)
     await seed(settings, args.messages)
-    limits = [int(limit) for limit in args.limits.split(",")]
-    servers = {
-        limit: start_server(settings, args.port + i, {"ENGRAM_MAX_REQUESTS_IN_FLIGHT": str(limit)})
-        for i, limit in enumerate(limits)
-    }
+    env = dict(pair.split("=", 1) for pair in args.env)
+    server = start_server(settings, args.port, env)
+    url = f"http://127.0.0.1:{args.port}"
     try:
-        urls = {limit: f"http://127.0.0.1:{args.port + i}" for i, limit in enumerate(limits)}
-        runs = await measure(urls, args)
+        counts = [int(n) for n in args.clients.split(",")]
+        phases = await measure(url, counts, args)
+        burst_result = await burst(url, args.burst) if args.burst else None
     finally:
-        for server in servers.values():
-            server.terminate()
-            server.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
     result = {
-        "clients": args.clients,
+        "label": args.label,
+        "server_env": env,
         "seconds_per_phase": args.seconds,
-        "rounds": args.rounds,
-        "runs": runs,
+        "phases": phases,
+        "burst": burst_result,
         "messages_per_scope": args.messages,
         "scopes": SCOPES,
     }
     Console().print(result)
-    write_result("overload.json", result, "bench.overload")
+    write_result(args.out, result, "bench.overload")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limits", default="0,4", help="in-flight limits to try; 0 = none")
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=10, help="per phase and round")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", default="1,4,16,64,256", help="client counts, in turn")
+    parser.add_argument("--seconds", type=float, default=20, help="per client count")
     parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--burst", type=int, default=40, help="concurrent adds; 0 = none")
     parser.add_argument("--messages", type=int, default=200, help="per scope, seeded once")
-    parser.add_argument("--port", type=int, default=8111, help="the first server's; one per limit")
+    parser.add_argument("--env", nargs="*", default=[], help="KEY=VALUE for the server")
+    parser.add_argument("--label", default="", help="recorded with the result")
+    parser.add_argument("--out", default="overload.json", help="file name in bench/results/")
+    parser.add_argument("--port", type=int, default=8111)
     asyncio.run(main(parser.parse_args()))

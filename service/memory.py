@@ -39,6 +39,7 @@ from service.retrieval import word_forms
 from service.retrieval.context import build_context
 from service.retrieval.hybrid import HybridRetriever
 from service.retrieval.traversal import GraphTraversal
+from service.retrieval.warm_up import RecentSearch, RecentSearches, WarmUpWatch
 from service.store.dashboard_queries import DashboardStore
 from service.store.database import Database
 from service.store.filters import MemoryWhere
@@ -85,11 +86,15 @@ class MemoryService:
     # ``deferred`` is its queue.
     write_path: WritePath = field(init=False, repr=False)
     deferred: PendingStore = field(init=False, repr=False)
+    # The last searches, asked again when Neo4j comes back (retrieval/warm_up.py).
+    recent_searches: RecentSearches = field(init=False, repr=False)
+    warm_up_watch: WarmUpWatch | None = field(default=None, init=False, repr=False)
     # Profiles of entities and the changes of windows (profile/reader.py).
     profiles: ProfileReader = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.counts = scope_counts(self.settings)
+        self.recent_searches = RecentSearches(self.settings.warm_up_searches)
         self.lifecycle = Lifecycle(self.db, self.embedder, self.extractor)
         self.dashboard = DashboardStore(self.db)
         self.graph = GraphTraversal(self.db, hub_limit=self.settings.graph_hub_limit)
@@ -136,8 +141,25 @@ class MemoryService:
 
     async def close(self, grace_s: float = 0.0) -> None:
         """Stop the worker (writing what waits for up to ``grace_s``), then the driver."""
+        if self.warm_up_watch is not None:
+            await self.warm_up_watch.stop()
         await self.stop_worker(grace_s)
         await self.db.close()
+
+    def watch_neo4j(self) -> WarmUpWatch:
+        """Warm search up again whenever Neo4j comes back, until close() (retrieval/warm_up.py)."""
+        self.warm_up_watch = WarmUpWatch(self.db.ping, self.warm_up, self.settings.neo4j_watch_s)
+        self.warm_up_watch.start()
+        return self.warm_up_watch
+
+    async def warm_up(self) -> None:
+        """Ask the recent searches again, twice (a statement's first runs after a restart are
+        all slow, not only its planning), their hits unread; then prepare every search plan."""
+        await self.db.open_connections(SEARCH_CONNECTIONS)  # the old ones died with Neo4j
+        retriever = HybridRetriever(self.settings.search, self.store, self.embedder, self.counts)
+        for recent in 2 * self.recent_searches.latest():
+            await retriever.search(recent.query, recent.scope, recent.options)
+        await retriever.prepare_plans()
 
     def start_worker(self) -> DeferredWorker:
         """Write deferred adds in the background of this process until close()."""
@@ -209,6 +231,7 @@ class MemoryService:
                 )
                 hits = await retriever.search(query, scope, options)
                 read.count = len(hits)
+            self.recent_searches.remember(RecentSearch(query, scope, options))
             span.set_attribute("engram.hits", len(hits))
         return hits
 

@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import time
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -32,14 +33,22 @@ from bench.common import free_port, write_result
 from bench.soak import report
 from bench.soak.audit import Duplicates, drain_pending, read_stored
 from bench.soak.faults import FaultPlan, inject
-from bench.soak.processes import ServeProcess, SoakNeo4j, serve_processes, soak_settings
+from bench.soak.processes import (
+    BOLT_PORT,
+    HTTP_PORT,
+    SOAK_DATA,
+    ServeProcess,
+    SoakNeo4j,
+    serve_processes,
+    soak_settings,
+)
 from bench.soak.records import Fault
 from bench.soak.report import Stored
 from bench.soak.workload import Ledger, Workload, run_clients
 
 
 async def soak(args: argparse.Namespace) -> dict[str, Any]:
-    settings = soak_settings()
+    settings = soak_settings(args.data, args.bolt_port, args.http_port)
     neo4j = SoakNeo4j(settings)
     await asyncio.to_thread(neo4j.start_fresh)
     servers = serve_processes(settings, [free_port(), free_port()], args.lease_s)
@@ -136,13 +145,18 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--service-kill-at", type=float, default=0.6, help="share of --seconds")
     parser.add_argument("--lease-s", type=float, default=15, help="ENGRAM_PENDING_LEASE_S")
     parser.add_argument("--drain-timeout-s", type=float, default=180)
+    parser.add_argument("--data", type=Path, default=SOAK_DATA, help="emptied at the start")
+    parser.add_argument("--bolt-port", type=int, default=BOLT_PORT)
+    parser.add_argument("--http-port", type=int, default=HTTP_PORT)
+    parser.add_argument("--out", default="soak.json", help="file name in bench/results/")
     return parser.parse_args()
 
 
 def main() -> None:
-    result = asyncio.run(soak(parse_args()))
+    args = parse_args()
+    result = asyncio.run(soak(args))
     Console().print(result)
-    print(write_result("soak.json", result, "bench.soak"))
+    print(write_result(args.out, result, "bench.soak"))
 
 
 if __name__ == "__main__":

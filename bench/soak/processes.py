@@ -24,12 +24,14 @@ BOLT_PORT, HTTP_PORT = 7699, 7486
 SERVE_START_TIMEOUT_S = 180.0
 
 
-def soak_settings() -> Settings:
+def soak_settings(
+    data_dir: Path = SOAK_DATA, bolt_port: int = BOLT_PORT, http_port: int = HTTP_PORT
+) -> Settings:
     return Settings(
         _env_file=None,
-        data_dir=SOAK_DATA,
-        neo4j_bolt_port=BOLT_PORT,
-        neo4j_http_port=HTTP_PORT,
+        data_dir=data_dir,
+        neo4j_bolt_port=bolt_port,
+        neo4j_http_port=http_port,
         neo4j_heap="1g",
         neo4j_pagecache="512m",
     )

@@ -104,6 +104,8 @@ async def _memory_served(
     observe(app.state.memory, metrics)
     if settings.pending_worker:
         app.state.memory.start_worker()  # deferred adds (ingest/deferred.py)
+    if settings.neo4j_watch_s:
+        app.state.memory.watch_neo4j()  # search warmed up after a Neo4j restart
     # What start loaded (the models: ~290k objects) lives as long as the process; frozen, it
     # is left out of every full collection, which otherwise walks it in a pause that falls on
     # whichever request triggers it (bench/gc_pause.py).
@@ -147,6 +149,8 @@ async def healthz(request: Request) -> JSONResponse:
     if not up:
         body["detail"] = f"Neo4j at {memory.db.uri} does not answer"
     else:
+        if memory.warm_up_watch is not None:  # docs/operations.md, "After a crash"
+            body["search"] = "warming up" if memory.warm_up_watch.warming else "warm"
         if (embeddings := await _embeddings_health(memory)) is not None:
             body["embeddings"] = embeddings
         with suppress(DatabaseUnavailableError):

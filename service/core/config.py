@@ -124,10 +124,24 @@ class Settings(BaseSettings):
     """Prometheus metrics at `/metrics` need an API key (`X-API-Key`) or this key as a bearer token
     (at least 16 characters); open in `local` mode (docs/metrics.md).
     """
-    max_requests_in_flight: int = Field(default_factory=lambda: 2 * usable_cores(), ge=0)
-    """GraphQL and `/mcp` requests that may run at once in a process; past it a request is
-    answered at once with 503 Busy and `Retry-After` instead of waiting. 0 = no limit. Default:
-    two per usable core (docs/operations.md, "Under load")."""
+    # Reads and writes take separate slots (service/api/admission.py): a burst of adds does not
+    # turn searches away. Writes run the models and a write transaction, so fewer run at once.
+    max_reads_in_flight: int = Field(default_factory=lambda: 2 * usable_cores(), ge=0)
+    """GraphQL queries and read-only `/mcp` tool calls that may run at once in a process; 0 = no
+    limit. Default: two per usable core (docs/operations.md, "Under load")."""
+    max_writes_in_flight: int = Field(default_factory=lambda: usable_cores(), ge=0)
+    """GraphQL mutations and `/mcp` tool calls that write that may run at once in a process; 0 =
+    no limit. Default: one per usable core."""
+    max_requests_waiting: int = Field(default_factory=lambda: 32 * usable_cores(), ge=0)
+    """Requests of each kind (reads, writes) that may wait for a slot; past it a request is
+    answered at once with 503 Busy and `Retry-After`. Default: 32 per usable core."""
+    read_wait_s: float = Field(default=1.0, ge=0.0)
+    """How long a read may expect to wait for a slot: one whose expected wait (those ahead of it,
+    at the pace slots have freed lately) is longer, or would leave it too little of its deadline,
+    is refused at once."""
+    write_wait_s: float = Field(default=30.0, ge=0.0)
+    """How long a write may expect to wait for a slot, under the same rule: by default as long
+    as its deadline allows, so a burst of adds is written rather than refused."""
     busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
     """The `Retry-After` seconds of a Busy answer."""
     request_timeout_s: float = Field(default=30.0, ge=0.0)
@@ -136,6 +150,14 @@ class Settings(BaseSettings):
     shutdown_grace_s: int = Field(default=30, ge=0)
     """On SIGTERM `engram serve` stops accepting connections and lets requests in flight finish
     for up to this long, then cancels them (their transactions roll back) and stops."""
+    # A restarted Neo4j plans every query again and runs its first ones cold; the service warms
+    # search up in the background when Neo4j comes back (service/retrieval/warm_up.py).
+    neo4j_watch_s: float = Field(default=2.0, ge=0.0)
+    """How often `engram serve` asks Neo4j whether it answers; when it answers again after it did
+    not, the process warms search up in the background. 0 = never."""
+    warm_up_searches: int = Field(default=8, ge=0, le=100)
+    """How many of its last searches a process keeps (in memory only) to ask again when Neo4j
+    comes back, before it prepares every search plan."""
     # Deferred adds (addMessages mode DEFERRED; service/ingest/deferred.py).
     pending_worker: bool = True
     """Run the worker that writes deferred adds in this `engram serve` process. Several processes

@@ -20,7 +20,7 @@ class DatabaseUnavailableError(EngramError):
 
 
 class BusyError(EngramError):
-    """The service already runs its limit of requests (ENGRAM_MAX_REQUESTS_IN_FLIGHT); retry
+    """The service already runs its limit of reads or writes and enough wait; retry
     after ``retry_after_s`` seconds, or ask another process."""
 
     def __init__(self, message: str, retry_after_s: float = 1.0) -> None:

@@ -99,6 +99,11 @@ class Metrics:
         self.requests_in_flight = Gauge(
             "engram_requests_in_flight", "GraphQL and MCP requests running now.", registry=r
         )
+        self.requests_waiting = Gauge(
+            "engram_requests_waiting",
+            "GraphQL and MCP requests waiting for a read or write slot now.",
+            registry=r,
+        )
 
     def _write_metrics(self, r: CollectorRegistry) -> None:
         """What add writes, Neo4j's availability and the models' load time."""

@@ -1,5 +1,6 @@
-"""Overload fails fast, against a real Neo4j: past ENGRAM_MAX_REQUESTS_IN_FLIGHT a request is
-answered Busy at once, and a query that outlives ENGRAM_REQUEST_TIMEOUT_S writes nothing.
+"""Overload, against a real Neo4j: writes past their slots wait their turn up to a bound and
+are then all written; past the bound a write is answered Busy at once, while reads keep their
+own slots; a query that outlives ENGRAM_REQUEST_TIMEOUT_S writes nothing.
 
 A request is held in flight without timing: a transaction of the test's own holds a write
 lock on the scope's entities, so an add that mentions one waits inside its write transaction,
@@ -108,37 +109,93 @@ def held_add(client: httpx.AsyncClient) -> asyncio.Task[httpx.Response]:
     return asyncio.create_task(client.post("/graphql", json=add_request(MENTIONS_KNOWN)))
 
 
-async def test_past_the_limit_the_answer_is_busy_at_once(
+async def until_gauge(client: httpx.AsyncClient, name: str, at_least: float) -> None:
+    while await gauge(client, name) < at_least:
+        await asyncio.sleep(0.02)
+
+
+async def test_past_the_bound_a_write_is_busy_at_once_and_reads_still_run(
     known_scope: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:
     search = {"query": SEARCH, "variables": {"q": "where", "scope": SCOPE}}
-    app = app_for(known_scope, neo4j_target, max_requests_in_flight=1, busy_retry_after_s=2)
+    app = app_for(
+        known_scope,
+        neo4j_target,
+        max_writes_in_flight=1,
+        max_requests_waiting=0,
+        busy_retry_after_s=2,
+    )
     async with client_for(app) as client:
         async with lock_entities(neo4j_target):
             held = held_add(client)
-            while await gauge(client, "engram_requests_in_flight") < 1:
-                await asyncio.sleep(0.02)
+            await until_gauge(client, "engram_requests_in_flight", 1)
 
-            refused = await client.post("/graphql", json=search)
+            refused = await client.post("/graphql", json=add_request(KNOWN))
             assert refused.status_code == 503 and refused.headers["Retry-After"] == "2"
             [error] = refused.json()["errors"]
             assert error["extensions"] == {"code": "Busy", "retryAfter": 2}
-            mcp = await client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+            tool = {"name": "add_messages", "arguments": {"messages": KNOWN, "user_id": "ola"}}
+            call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": tool}
+            mcp = await client.post("/mcp", json=call)
             assert mcp.status_code == 503 and mcp.json()["error"]["message"].startswith("Busy:")
             assert (await client.get("/healthz")).status_code == 200  # never limited
             async with EngramClient("http://x", transport=httpx.ASGITransport(app=app)) as engram:
                 with pytest.raises(BusyError) as busy:
-                    await engram.search("where", user_id="ola")
-            assert busy.value.retry_after_s == 2
+                    await engram.add(KNOWN, user_id="ola")
+                assert busy.value.retry_after_s == 2
+                read = await client.post("/graphql", json=search)  # reads have their own slots
+                assert read.json()["data"]["search"]["__typename"] == "SearchHits"
             assert not held.done()
         # The lock is gone: the held add lands, and the slot it took is free again.
         done = await asyncio.wait_for(held, WAIT_S)
         assert done.json()["data"]["addMessages"]["__typename"] == "AddMessagesSuccess"
-        again = await client.post("/graphql", json=search)
-        assert again.json()["data"]["search"]["__typename"] == "SearchHits"
+        again = await client.post("/graphql", json=add_request(KNOWN))
+        assert again.json()["data"]["addMessages"]["__typename"] == "AddMessagesSuccess"
         samples = parse((await client.get("/metrics")).text)
     assert value(samples, "engram_errors_total", surface="graphql", kind="Busy") == 2
     assert value(samples, "engram_errors_total", surface="mcp", kind="Busy") == 1
+
+
+async def test_a_burst_of_adds_waits_its_turn_and_is_all_written(
+    known_scope: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    burst = [
+        [{"content": f"Ola took the ferry from Oslo on day {i}.", "id": f"burst-{i}"}]
+        for i in range(12)
+    ]
+    app = app_for(known_scope, neo4j_target, max_writes_in_flight=1, write_wait_s=WAIT_S)
+    async with client_for(app) as client:
+        async with lock_entities(neo4j_target):
+            adds = [
+                asyncio.create_task(client.post("/graphql", json=add_request(messages)))
+                for messages in burst
+            ]
+            # One add holds the only write slot, waiting on the lock; the rest wait for it.
+            await until_gauge(client, "engram_requests_waiting", len(burst) - 1)
+            assert await gauge(client, "engram_requests_in_flight") == 1
+        answers = await asyncio.wait_for(asyncio.gather(*adds), WAIT_S)
+    kinds = [a.json()["data"]["addMessages"]["__typename"] for a in answers]
+    assert kinds == ["AddMessagesSuccess"] * len(burst)
+    counts = await known_scope.store.counts(Scope(user_id="ola"))
+    assert counts["Message"] == len(KNOWN) + len(burst)
+
+
+async def test_past_the_waiting_bound_a_write_is_refused_and_those_waiting_are_written(
+    known_scope: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    settings = {"max_writes_in_flight": 1, "max_requests_waiting": 2, "write_wait_s": WAIT_S}
+    app = app_for(known_scope, neo4j_target, **settings)
+    async with client_for(app) as client:
+        async with lock_entities(neo4j_target):
+            held = [held_add(client)]
+            await until_gauge(client, "engram_requests_in_flight", 1)
+            held += [held_add(client), held_add(client)]
+            await until_gauge(client, "engram_requests_waiting", 2)
+            refused = await client.post("/graphql", json=add_request(KNOWN))
+            assert refused.status_code == 503 and "Retry-After" in refused.headers
+        answers = await asyncio.wait_for(asyncio.gather(*held), WAIT_S)
+    kinds = {a.json()["data"]["addMessages"]["__typename"] for a in answers}
+    assert kinds == {"AddMessagesSuccess"}
 
 
 SendAdd = Callable[[], Coroutine[Any, Any, str]]  # answers the result's type name

@@ -1,16 +1,30 @@
-"""Admission without a database: which paths are limited, the busy answers, the deadline."""
+"""Admission without a database: which paths are limited, reads told from writes, how long a
+request may wait for a slot, the gate's hand-over, the busy answers, the deadline."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
 import time
+from typing import Any
 
 import pytest
 
-from service.api.admission import Surface, busy_response, limited_surface
+from service.api.admission import (
+    WRITE_TOOLS,
+    Surface,
+    Work,
+    busy_response,
+    limited_surface,
+    slot_limits,
+    work_of,
+)
+from service.api.slots import SlotGate, SlotLimits, allowed_wait
 from service.core.config import Settings
 from service.core.deadline import deadline_after, deadline_passed, transaction_timeout
 from service.core.errors import QueryTimeoutError
+from service.mcp.tools import Binding, build_server
 
 
 @pytest.mark.parametrize(
@@ -30,15 +44,173 @@ def test_only_graphql_and_mcp_are_limited(scope_type: str, path: str, surface: S
     assert limited_surface({"type": scope_type, "path": path}) is surface
 
 
+def graphql(query: str, **variables: object) -> bytes:
+    return json.dumps({"query": query, "variables": variables}).encode()
+
+
+def mcp_call(tool: str) -> bytes:
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool}}
+    return json.dumps(message).encode()
+
+
+@pytest.mark.parametrize(
+    ("surface", "method", "body", "work"),
+    [
+        (Surface.GRAPHQL, "POST", graphql("mutation { addMessages }"), Work.WRITE),
+        (Surface.GRAPHQL, "POST", graphql("mutation Add($m: [M!]!) { x }"), Work.WRITE),
+        (Surface.GRAPHQL, "POST", graphql("query { a } mutation B { b }"), Work.WRITE),
+        (Surface.GRAPHQL, "POST", graphql("{ search(query: $q) }", q="a mutation"), Work.READ),
+        (Surface.GRAPHQL, "POST", graphql("query Mutations { search }"), Work.READ),
+        (
+            Surface.GRAPHQL,
+            "POST",
+            b"[%s, %s]" % (graphql("{ a }"), graphql("mutation { b }")),
+            Work.WRITE,
+        ),
+        (Surface.GRAPHQL, "GET", b"", Work.READ),
+        (Surface.GRAPHQL, "POST", b"not json", Work.READ),
+        (Surface.GRAPHQL, "POST", b'"a string"', Work.READ),
+        (Surface.MCP, "POST", mcp_call("add_messages"), Work.WRITE),
+        (Surface.MCP, "POST", mcp_call("forget"), Work.WRITE),
+        (Surface.MCP, "POST", mcp_call("search"), Work.READ),
+        (Surface.MCP, "POST", b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}', Work.READ),
+        (Surface.MCP, "POST", b'{"method": "tools/call", "params": []}', Work.READ),
+    ],
+)
+def test_reads_and_writes_are_told_apart_from_the_raw_body(
+    surface: Surface, method: str, body: bytes, work: Work
+) -> None:
+    assert work_of(surface, method, body) is work
+
+
+async def test_the_write_tools_are_those_that_are_not_read_only() -> None:
+    server = build_server(Binding(_unused, _unused))
+    tools = await server.list_tools()
+    writing = {t.name for t in tools if not (t.annotations and t.annotations.read_only_hint)}
+    assert writing == WRITE_TOOLS
+
+
+def _unused(_: object) -> Any:
+    raise AssertionError("listing the tools calls none")
+
+
+LIMITS = SlotLimits(slots=2, max_waiting=3, max_wait_s=5.0)
+
+
+@pytest.mark.parametrize(
+    ("running", "waiting", "held_s", "budget_s", "wait_s"),
+    [
+        (0, 0, 0.3, 30.0, 0.0),  # a free slot: at once
+        (1, 0, 0.3, 30.0, 0.0),
+        (2, 0, 0.3, 30.0, 29.7),  # full: in line, until only a slot's time is left
+        (2, 2, 0.3, 30.0, 29.7),  # two ahead: 0.45 s expected
+        (2, 3, 0.3, 30.0, None),  # as many wait as may
+        (2, 1, 4.0, 30.0, 26.0),  # one ahead at 4 s a slot: 4 s expected, within the bound
+        (2, 2, 4.0, 30.0, None),  # two ahead: 6 s expected, past it
+        (2, 0, 0.3, 2.0, 1.7),  # a near deadline
+        (2, 2, 1.0, 2.0, None),  # 1.5 s expected, 1 s left before a slot's work
+        (2, 0, 3.0, 2.0, None),  # its deadline passes before a slot's work would end
+    ],
+)
+def test_how_long_a_request_may_wait(
+    running: int, waiting: int, held_s: float, budget_s: float, wait_s: float | None
+) -> None:
+    assert allowed_wait(LIMITS, running, waiting, held_s, budget_s) == pytest.approx(wait_s)
+
+
+def test_no_limit_runs_everything_at_once() -> None:
+    unlimited = SlotLimits(slots=0, max_waiting=0, max_wait_s=0.0)
+    assert allowed_wait(unlimited, 1000, 0, 5.0, 1.0) == 0.0
+
+
+def test_no_wait_allowed_refuses_at_once_when_full() -> None:
+    no_wait = SlotLimits(slots=1, max_waiting=0, max_wait_s=5.0)
+    assert allowed_wait(no_wait, 1, 0, 0.1, 30.0) is None
+
+
+async def test_a_freed_slot_goes_to_the_first_waiter_in_turn() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
+    assert await gate.enter(60.0)
+    order: list[int] = []
+
+    async def waiter(i: int) -> None:
+        assert await gate.enter(60.0)
+        order.append(i)
+
+    waiters = [asyncio.create_task(waiter(i)) for i in range(3)]
+    while gate.waiting < 3:
+        await asyncio.sleep(0)
+    for _ in range(3):
+        gate.leave(0.1)
+        while len(order) < 3 - gate.waiting:
+            await asyncio.sleep(0)
+    await asyncio.gather(*waiters)
+    assert order == [0, 1, 2] and gate.running == 1
+    gate.leave(0.1)
+    assert gate.running == 0 and gate.waiting == 0
+
+
+async def test_a_waiter_whose_deadline_comes_is_refused_and_leaves_the_line() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
+    assert await gate.enter(60.0)
+    assert not await gate.enter(0.01)
+    assert gate.waiting == 0 and gate.running == 1
+    gate.leave(0.1)
+    assert gate.running == 0
+
+
+async def test_a_cancelled_waiter_leaves_the_line_and_the_next_gets_the_slot() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
+    assert await gate.enter(60.0)
+    gone = asyncio.create_task(gate.enter(60.0))
+    stays = asyncio.create_task(gate.enter(60.0))
+    while gate.waiting < 2:
+        await asyncio.sleep(0)
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    gate.leave(0.1)
+    assert await stays and gate.running == 1 and gate.waiting == 0
+
+
+async def test_without_a_deadline_a_waiter_waits_for_its_turn() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
+    assert await gate.enter(math.inf)
+    waiter = asyncio.create_task(gate.enter(math.inf))
+    while gate.waiting < 1:
+        await asyncio.sleep(0)
+    gate.leave(0.1)
+    assert await waiter and gate.running == 1
+
+
+async def test_the_time_a_slot_is_held_follows_the_latest_requests() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=5, max_wait_s=60.0))
+    for _ in range(30):
+        assert await gate.enter(60.0)
+        gate.leave(2.0)
+    assert gate.held_s == pytest.approx(2.0, rel=0.01)
+
+
+def test_defaults_come_from_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("service.core.config.usable_cores", lambda: 3)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    limits = slot_limits(settings)
+    assert limits[Work.READ].slots == 6 and limits[Work.WRITE].slots == 3
+    assert limits[Work.READ].max_waiting == 96
+
+
 def test_busy_answers_say_busy_and_when_to_retry() -> None:
-    settings = Settings.model_construct(max_requests_in_flight=3, busy_retry_after_s=5)
-    graphql = busy_response(Surface.GRAPHQL, settings)
-    assert graphql.status_code == 503 and graphql.headers["Retry-After"] == "5"
-    [error] = json.loads(bytes(graphql.body))["errors"]
+    settings = Settings.model_construct(
+        max_reads_in_flight=3, max_writes_in_flight=1, busy_retry_after_s=5
+    )
+    graphql_busy = busy_response(Surface.GRAPHQL, Work.READ, settings)
+    assert graphql_busy.status_code == 503 and graphql_busy.headers["Retry-After"] == "5"
+    [error] = json.loads(bytes(graphql_busy.body))["errors"]
     assert error["extensions"] == {"code": "Busy", "retryAfter": 5}
-    assert "3 requests" in error["message"]
-    mcp = json.loads(bytes(busy_response(Surface.MCP, settings).body))
+    assert "read slots (3)" in error["message"]
+    mcp = json.loads(bytes(busy_response(Surface.MCP, Work.WRITE, settings).body))
     assert mcp["jsonrpc"] == "2.0" and mcp["error"]["message"].startswith("Busy: ")
+    assert "write slots (1)" in mcp["error"]["message"]
 
 
 def test_no_deadline_outside_a_request() -> None:
