@@ -61,6 +61,12 @@ class SearchKnobs:
     graph_hop_decay: float
 
 
+# Settings that were replaced: setting one refuses to start rather than being ignored.
+RENAMED = {
+    "max_requests_in_flight": "ENGRAM_MAX_READS_IN_FLIGHT and ENGRAM_MAX_WRITES_IN_FLIGHT",
+}
+
+
 class Settings(BaseSettings):
     """Typed configuration; every field can be set as ENGRAM_<NAME>."""
 
@@ -388,6 +394,9 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _remote_needs_credentials(self) -> Settings:
+        for old, new in RENAMED.items():
+            if f"ENGRAM_{old.upper()}" in os.environ:  # unknown names are ignored: say so
+                raise ValueError(f"ENGRAM_{old.upper()} is gone; set {new} instead")
         # A user's own Neo4j (or Aura) runs with auth on: refuse to connect without a password.
         remote = self.neo4j_uri is not None and not _is_loopback(self.neo4j_uri)
         if remote and not self.neo4j_password.get_secret_value():

@@ -1,4 +1,5 @@
-"""docs/configuration.md lists every setting and is what `python -m service.config_doc` writes."""
+"""docs/configuration.md lists every setting and is what `python -m service.config_doc` writes;
+a replaced setting is refused by name."""
 
 from __future__ import annotations
 
@@ -29,3 +30,11 @@ def test_the_configuration_reference_is_up_to_date() -> None:
 
 def test_a_default_under_home_reads_the_same_on_every_machine() -> None:
     assert "| `ENGRAM_DATA_DIR` | `Path` | `~/.local/share/engram` |" in render_configuration()
+
+
+def test_a_replaced_setting_refuses_to_start_and_names_its_successor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ENGRAM_MAX_REQUESTS_IN_FLIGHT", "8")
+    with pytest.raises(ValueError, match="ENGRAM_MAX_READS_IN_FLIGHT"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
