@@ -72,6 +72,7 @@ FRAMES = [
         {"何琳": L.PERSON, "四川大学": L.ORG},
         ("何琳", "STUDIES_AT", "四川大学"),
     ),
+    ("五一我们一家三口去了趟洛阳。", {"洛阳": L.PLACE}, ("王芳", "VISITED", "洛阳")),
     # 是 + organisation + 的 + role / student / member
     ("刘洋是德邦的一名司机。", {"刘洋": L.PERSON, "德邦": L.ORG}, ("刘洋", "WORKS_AT", "德邦")),
     ("我是北师大的研究生。", {"北师大": L.ORG}, ("王芳", "STUDIES_AT", "北师大")),
