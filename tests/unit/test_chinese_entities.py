@@ -232,3 +232,9 @@ def test_a_three_character_name_jieba_cut_short(finder: ChineseEntityFinder) -> 
     """邱晓/nr 彤来/n: the given name's last character glued to the verb after it."""
     assert found(finder, "我朋友邱晓彤来了") == {"邱晓彤": EntityLabel.PERSON}
     assert found(finder, "王芳来了") == {"王芳": EntityLabel.PERSON}
+
+
+def test_a_relation_verb_jieba_tags_as_a_name_is_none(finder: ChineseEntityFinder) -> None:
+    """长大/ns, 扎根/ns: verbs of zh_relation_words.json, not places (sentences made up)."""
+    for text in ("她从小在厦门长大。", "他们一家在贵阳扎根了。"):
+        assert all(m.text not in ("长大", "扎根") for m in finder.find(text))

@@ -163,3 +163,12 @@ def test_a_department_is_no_employer(finder: RelationExtractor) -> None:
     }
     # A club or a site is no department: 俱乐部 ends in 部.
     assert any(r[2] == "星海俱乐部" for r in find(finder, "我在星海俱乐部当教练。"))
+
+
+def test_a_phrase_is_no_name(finder: RelationExtractor) -> None:
+    """A kin's "name" with a verb and a time word in it, or a named subject run on into its
+    verb, is no endpoint (sentences made up)."""
+    names = {r.target.name for r in finder.find("我爸退休前是市二中的老师。", "zh", [], "王芳")}
+    assert "退休前" not in names
+    found = find(finder, "邓超毕业以后留在了厦门。", 邓超=L.PERSON, 厦门=L.PLACE)
+    assert not any(source == "邓超毕业" for source, _, _ in found)

@@ -26,6 +26,7 @@ import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 from types import MappingProxyType
 
 import jieba
@@ -501,6 +502,8 @@ class ChineseEntityFinder:
         surface = casefold_name(mention.text)
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
+        if mention.extractor.startswith("jieba:") and surface in _verb_words():
+            return False  # 在青岛长大: 长大/ns is the verb of a relation, not a place
         return len(surface) >= 2 and not surface.isdigit()
 
 
@@ -520,6 +523,30 @@ def _places_in_phrases(text: str, mentions: list[EntityMention]) -> list[EntityM
             mention = replace(mention, text=mention.text[:-1], end=mention.end - 1)
         found.append(mention)
     return found
+
+
+# Classes of zh_relation_words.json whose words are verbs (住, 长大, 上班, 入职 …).
+VERB_CLASSES = (
+    "WORK_VERB",
+    "JOIN_WORK",
+    "HIRED",
+    "SETTLE",
+    "MOVE_TO",
+    "STUDY_VERB",
+    "CREATE_VERB",
+    "OWN_VERB",
+    "LIKE_VERB",
+    "DISLIKE_VERB",
+    "LEISURE_VERB",
+    "VISIT_PURPOSE",
+)
+
+
+@cache
+def _verb_words() -> frozenset[str]:
+    """The verbs of the relation word classes: jieba tags a few as names (长大/ns)."""
+    classes = load_relation_words().classes
+    return frozenset(word for name in VERB_CLASSES for word in classes.get(name, ()))
 
 
 def _branch_words() -> frozenset[str]:

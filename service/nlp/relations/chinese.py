@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+import jieba.posseg
+
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.table import (
@@ -283,6 +285,16 @@ def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> boo
     return first.isascii() or doubled or first in surnames() or first in "小老阿"
 
 
+def _is_phrase(word: str) -> bool:
+    """Whether jieba reads ``word`` as a phrase with a word of two characters or more that is
+    a verb, a time or place word, an adverb or a preposition (退休/v 前/f), which no name holds
+    (jieba cuts an unknown name into characters: 车/zg 振/v 宇/nr)."""
+    words = list(jieba.posseg.cut(word, HMM=False))
+    return len(words) > 1 and any(
+        len(w.word) > 1 and w.flag.startswith(("v", "t", "f", "d", "p")) for w in words
+    )
+
+
 def _subject(
     part: str,
     start: int,
@@ -359,6 +371,9 @@ def _endpoint(
     inside = _mention_inside(mentions, start, end, at_start)
     if inside is not None:
         return mention_endpoint(inside)
+    person = [m for m in mentions if m.start == start < m.end < end]
+    if person and person[0].voted_label is EntityLabel.PERSON:
+        return mention_endpoint(person[0])  # 宋佳毕业以后…: the name, not the name and a verb
     known = any(p.name == surface for p in people)
     label = EntityLabel.PERSON if known else _overlapping_label(mentions, start, end)
     return Endpoint(surface, label, start, end)
@@ -459,6 +474,8 @@ def _target_words(
         surface = _trim_name(surface)
         if not _is_name(surface) or _time_prefix().fullmatch(surface):
             return None  # 我侄女以后要…: 以后 is no name
+        if not _names(mentions, start, start + len(surface)) and _is_phrase(surface):
+            return None  # 我妈退休前…: a verb and a time word are no name
         return surface, start, start + len(surface)
     if row.type is RelationType.STUDIES_AT:
         major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大

@@ -1,8 +1,9 @@
 """Typed relations between entity mentions, from a pattern table and the parse (no LLM).
 
 ``RelationExtractor.find`` reads one fact: English from its dependency parse
-(``relations_en.py``), Chinese from regexes (``relations_zh.py``), both driven by the rows of
-``nlp_models/relations.jsonl`` (``relation_table.py``).
+(``english.py``), Chinese from regexes (``chinese.py``), both driven by the rows of
+``nlp_models/relations.jsonl`` (``table.py``), and from a small grammar over jieba's tags
+(``chinese_grammar.py``, ``nlp_models/zh_grammar.json``).
 
 First person (I, me, my, we, our; 我, 我们) is the speaker. A pronoun that cannot be resolved
 inside the fact (he, she, they; 他, 她) gives no relation, unless an English one stands for the
@@ -18,6 +19,7 @@ import spacy
 
 from service.nlp.entities.patterns import EntityMention
 from service.nlp.relations.chinese import ChineseRelations
+from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.english import EnglishRelations
 from service.nlp.relations.table import (
@@ -28,6 +30,7 @@ from service.nlp.relations.table import (
     RelationMention,
     RelationRow,
     RelationType,
+    keep_relation,
     load_relation_rows,
 )
 
@@ -51,6 +54,7 @@ class RelationExtractor:
         self.rows = {row.id: row for row in rows}
         self._english = EnglishRelations([row for row in rows if row.lang == "en"])
         self._chinese = ChineseRelations([row for row in rows if row.lang == "zh"])
+        self._grammar = ChineseGrammar()
 
     def find(
         self,
@@ -71,5 +75,8 @@ class RelationExtractor:
             context = conversation or Conversation(addressee)
             return self._english.find(text, mentions, speaker, sentence, context)
         if lang == "zh":
-            return self._chinese.find(text, mentions, speaker, addressee)
+            found = self._chinese.find(text, mentions, speaker, addressee)
+            for relation in self._grammar.find(text, mentions, speaker):
+                keep_relation(found, relation)  # found by a row and the grammar: one
+            return found
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")

@@ -1,0 +1,405 @@
+"""Chinese relations from a small grammar over jieba's tags, beside the regex rows.
+
+A regex row spells out one clause; people put time words, adverbs, 了/过, measure words and
+的-phrases between the subject, the verb and the object wherever they like (我在海信一直干到
+现在, 上周刚提了辆新的X). Here a clause (split at punctuation and connectives) holds a subject,
+a trigger word of a frame's classes and a target mention, with only filler between: words
+whose jieba tag or spelling says they carry no meaning of their own for the relation. The
+frames and the filler are data (``nlp_models/zh_grammar.json``); the trigger words are the
+classes of ``zh_relation_words.json``. The subject is the last person named before the
+trigger, 我/我们 (the speaker), or, when there is none, the last clause's subject or the
+speaker, as in ``chinese.py``. A relation both find is one (``keep_relation``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import jieba
+import jieba.posseg
+
+from service.nlp.entities.mentions import EntityLabel, EntityMention
+from service.nlp.relations.chinese import (
+    _NEGATION,
+    _PLAN,
+    _PLANNED_TYPES,
+    _QUESTION,
+    _unreal,
+)
+from service.nlp.relations.chinese_grammar_table import (
+    FrameRow,
+    GrammarTable,
+    Shape,
+    load_grammar,
+    trigger_regex,
+)
+from service.nlp.relations.chinese_words import alternation
+from service.nlp.relations.table import (
+    Endpoint,
+    RelationMention,
+    RelationType,
+    compile_row_regex,
+    keep_relation,
+    mention_endpoint,
+    relation_words,
+    speaker_endpoint,
+)
+
+_PUNCTUATION = re.compile(r"[，,。！？；;!?、：:…~～\n]")
+_OTHERS = re.compile(r"[你您他她它]|大家|别人|人家")
+_THIRD_PERSON = re.compile(r"[他她]")
+_SITED = frozenset({EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.EVENT})
+_ORGS = frozenset({EntityLabel.ORG})
+_TOPIC_SUBJECT = re.compile(r"(?:这家|那家|这个|那个)?(?:我们|我|他|她)(?!们)")
+_NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
+
+__all__ = ["ChineseGrammar", "word_starts"]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame with its trigger: its words (longest first) or its patterns."""
+
+    row: FrameRow
+    trigger: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One frame matched in a clause: where its subject must stand before, its target."""
+
+    frame: Frame
+    opens: int  # the subject is named before this offset
+    verb_end: int  # plans and denials are looked for up to here
+    target: EntityMention
+    source: EntityMention | None = None  # the SITED shape names its own subject
+
+
+@dataclass
+class Subjects:
+    """Who the fact is about so far: the speaker, the last clause's subject."""
+
+    me: Endpoint | None
+    last: list[Endpoint] = field(default_factory=list)
+
+
+class ChineseGrammar:
+    """The frames of ``zh_grammar.json`` applied to one fact at a time."""
+
+    def __init__(self, table: GrammarTable | None = None) -> None:
+        self.table = table if table is not None else load_grammar()
+        classes = relation_words().classes
+        self.frames = [Frame(row, trigger_regex(row)) for row in self.table.frames]
+        parts = (*classes.get("SITE", ()), *classes.get("DEPARTMENT", ()))
+        self._part = compile_row_regex(alternation(parts))
+        self._breaks = re.compile("|".join(map(re.escape, self.table.clause_breaks)))
+        self._place_tail = compile_row_regex(alternation(classes.get("PLACE_TAIL", ("里",))))
+        self._opening = re.compile(rf"(?:{_PUNCTUATION.pattern}|{self._breaks.pattern})*")
+
+    def find(
+        self, text: str, mentions: list[EntityMention], speaker: str | None
+    ) -> list[RelationMention]:
+        found: list[RelationMention] = []
+        subjects = Subjects(speaker_endpoint(speaker))
+        for start, end in self.clauses(text):
+            inside = [m for m in mentions if start <= m.start and m.end <= end]
+            self._open(text, start, inside, subjects)
+            for hit in self._hits(text, start, end, inside):
+                if not _asserted(text, start, end, hit):
+                    continue
+                for source in self._sources(text, start, hit, mentions, subjects):
+                    keep_relation(found, _relation(hit, source))
+        return found
+
+    def clauses(self, text: str) -> list[tuple[int, int]]:
+        """Spans of the clauses: cut at punctuation and at connectives (但是, 然后)."""
+        cuts = sorted(
+            {0, len(text)}
+            | {m.start() for m in _PUNCTUATION.finditer(text)}
+            | {m.start() for m in self._breaks.finditer(text)}
+        )
+        return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+
+    def _open(
+        self, text: str, start: int, mentions: list[EntityMention], subjects: Subjects
+    ) -> None:
+        """A clause that opens with 我 or a person's name (after a connective and filler)
+        gives the subject that the clauses after it continue (X毕业以后，然后在Y干了一年)."""
+        at = _end(self._opening.match(text, start), start)
+        if text.startswith("我", at) and subjects.me is not None:
+            subjects.last = [subjects.me]
+            return
+        people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
+        if people and self.filler(text[at : people[0].start]):
+            subjects.last = [mention_endpoint(people[0], EntityLabel.PERSON)]
+
+    def _hits(
+        self, text: str, start: int, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        for frame in self.frames:
+            shape = frame.row.shape
+            if shape is Shape.AT:
+                yield from self._at(frame, text, start, end, mentions)
+            elif shape is Shape.VERB:
+                yield from self._verb(frame, text, start, end, mentions)
+            elif shape is Shape.IS_OF:
+                yield from self._is_of(frame, text, start, end, mentions)
+            elif shape is Shape.IN_PLACE:
+                yield from self._in_place(frame, text, mentions)
+            elif shape is Shape.TOPIC:
+                yield from self._topic(frame, text, start, end, mentions)
+            else:
+                yield from self._sited(frame, text, end, mentions)
+
+    def _topic(
+        self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """A target that opens the clause, then its subject (我, 他, a name), filler, trigger."""
+        at = _end(self._opening.match(text, start), start)
+        target = self._target_after(frame, text, at, mentions)
+        if target is None:
+            return
+        subject = _TOPIC_SUBJECT.match(text, target.end)
+        named = [m for m in mentions if m.start == target.end]
+        said = subject.end() if subject else named[0].end if named else None
+        if said is None or (named and named[0].voted_label is not EntityLabel.PERSON):
+            return
+        verb = self._trigger_after(frame, text, said, end)
+        if verb is not None:
+            yield Hit(frame, said, verb, target)
+
+    def _at(
+        self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """在 + target + filler + trigger."""
+        starts = word_starts(text[start:end], start)
+        for at in (i for i in range(start, end) if text[i] == "在" and i in starts):
+            target = self._target_after(frame, text, at + 1, mentions, max_gap=2)
+            if target is None:
+                continue
+            verb = self._trigger_after(frame, text, self._after_part(text, target.end), end)
+            if verb is not None:
+                yield Hit(frame, at, verb, target)
+
+    def _verb(
+        self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """Trigger + filler + target."""
+        for i in sorted(word_starts(text[start:end], start)):
+            word = frame.trigger.match(text, i, end)
+            if word is None:
+                continue
+            target = self._target_after(frame, text, word.end(), mentions)
+            if target is not None:
+                yield Hit(frame, i, word.end(), target)
+
+    def _is_of(
+        self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """是 + target + 的 + filler + trigger."""
+        for at in (i for i in range(start, end) if text[i] == "是"):
+            target = self._target_after(frame, text, at + 1, mentions, max_gap=0)
+            if target is None or not text.startswith("的", target.end):
+                continue
+            role = self._trigger_after(frame, text, target.end + 1, end)
+            if role is not None:
+                yield Hit(frame, at, role, target)
+
+    def _sited(
+        self, frame: Frame, text: str, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """An organisation (or a place, an event), 的 and a site word or not, filler, trigger,
+        a place (X总部设在Y, X就在Y市中心)."""
+        for org in (m for m in mentions if m.voted_label in _SITED):
+            verb = self._trigger_after(frame, text, self._after_part(text, org.end), end)
+            if verb is None:
+                continue
+            target = self._target_after(frame, text, verb, mentions)
+            if target is not None:
+                yield Hit(frame, org.start, verb, target, source=org)
+
+    def _in_place(self, frame: Frame, text: str, mentions: list[EntityMention]) -> Iterator[Hit]:
+        """A place, a part of it or not (老城区), filler (的, 那家), an organisation: the
+        organisation is there (长沙的X, 泉州老城区那家X)."""
+        for place in (m for m in mentions if _fits(frame.row, m)):
+            tail = self._place_tail.match(text, place.end)
+            at = tail.end() if tail else place.end
+            org = self._target_after(frame, text, at, mentions, max_gap=4, labels=_ORGS)
+            if org is not None:
+                yield Hit(frame, place.start, org.end, place, source=org)
+
+    def _after_part(self, text: str, start: int) -> int:
+        """Past a part of an organisation after it, 的 or not (X的实验室, X急诊科): where its
+        people work or study is the organisation's."""
+        at = start + (1 if text.startswith("的", start) else 0)
+        part = self._part.match(text, at)
+        if part is None:
+            word = next(iter(jieba.posseg.cut(text[at : at + 4], HMM=False)), None)
+            if word is not None and word.flag == "n" and word.word[-1] in "科部室组":
+                return at + len(word.word)
+            return start
+        return part.end()
+
+    def _trigger_after(self, frame: Frame, text: str, start: int, end: int) -> int | None:
+        """The end of the first trigger after ``start`` with only filler before it."""
+        stop = min(end, start + self.table.max_filler + 1)
+        for i in sorted(word_starts(text[start:end], start) & set(range(start, stop))):
+            word = frame.trigger.match(text, i, end)
+            if word is not None and self.filler(text[start:i]):
+                return word.end()
+        return None
+
+    def _target_after(
+        self,
+        frame: Frame,
+        text: str,
+        start: int,
+        mentions: list[EntityMention],
+        max_gap: int | None = None,
+        labels: frozenset[EntityLabel] | None = None,
+    ) -> EntityMention | None:
+        """The first mention after ``start`` with only filler before it, of a label the frame
+        (or ``labels``) takes, or ending in a head of the frame's type."""
+        limit = self.table.max_filler if max_gap is None else max_gap
+        after = sorted((m for m in mentions if start <= m.start <= start + limit), key=_start)
+        for mention in after[:1]:
+            fits = mention.voted_label in labels if labels else _fits(frame.row, mention)
+            if fits and self.filler(text[start : mention.start]):
+                return mention
+        return None
+
+    def filler(self, gap: str) -> bool:
+        """Whether ``gap`` holds only words with no meaning of their own for a relation."""
+        if not gap:
+            return True
+        if len(gap) > self.table.max_filler or _PUNCTUATION.search(gap):
+            return False
+        words = list(jieba.posseg.cut(gap, HMM=False))
+        for i, (word, tag) in enumerate(words):
+            before_de = i + 1 < len(words) and words[i + 1].word == "的"
+            if word in self.table.filler_words or tag in self.table.filler_tags or before_de:
+                continue
+            return False
+        return True
+
+    def _sources(
+        self,
+        text: str,
+        start: int,
+        hit: Hit,
+        mentions: list[EntityMention],
+        subjects: Subjects,
+    ) -> list[Endpoint]:
+        """The hit's subject: its own (SITED), a person named before it, 我, or the last."""
+        if hit.source is not None:
+            return [mention_endpoint(hit.source)]
+        people = [
+            m
+            for m in mentions
+            if m.voted_label is EntityLabel.PERSON
+            and start <= m.start
+            and m.end <= hit.opens
+            and m is not hit.target
+        ]
+        if people:
+            subjects.last = [mention_endpoint(people[-1], EntityLabel.PERSON)]
+            return subjects.last
+        said = _without(text, start, hit.opens, hit.target)
+        if _THIRD_PERSON.fullmatch(_strip_filler(said)):
+            return _the_one_named(mentions, start, subjects)  # 何帆也在，他在X管门店
+        if _OTHERS.search(said) or _names_a_noun(said):
+            return []  # 你在…, 我表哥在…, 公司在…: someone the clause does not name
+        if "我" in said and subjects.me is not None:
+            subjects.last = [subjects.me]
+            return subjects.last
+        if subjects.last:
+            return subjects.last
+        named_before = any(m.voted_label is EntityLabel.PERSON for m in mentions if m.end <= start)
+        if subjects.me is None or named_before or _OTHERS.search(text, 0, start):
+            return []
+        return [subjects.me]
+
+
+def _without(text: str, start: int, end: int, target: EntityMention) -> str:
+    """The text from ``start`` to ``end`` without the target (西工区我住了: 我)."""
+    if start <= target.start and target.end <= end:
+        return text[start : target.start] + text[target.end : end]
+    return text[start:end]
+
+
+def _strip_filler(said: str) -> str:
+    """The words before a trigger without adverbs, time words, connectives and punctuation
+    (，然后他也一直 → 他)."""
+    kept = (
+        w
+        for w, tag in jieba.posseg.cut(said, HMM=False)
+        if not tag.startswith(("d", "t", "x", "c"))
+    )
+    return "".join(kept)
+
+
+def _the_one_named(mentions: list[EntityMention], start: int, subjects: Subjects) -> list[Endpoint]:
+    """他/她: the one person named before in the fact (or the last clause's subject, if it
+    is not the speaker); two or none give nothing."""
+    named = {m.text: m for m in mentions if m.voted_label is EntityLabel.PERSON and m.end <= start}
+    if subjects.me is not None:
+        named.pop(subjects.me.name, None)
+    if len(named) == 1:
+        return [mention_endpoint(next(iter(named.values())), EntityLabel.PERSON)]
+    last = [p for p in subjects.last if p != subjects.me]
+    return last if len(last) == 1 and not named else []
+
+
+@lru_cache(maxsize=256)
+def word_starts(text: str, offset: int = 0) -> frozenset[int]:
+    """Where jieba's words of ``text`` start, shifted by ``offset``."""
+    return frozenset(offset + start for _, start, _ in jieba.tokenize(text, HMM=False))
+
+
+def _names_a_noun(said: str) -> bool:
+    """Whether the words before the trigger hold a noun other than a time word (我表哥, 公司):
+    the subject is someone or something else."""
+    rest = said.replace("我们", "").replace("我", "")
+    return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
+
+
+def _asserted(text: str, start: int, end: int, hit: Hit) -> bool:
+    """Not asked, not denied, not planned or supposed, in the clause."""
+    clause = text[start:end]
+    if _QUESTION.search(clause) or text[end : end + 1] in ("？", "?"):
+        return False
+    target = hit.target
+    before = text[start : target.start] + text[target.end : hit.verb_end]  # not 想 of 联想
+    if _NEGATION.search(before) or _unreal().search(before):
+        return False
+    return not (hit.frame.row.type in _PLANNED_TYPES and _PLAN.search(before))
+
+
+def _relation(hit: Hit, source: Endpoint) -> RelationMention:
+    """The relation a hit gives, its type decided by the target's head where the frame says."""
+    row = hit.frame.row
+    target = mention_endpoint(hit.target)
+    relation_type = row.type
+    head = relation_words().head_type(target.name)
+    if row.by_head and head is not None:
+        relation_type = RelationType(head)
+    return RelationMention(relation_type, source, target, f"grammar:{row.id}", row.confidence)
+
+
+def _fits(row: FrameRow, mention: EntityMention) -> bool:
+    """A target of a label the frame takes, or named with a head of the frame's type."""
+    if mention.voted_label in row.targets:
+        return True
+    return relation_words().head_type(mention.text) == row.type.value
+
+
+def _end(match: re.Match[str] | None, default: int) -> int:
+    return match.end() if match else default
+
+
+def _start(mention: EntityMention) -> int:
+    return mention.start
