@@ -35,7 +35,11 @@ T = TypeVar("T")
 
 
 @app.command()
-def serve() -> None:
+def serve(
+    workers: Annotated[
+        int | None, typer.Option(min=1, max=64, help="processes (default ENGRAM_API_WORKERS)")
+    ] = None,
+) -> None:
     """Run the GraphQL API; start the local Neo4j first when no URI is configured."""
     import uvicorn
 
@@ -46,8 +50,12 @@ def serve() -> None:
     if settings.uses_local_server:
         _start_local(LocalNeo4j(settings))
     console.print(f"GraphiQL: http://{settings.api_host}:{settings.api_port}/graphql")
+    processes = workers or settings.api_workers
+    # With more than one, each process builds its own app from the environment.
     uvicorn.run(
-        api,
+        api if processes == 1 else "service.api.app:create_app_from_environment",
+        factory=processes > 1,
+        workers=processes,
         host=settings.api_host,
         port=settings.api_port,
         timeout_graceful_shutdown=settings.shutdown_grace_s,  # docs/operations.md

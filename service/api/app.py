@@ -36,7 +36,7 @@ from service.api.metrics import metrics_endpoint, observe
 from service.api.offline_assets import FAVICON_ROUTES, favicon
 from service.api.schema import build_schema
 from service.core.auth import Principal
-from service.core.config import Settings
+from service.core.config import Settings, get_settings
 from service.core.errors import DatabaseUnavailableError
 from service.lifecycle.reembed import recheck_if_pending
 from service.mcp.transports import mount_http
@@ -55,6 +55,11 @@ _BROWSER_MEDIA_TYPES = {
     BROWSER_GUIDE: "text/html; charset=utf-8",
     BROWSER_STYLE: "text/plain; charset=utf-8",
 }
+
+
+def create_app_from_environment() -> FastAPI:
+    """The app of one `engram serve --workers N` process, from the settings it reads itself."""
+    return create_app(get_settings())
 
 
 def create_app(settings: Settings, memory: MemoryService | None = None) -> FastAPI:

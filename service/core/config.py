@@ -110,6 +110,9 @@ class Settings(BaseSettings):
     """Interface the HTTP API listens on."""
     api_port: int = Field(default=8000, ge=1, le=65535)
     """Port of the HTTP API."""
+    api_workers: int = Field(default=1, ge=1, le=64)
+    """Processes `engram serve` runs on the API port (`--workers`). Each has its own models,
+    admission limits and deferred-add worker; see docs/operations.md."""
     auth_mode: Literal["api_key", "local"] = "api_key"
     """`api_key`: every request needs an `X-API-Key`. `local`: no keys, allowed on a loopback host
     only.
