@@ -31,6 +31,14 @@ class Vector(list[float]):
         return f"Vector(<{len(self)} floats>)"
 
 
+def model_name_of(settings: Settings) -> str:
+    """The name memories record as their embedding model, known without loading the model:
+    the int8 backend gives other vectors than the float model's, so memories must say so."""
+    if settings.embedding_backend == "onnx-int8":
+        return f"{settings.embedding_model}+int8"
+    return settings.embedding_model
+
+
 class Embedder:
     """Encodes texts to unit-length vectors; batches run in a worker thread.
 
@@ -40,7 +48,7 @@ class Embedder:
     """
 
     def __init__(self, settings: Settings) -> None:
-        self.model_name = settings.embedding_model
+        self.model_name = model_name_of(settings)
         self.backend = settings.embedding_backend
         self.context_weight = settings.context_weight
         path = resolve_model_path(settings.embedding_model, "sentence-transformers")
@@ -51,8 +59,6 @@ class Embedder:
             self._onnx: Any = OnnxSentenceEncoder(
                 path, settings.model_cache_dir, settings.embedding_threads, int8
             )
-            if int8:  # other vectors than the float model's: memories must say so
-                self.model_name = f"{settings.embedding_model}+int8"
             dimensions: int | None = self._onnx.dimensions
         else:
             self._model: Any = _load_torch_model(str(path), settings.embedding_threads)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from service.core.domain import Scope
-from service.nlp.entities.mentions import TypeVote
+from service.nlp.entities.mentions import VOTE_TYPES, TypeVote
 from service.nlp.entities.names import display_name, entity_key, identity_form, short_forms
 from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
 from service.nlp.entities.type_evidence import label_weight, relation_votes
@@ -33,20 +33,6 @@ GAZETTEER_CONFIDENCE = 0.8
 # A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
 # nothing typed" and CONCEPT what NER guesses for names it does not know.
 _WEAK_TYPES = {EntityLabel.OTHER.value: 0.5, EntityLabel.CONCEPT.value: 0.9}
-# The order of an entity's stored type votes (Entity.type_votes, one weight per type); a tie
-# goes to the earlier type. cypher/merge_entities.cypher adds a batch's votes in this order.
-VOTE_TYPES = tuple(
-    label.value
-    for label in (
-        EntityLabel.PERSON,
-        EntityLabel.ORG,
-        EntityLabel.PLACE,
-        EntityLabel.PRODUCT,
-        EntityLabel.EVENT,
-        EntityLabel.CONCEPT,
-        EntityLabel.OTHER,
-    )
-)
 # A name the batch already knows, found again: its label repeats the entity's, so it casts no
 # vote of its own (its context still does).
 _ECHO_EXTRACTORS = frozenset({"gazetteer"})

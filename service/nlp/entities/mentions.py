@@ -26,6 +26,22 @@ class EntityLabel(StrEnum):
     OTHER = "OTHER"  # a proper noun that neither NER nor the table could type
 
 
+# The order of an entity's stored type votes (Entity.type_votes, one weight per type); a tie
+# goes to the earlier type. cypher/merge_entities.cypher adds a batch's votes in this order.
+VOTE_TYPES = tuple(
+    label.value
+    for label in (
+        EntityLabel.PERSON,
+        EntityLabel.ORG,
+        EntityLabel.PLACE,
+        EntityLabel.PRODUCT,
+        EntityLabel.EVENT,
+        EntityLabel.CONCEPT,
+        EntityLabel.OTHER,
+    )
+)
+
+
 @dataclass(frozen=True)
 class TypeVote:
     """Evidence that a mention names a thing of this type, and how much it weighs."""
