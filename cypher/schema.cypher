@@ -35,6 +35,8 @@ CREATE INDEX memory_embedding_model IF NOT EXISTS FOR (m:Memory) ON (m.embedding
 CREATE INDEX memory_linker_version IF NOT EXISTS FOR (m:Memory) ON (m.linker_version);
 CREATE INDEX read_event_user IF NOT EXISTS FOR (e:ReadEvent) ON (e.user_id);
 CREATE INDEX read_event_at IF NOT EXISTS FOR (e:ReadEvent) ON (e.at);
+// A restored read event (engram import of an export) is merged on its id.
+CREATE INDEX read_event_id IF NOT EXISTS FOR (e:ReadEvent) ON (e.id);
 CREATE CONSTRAINT pending_queue_key IF NOT EXISTS FOR (q:PendingQueue) REQUIRE q.key IS UNIQUE;
 CREATE CONSTRAINT pending_add_id IF NOT EXISTS FOR (p:PendingAdd) REQUIRE p.id IS UNIQUE;
 CREATE INDEX pending_add_queue IF NOT EXISTS FOR (p:PendingAdd) ON (p.queue_key, p.seq);

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
 from service.core.config import Settings
@@ -22,8 +24,14 @@ from service.core.domain import (
     StoredMemory,
 )
 from service.core.errors import ValidationError
+from service.core.export_records import DataRecord, EndRecord, ExportCounts, ExportHeader
 from service.core.paging import Page
 from service.embedding.embedder import Embedder
+from service.export.check import TargetModel, check_export
+from service.export.dump import export_scope
+from service.export.restore import DEFAULT_BATCH as DEFAULT_RESTORE_BATCH
+from service.export.restore import RestoreReport
+from service.export.restore import restore as restore_file
 from service.ingest.deferred import DeferredWorker
 from service.ingest.write_path import WriteObserver, WritePath
 from service.lifecycle.audit import ReadAudit, ReadEvent, ReadOp
@@ -42,6 +50,7 @@ from service.retrieval.traversal import GraphTraversal
 from service.retrieval.warm_up import RecentSearch, RecentSearches, WarmUpWatch
 from service.store.dashboard_queries import DashboardStore
 from service.store.database import Database
+from service.store.export_queries import ExportStore
 from service.store.filters import MemoryWhere
 from service.store.pending_queries import PendingBatch, PendingStore
 from service.store.repository import GraphStore
@@ -326,6 +335,32 @@ class MemoryService:
 
     async def reset(self, confirm: str) -> int:
         return await self.lifecycle.reset(confirm, self.settings.allow_reset)
+
+    async def export(
+        self, scope: Scope, actor: str = DEFAULT_ACTOR
+    ) -> AsyncIterator[DataRecord | ExportHeader | EndRecord]:
+        """The scope as export records (docs/export.md): header, data, end record with counts.
+        Read a page at a time; one audited read (its count: the records) when the audit is on."""
+        async with self.audit.reading(ReadOp.EXPORT, actor, scope) as read:
+            count = 0
+            async for record in export_scope(ExportStore(self.db), scope, self.settings):
+                count += 1
+                yield record
+            read.count = count
+
+    async def export_counts(self, scope: Scope) -> ExportCounts:
+        """How many records of each kind an export of the scope holds."""
+        return await ExportStore(self.db).counts(scope)
+
+    async def restore(self, path: Path, batch_size: int = DEFAULT_RESTORE_BATCH) -> RestoreReport:
+        """Import an export file: checked whole (ValidationError, nothing written), then written
+        as it was stored, with what the store holds already left as it is (export/restore.py)."""
+        target = TargetModel(self.embedder.model_name, self.embedder.dimensions)
+        checked = await asyncio.to_thread(check_export, path, target)
+        report = await restore_file(self.db, checked, self.store.shards, batch_size, self.embedder)
+        if self.counts is not None:
+            self.counts.clear()  # the scopes it wrote into have grown
+        return report
 
     async def context(
         self,

@@ -261,6 +261,8 @@ class Settings(BaseSettings):
     """
     write_batch_size: int = Field(default=256, ge=1, le=10_000)
     """Not read by the service yet; `engram import --batch-size` sets an import's batch."""
+    export_page_size: int = Field(default=500, ge=1, le=10_000)
+    """Records an export (`engram export`, `/export`) reads per query (docs/export.md)."""
     # Extracted facts below this confidence are not stored as memories (their message still is);
     # 0.0 keeps every fact. Statements are extracted at 0.9, questions at 0.6.
     memory_min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)

@@ -42,6 +42,7 @@ class ReadOp(StrEnum):
     ENTITY_LINKS = "entity_links"
     PROFILE = "profile"
     CHANGES = "changes"
+    EXPORT = "export"
 
 
 class ReadEvent(BaseModel):
