@@ -1,19 +1,20 @@
-"""The `engram` command: run the service, manage the local Neo4j, import conversations."""
+"""The `engram` command: run the service, manage the local Neo4j, import conversations,
+export and import a scope (service/cli_export.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import aclosing
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
+from service.cli_export import export_scope, restore_export
+from service.cli_support import console, guard, maintain, start_local, with_progress
 from service.core.config import Settings, get_settings
 from service.core.errors import DatabaseUnavailableError, EngramError
 from service.store.local_server import LocalNeo4j, describe_stale
@@ -22,16 +23,10 @@ if TYPE_CHECKING:
     from service.ingest.importers import Conversation
     from service.lifecycle.reembed import ReembedReport
     from service.lifecycle.relink import RelinkReport
-    from service.store.database import Database
-
-# What a maintenance run reports as it goes: (done, total).
-ProgressFn = Callable[[int, int], None]
 
 app = typer.Typer(help="Engram: long-term memory for AI agents.", no_args_is_help=True)
 neo4j_app = typer.Typer(help="The local Neo4j server (used when ENGRAM_NEO4J_URI is unset).")
 app.add_typer(neo4j_app, name="neo4j")
-console = Console(stderr=True)
-T = TypeVar("T")
 
 
 @app.command()
@@ -46,9 +41,9 @@ def serve(
     from service.api.app import create_app
 
     settings = get_settings()
-    api = _guard(lambda: create_app(settings))  # refuses what settings lack before Neo4j starts
+    api = guard(lambda: create_app(settings))  # refuses what settings lack before Neo4j starts
     if settings.uses_local_server:
-        _start_local(LocalNeo4j(settings))
+        start_local(LocalNeo4j(settings))
     console.print(f"GraphiQL: http://{settings.api_host}:{settings.api_port}/graphql")
     processes = workers or settings.api_workers
     # With more than one, each process builds its own app from the environment.
@@ -68,29 +63,44 @@ def mcp() -> None:
     from service.mcp.transports import stdio_server
 
     settings = get_settings()
-    server = _guard(lambda: stdio_server(settings))
+    server = guard(lambda: stdio_server(settings))
     if settings.uses_local_server:
-        _start_local(LocalNeo4j(settings))  # its messages go to stderr; stdout is the protocol
+        start_local(LocalNeo4j(settings))  # its messages go to stderr; stdout is the protocol
     server.run("stdio")
 
 
 @app.command("import")
 def import_file(
-    path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL or LoCoMo")],
+    path: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="JSONL, LoCoMo or an export")
+    ],
     user_id: Annotated[
         str | None, typer.Option(help="one scope for all; default: one per conversation")
     ] = None,
-    batch_size: Annotated[int, typer.Option(min=1, max=1000, help="messages per transaction")] = 64,
+    batch_size: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=10_000, help="messages per transaction (64); an export's records (500)"
+        ),
+    ] = None,
 ) -> None:
-    """Import conversations with a progress bar; re-running writes nothing twice."""
+    """Import conversations with a progress bar; re-running writes nothing twice.
+
+    A file `engram export` wrote (its first line says so) is restored as it was stored, into
+    the scope it was exported from: nothing is extracted again (docs/export.md).
+    """
+    from service.export.check import is_export
     from service.ingest.importers import read_conversations
 
+    if is_export(path):
+        restore_export(path, user_id, batch_size)
+        return
     settings = get_settings()
     if settings.uses_local_server:
-        _start_local(LocalNeo4j(settings))
-    conversations = _guard(lambda: read_conversations(path))
+        start_local(LocalNeo4j(settings))
+    conversations = guard(lambda: read_conversations(path))
     try:
-        summary = asyncio.run(_import(settings, conversations, user_id, batch_size))
+        summary = asyncio.run(_import(settings, conversations, user_id, batch_size or 64))
     except ImportInterrupted as stop:
         done = stop.summary
         console.print(
@@ -164,6 +174,9 @@ class ImportInterrupted(Exception):
         self.in_flight = in_flight  # messages of the batch whose transaction did not answer
 
 
+app.command("export")(export_scope)
+
+
 @app.command()
 def reembed(
     batch_size: Annotated[
@@ -178,42 +191,7 @@ def reembed(
     Resumable: run it again after an interruption. When the vector size changes, the vector
     index is rebuilt at the end; vector search is unavailable until it is online.
     """
-    console.print(_reembed_summary(_maintain(lambda s: _reembed(s, batch_size, dry_run))))
-
-
-def _maintain(run: Callable[[Settings], Coroutine[Any, Any, T]]) -> T:
-    """A maintenance run (reembed, relink) against the configured Neo4j, started when local;
-    an Engram error ends the command with its message."""
-    settings = get_settings()
-    if settings.uses_local_server:
-        _start_local(LocalNeo4j(settings))
-    try:
-        return asyncio.run(run(settings))
-    except EngramError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}")
-        raise typer.Exit(1) from e
-
-
-async def _with_progress(
-    settings: Settings,
-    label: str,
-    dry_run: bool,
-    run: Callable[[Database, ProgressFn], Awaitable[T]],
-) -> T:
-    """``run`` with a database and a progress bar (hidden on a dry run), closed after."""
-    from service.store.database import Database
-
-    db = Database(settings)
-    try:
-        with Progress(console=console, disable=dry_run) as progress:
-            task = progress.add_task(label, total=None)
-
-            def show(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            return await run(db, show)
-    finally:
-        await db.close()
+    console.print(_reembed_summary(maintain(lambda s: _reembed(s, batch_size, dry_run))))
 
 
 async def _reembed(settings: Settings, batch_size: int, dry_run: bool) -> ReembedReport:
@@ -221,7 +199,7 @@ async def _reembed(settings: Settings, batch_size: int, dry_run: bool) -> Reembe
     from service.lifecycle.reembed import reembed as run_reembed
 
     embedder = Embedder(settings)
-    return await _with_progress(
+    return await with_progress(
         settings,
         f"re-embedding with {embedder.model_name}",
         dry_run,
@@ -265,7 +243,7 @@ def relink(
     no memory mentions afterwards go. Resumable and idempotent: run it again after an
     interruption; a second run relinks nothing.
     """
-    report = _maintain(lambda s: _relink(s, batch_size, dry_run))
+    report = maintain(lambda s: _relink(s, batch_size, dry_run))
     if report.dry_run:
         console.print(f"{report.stale} memories would be relinked")
         return
@@ -284,7 +262,7 @@ async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkR
     from service.nlp.pipeline import Extractor
 
     extractor = Extractor(settings) if not dry_run else None
-    return await _with_progress(
+    return await with_progress(
         settings,
         "relinking entities",
         dry_run,
@@ -296,20 +274,20 @@ async def _relink(settings: Settings, batch_size: int, dry_run: bool) -> RelinkR
 def neo4j_install() -> None:
     """Fetch the Neo4j jars from Maven Central into ENGRAM_NEO4J_HOME."""
     server = LocalNeo4j(get_settings())
-    _guard(server.install)
+    guard(server.install)
     console.print(f"Neo4j jars in {server.home / 'lib'}")
 
 
 @neo4j_app.command("start")
 def neo4j_start() -> None:
     """Start the local Neo4j in the background and wait until Bolt answers."""
-    _start_local(LocalNeo4j(get_settings()))
+    start_local(LocalNeo4j(get_settings()))
 
 
 @neo4j_app.command("stop")
 def neo4j_stop() -> None:
     """Stop the local Neo4j cleanly (SIGTERM)."""
-    before = _guard(LocalNeo4j(get_settings()).stop)
+    before = guard(LocalNeo4j(get_settings()).stop)
     if before.pid is not None:
         console.print(f"Neo4j stopped (pid {before.pid})")
     elif before.stale:
@@ -332,37 +310,6 @@ def neo4j_status() -> None:
         soft_wrap=True,
     )
     raise typer.Exit(0 if status.running else 1 if status.stale else 3)
-
-
-def _start_local(server: LocalNeo4j) -> None:
-    began = time.monotonic()
-    status = _guard(server.start)
-    if status.removed:
-        left = describe_stale(status.removed)
-        console.print(
-            f"[yellow]a stale pid file from a crashed server was removed: {left}[/yellow]",
-            soft_wrap=True,
-        )
-    console.print(
-        f"Neo4j running (pid {status.pid}) after {time.monotonic() - began:.1f}s; "
-        f"Bolt {status.bolt_uri}"
-    )
-    # On a line of its own and never wrapped, so that the link can be clicked or copied whole.
-    link = status.browser_url
-    console.print(f"Neo4j Browser (no login; the guide needs the API): {link}", soft_wrap=True)
-    if not status.conf_current:  # e.g. started by an older version, or on other ports
-        console.print(
-            "[yellow]Neo4j runs on an older neo4j.conf (Browser's guide may not open): "
-            "`engram neo4j stop`, then start again to apply it[/yellow]"
-        )
-
-
-def _guard(action: Callable[[], T]) -> T:
-    try:
-        return action()
-    except EngramError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}")
-        raise typer.Exit(1) from e
 
 
 def main() -> None:
