@@ -31,6 +31,7 @@ from service.api.dashboard_page import (
     dashboard,
     dashboard_assets,
 )
+from service.api.export import EXPORT_ROUTE, download
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.metrics import metrics_endpoint, observe
 from service.api.offline_assets import FAVICON_ROUTES, favicon
@@ -90,6 +91,8 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     mcp_sessions = mount_http(app, settings, metrics)  # the MCP tools at /mcp (docs/mcp.md)
     app.add_api_route("/metrics", metrics_endpoint(settings, metrics), include_in_schema=False)
     app.add_api_route("/healthz", healthz, methods=["GET"])
+    # A scope's export file, linked by GraphQL's `export` (docs/export.md).
+    app.add_api_route(EXPORT_ROUTE, download, methods=["GET"], include_in_schema=False)
     app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
     app.add_middleware(ReadAfterBookmark)  # X-Engram-Bookmark (docs/cluster.md)
     app.add_middleware(RequestIdMiddleware)

@@ -88,6 +88,7 @@ NOT_AUDITED: dict[str, str] = {
     "viewer": "the caller's own key: its principal and the ids it may touch, no memory",
     "scopes": "which of the caller's own scopes hold memories, and how many; no memory text",
     "pendingWork": "how many of the caller's own deferred adds wait; no memory text",
+    "export": "the counts and the link; the download it links to (/export) records the read",
 }
 
 

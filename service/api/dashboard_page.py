@@ -1,4 +1,5 @@
-"""The memory dashboard at GET /dashboard: plain HTML and ES modules that talk only to /graphql.
+"""The memory dashboard at GET /dashboard: plain HTML and ES modules that talk only to /graphql
+(and, for its Download button, to the /export link that GraphQL's `export` answers).
 
 The page's own files ship in `service/api/dashboard_ui/`; cytoscape (the graph) comes from the
 npm registry at setup, pinned by `web/package-lock.json`, and is copied into the package's
@@ -37,6 +38,7 @@ PAGE_FILES: dict[str, Asset] = {
         "entities.js",
         "profile.js",
         "forget.js",
+        "download.js",
     )
 }
 VENDOR: dict[str, Asset] = {

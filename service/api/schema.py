@@ -25,6 +25,7 @@ from service.api.audit import AuditQuery, ReadAuditExtension
 from service.api.auth import actor, scope_for
 from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
+from service.api.export import ExportQuery
 from service.api.graph import GraphQuery
 from service.api.lifecycle import LifecycleMutation, LifecycleQuery
 from service.api.metrics import GraphQLMetrics
@@ -194,7 +195,15 @@ def build_schema(settings: Settings, metrics: Metrics | None = None) -> strawber
     return strawberry.Schema(
         query=merge_types(
             "Query",
-            (Query, DashboardQuery, GraphQuery, ProfileQuery, LifecycleQuery, AuditQuery),
+            (
+                Query,
+                DashboardQuery,
+                GraphQuery,
+                ProfileQuery,
+                LifecycleQuery,
+                AuditQuery,
+                ExportQuery,
+            ),
         ),
         mutation=merge_types("Mutation", (Mutation, LifecycleMutation)),
         extensions=[

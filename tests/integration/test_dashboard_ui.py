@@ -342,6 +342,7 @@ async def test_chinese_last_month_search_and_forget_with_proof(dashboard: Dashbo
 
 
 async def test_a_key_for_one_user_cannot_see_another_users_scope(dashboard: Dashboard) -> None:
+    """Neither in the picker nor typed in; and the Download button saves the key's own scope."""
     await dashboard.open(KEY_ALICE)
     page = dashboard.page
     options = await dashboard.texts("#scope-picker option")
@@ -353,6 +354,21 @@ async def test_a_key_for_one_user_cannot_see_another_users_scope(dashboard: Dash
     assert "王伟" not in await page.eval("document.body.innerText")
     assert await page.eval("$('#stats').textContent") == ""
     await dashboard.shot("forbidden")
+    # Download saves the open scope's export, fetched with the key: Alice's, nothing of Wang's.
+    await page.eval("$('#scope-user').value = 'alice'; $('#scope-form').requestSubmit()")
+    await page.wait_for("$('#stats').textContent")
+    await page.eval("""window.saved = []; HTMLAnchorElement.prototype.click = function () {
+        window.saved.push({name: this.download, href: this.href}) }""")
+    await page.eval("$('#download').click()")
+    saved = await page.wait_for("window.saved.length && window.saved[0]")
+    text = await page.eval(f"fetch({json.dumps(saved['href'])}).then(r => r.text())")
+    records = [json.loads(line) for line in text.splitlines()]
+    assert saved["name"] == "engram-user-alice.jsonl"
+    assert records[0]["scope"] == {"user_id": "alice"} and records[-1]["record"] == "end"
+    assert records[-1]["counts"]["memories"] > 0
+    assert "王伟" not in text and "wang" not in text
+    status = await page.wait_for("$('#download-status').textContent")
+    assert status.startswith("engram-user-alice.jsonl:")
 
 
 async def test_local_mode_needs_no_key_and_lists_every_scope(local_dashboard: Dashboard) -> None:

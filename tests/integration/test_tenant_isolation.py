@@ -13,6 +13,7 @@ the two tenants. The read audit is on, so Alice has read events for `readAudit` 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -776,6 +777,25 @@ async def check_scopes(t: Tenants) -> None:
     assert scopes[0]["memories"] == len(await t.ids("Memory", BOB))
 
 
+async def check_export(t: Tenants) -> None:
+    """export(scope) links Bob's own file; the file holds Bob's graph and nothing of Alice's
+    (every line joins the leak scan), and Alice's file is refused to Bob's key."""
+    query = """query($s: ScopeInput!) { export(scope: $s) { __typename
+      ... on ScopeExport { url filename counts { messages memories entities memoryEvents } } } }"""
+    link = (await t.bob(query, s=BOB_SCOPE))["export"]
+    assert link["counts"]["memories"] == len(await t.ids("Memory", BOB))
+    assert link["counts"]["messages"] == len(await t.ids("Message", BOB))
+    download = await t.http.get(link["url"], headers={"X-API-Key": KEY_BOB})
+    assert download.status_code == 200, download.text
+    lines = [json.loads(line) for line in download.text.splitlines()]
+    t.responses.extend(lines)
+    memories = {r["id"] for r in lines if r["record"] == "memory"}
+    assert memories == await t.ids("Memory", BOB)
+    assert {r.get("user_id", BOB.user_id) for r in lines[1:-1]} == {BOB.user_id}
+    theirs = await t.http.get(f"/export?userId={ALICE.user_id}", headers={"X-API-Key": KEY_BOB})
+    assert theirs.status_code == 403
+
+
 async def check_viewer(t: Tenants) -> None:
     viewer = (await t.bob("query { viewer { principal userIds agentIds runIds } }"))["viewer"]
     assert viewer == {
@@ -798,6 +818,7 @@ CHECKS: dict[str, Callable[[Tenants], Awaitable[None]]] = {
     "Query.scopes": check_scopes,
     "Query.pendingWork": check_pending_work,
     "Query.viewer": check_viewer,
+    "Query.export": check_export,
     "Query.entity": check_entity,
     "Query.path": check_path,
     "Query.relations": check_relations,

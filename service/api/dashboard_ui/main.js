@@ -2,6 +2,7 @@
 import { apiKey, graphql } from './api.js'
 import { $, h, when } from './dom.js'
 import { PICKER, STATS } from './queries.js'
+import * as download from './download.js'
 import * as entities from './entities.js'
 import * as forget from './forget.js'
 import * as search from './search.js'
@@ -49,6 +50,7 @@ async function openScope (asked) {
   scope = null
   $('#stats').textContent = ''
   Object.values(views).forEach(view => view.reset())
+  download.reset()
   try {
     await showStats(clean) // refused here when the key may not touch the scope
     scope = clean
@@ -114,6 +116,7 @@ function wire () {
     button.onclick = () => showTab(button.dataset.tab)
   }
   Object.values(views).forEach(view => view.init(page))
+  download.init(page)
 }
 
 wire()

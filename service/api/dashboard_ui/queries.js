@@ -81,3 +81,9 @@ export const CHANGES = `query Changes($scope: ScopeInput!, $limit: Int!) {
   changes(scope: $scope, limit: $limit) { __typename
     ... on ChangeList { truncated changes { type kind at summary } }
     ${PROBLEMS} } }`
+
+// The open scope's export: its counts and the link that downloads it (download.js).
+export const EXPORT = `query Export($scope: ScopeInput!) {
+  export(scope: $scope) { __typename
+    ... on ScopeExport { url filename counts { messages memories entities relations } }
+    ${PROBLEMS} } }`
