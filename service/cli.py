@@ -80,7 +80,7 @@ def import_file(
     batch_size: Annotated[
         int | None,
         typer.Option(
-            min=1, max=10_000, help="messages per transaction (64); an export's records (500)"
+            min=1, max=1000, help="messages per transaction (64); an export's records (500)"
         ),
     ] = None,
 ) -> None:

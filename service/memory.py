@@ -340,13 +340,13 @@ class MemoryService:
         self, scope: Scope, actor: str = DEFAULT_ACTOR
     ) -> AsyncIterator[DataRecord | ExportHeader | EndRecord]:
         """The scope as export records (docs/export.md): header, data, end record with counts.
-        Read a page at a time; one audited read (its count: the records) when the audit is on."""
+        Read a page at a time; one audited read when the audit is on, counting the records
+        handed out (a download cut short is recorded with what it got)."""
         async with self.audit.reading(ReadOp.EXPORT, actor, scope) as read:
-            count = 0
+            read.count = 0
             async for record in export_scope(ExportStore(self.db), scope, self.settings):
-                count += 1
                 yield record
-            read.count = count
+                read.count += 1
 
     async def export_counts(self, scope: Scope) -> ExportCounts:
         """How many records of each kind an export of the scope holds."""

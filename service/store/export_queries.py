@@ -167,7 +167,8 @@ def entity_record(row: Mapping[str, Any]) -> EntityRecord:
 
 
 def _by_type(votes: list[float] | None) -> dict[str, float] | None:
-    return None if votes is None else dict(zip(VOTE_TYPES, votes, strict=True))
+    # Not strict: votes stored before a type was added are shorter, the rest weigh nothing.
+    return None if votes is None else dict(zip(VOTE_TYPES, votes, strict=False))
 
 
 def vote_list(votes: dict[str, float] | None) -> list[float] | None:
