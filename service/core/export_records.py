@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from datetime import datetime
+from datetime import date, datetime
 from enum import IntEnum
 from typing import Annotated, Final, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -230,19 +230,27 @@ class MentionRecord(_Record):
 
 
 class RelationRecord(_Record):
-    """A typed relation between two entities, one per supporting memory."""
+    """A typed relation between two entities, one per supporting memory: stated (WORKS_AT …),
+    a thing done on a ``day`` (DOES), or an inferred LIKES (``inferred``, with the confidence
+    it had when inferred, the days of evidence and the last one). Two edges may share their
+    memory (one retired, one current), so a relation is identified by all its fields."""
 
     record: Literal["relation"] = "relation"
     type: Annotated[Text, Field(pattern=r"^[A-Z][A-Z0-9_]*$")]
     source_key: Id
     target_key: Id
     memory_id: Id
+    day: date | None = None
     confidence: float | None = None
     extractor: Text | None = None
     valid_from: Time | None = None
     valid_to: Time | None = None
     since: Time | None = None
     invalidated_at: Time | None = None
+    inferred: bool | None = None
+    base_confidence: float | None = None
+    evidence_days: int | None = None
+    last_evidence: date | None = None
 
 
 class SupersessionRecord(_Record):

@@ -230,7 +230,7 @@ def identity(record: DataRecord) -> Any:
     if isinstance(record, MentionRecord):
         return (record.memory_id, record.entity_key, record.start, record.end)
     if isinstance(record, RelationRecord):
-        return (record.source_key, record.type, record.target_key, record.memory_id)
+        return tuple(sorted(record.model_dump(exclude_none=True).items()))
     if isinstance(record, SupersessionRecord):
         return (record.new_id, record.old_id)
     return record.id

@@ -238,6 +238,8 @@ def _mention(record: MentionRecord) -> dict[str, Any]:
 
 
 def _relation(record: RelationRecord) -> dict[str, Any]:
+    """Its endpoints and type apart; ``props`` are the edge's properties, all of them (what
+    cypher/restore_relations.cypher compares a stored edge with)."""
     return {
         "type": record.type,
         "source_key": record.source_key,
