@@ -6,10 +6,11 @@ Both read the same row shape, FactRow, so one piece of pure logic groups a profi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from service.core.domain import Scope, StoredMemory
 from service.store.database import Database, Record
@@ -18,6 +19,7 @@ from service.store.graph_queries import EntityNode, visibility
 # The widest window the store is asked for when a side is open (Neo4j's own range is wider).
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 LATEST = datetime(9999, 12, 31, tzinfo=UTC)
+_ZONE_NAME = re.compile(r"\[[^\]]*\]$")  # "…Z[UTC]", as toString() writes a named zone
 
 
 class FactRow(BaseModel):
@@ -44,6 +46,13 @@ class FactRow(BaseModel):
     successors: list[str] = Field(default_factory=list)
     restated: bool = False
     memories: list[StoredMemory] = Field(default_factory=list)
+
+    @field_validator("since", "ended", mode="before")
+    @classmethod
+    def _offset_only(cls, value: object) -> object:
+        # toString() of a time Neo4j keeps in a named zone ends in "[UTC]"; the offset before
+        # it says the instant, and pydantic reads no zone names.
+        return _ZONE_NAME.sub("", value) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)

@@ -209,3 +209,11 @@ def test_two_memories_of_the_old_value_replaced_at_once_are_one_change() -> None
     [change] = pair_changes(rows, MAR, None)
     assert change.before is not None
     assert sorted(m.id for m in change.before.memories) == ["m0", "m1"]
+
+
+def test_a_time_neo4j_keeps_in_a_named_zone_is_read_as_its_instant() -> None:
+    # An inferred LIKES' `since` is a time read back from Neo4j: toString() names its zone.
+    row = FactRow.model_validate(
+        {"subject": "Sam", "value": "climbing", "since": "2024-06-01T09:01:00Z[UTC]"}
+    )
+    assert row.since == datetime(2024, 6, 1, 9, 1, tzinfo=UTC)
