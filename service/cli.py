@@ -90,17 +90,23 @@ def import_file(
     the scope it was exported from: nothing is extracted again (docs/export.md).
     """
     from service.export.check import is_export
-    from service.ingest.importers import read_conversations
 
     if is_export(path):
         restore_export(path, user_id, batch_size)
-        return
+    else:
+        _import_conversations(path, user_id, batch_size or 64)
+
+
+def _import_conversations(path: Path, user_id: str | None, batch_size: int) -> None:
+    """`engram import` of conversations: JSON Lines or LoCoMo, extracted as they are added."""
+    from service.ingest.importers import read_conversations
+
     settings = get_settings()
     if settings.uses_local_server:
         start_local(LocalNeo4j(settings))
     conversations = guard(lambda: read_conversations(path))
     try:
-        summary = asyncio.run(_import(settings, conversations, user_id, batch_size or 64))
+        summary = asyncio.run(_import(settings, conversations, user_id, batch_size))
     except ImportInterrupted as stop:
         done = stop.summary
         console.print(

@@ -26,6 +26,8 @@ from service.core.errors import DatabaseUnavailableError, QueryTimeoutError, Val
 from service.store.catalog import bind_optional, fill_markers, query
 
 Record = dict[str, Any]
+# One row of a statement's UNWIND parameter, built from a typed record at the store's edge.
+ParamRow = dict[str, Any]
 T = TypeVar("T")
 # DatabaseUnavailable is what a stopping server answers; the driver retries it, then gives up.
 _UNAVAILABLE = (ServiceUnavailable, SessionExpired, DatabaseUnavailable, AuthError, OSError)

@@ -24,7 +24,7 @@ from service.core.export_records import (
     SupersessionRecord,
 )
 from service.nlp.entities.mentions import VOTE_TYPES
-from service.store.database import Database, Record
+from service.store.database import Database, ParamRow, Record
 from service.store.index_shards import IndexShards
 
 R = TypeVar("R")
@@ -155,7 +155,7 @@ def _cursor(rows: list[Record], limit: int) -> str | None:
     return str(rows[-1]["cursor"]) if len(rows) == limit else None
 
 
-def _set(row: Mapping[str, Any]) -> dict[str, Any]:
+def _set(row: Mapping[str, Any]) -> ParamRow:
     """A projection without its null properties (the records leave unset fields out)."""
     return {k: v for k, v in row.items() if v is not None}
 
@@ -181,7 +181,7 @@ class RestoreStep(NamedTuple):
 
     statement: str
     kind: str
-    rows: list[dict[str, Any]]
+    rows: list[ParamRow]
 
 
 def restore_steps(batch: RestoreBatch, shards: IndexShards) -> list[RestoreStep]:
@@ -200,16 +200,16 @@ def restore_steps(batch: RestoreBatch, shards: IndexShards) -> list[RestoreStep]
     return [RestoreStep(f"restore_{kind}", kind, found) for kind, found in rows.items() if found]
 
 
-def _props(record: BaseModel, *leave_out: str) -> dict[str, Any]:
+def _props(record: BaseModel, *leave_out: str) -> ParamRow:
     """A record's fields as node or edge properties (unset ones are not written)."""
     return record.model_dump(exclude={"record", *leave_out}, exclude_none=True)
 
 
-def _node(record: MessageRecord | MemoryEventRecord | ReadEventRecord) -> dict[str, Any]:
+def _node(record: MessageRecord | MemoryEventRecord | ReadEventRecord) -> ParamRow:
     return {"id": record.id, "props": _props(record)}
 
 
-def _memory(record: MemoryRecord, shards: IndexShards) -> dict[str, Any]:
+def _memory(record: MemoryRecord, shards: IndexShards) -> ParamRow:
     return {
         "id": record.id,
         "props": _props(record, "embedding", "content_embedding"),
@@ -219,7 +219,7 @@ def _memory(record: MemoryRecord, shards: IndexShards) -> dict[str, Any]:
     }
 
 
-def _entity(record: EntityRecord) -> dict[str, Any]:
+def _entity(record: EntityRecord) -> ParamRow:
     props = _props(record, "type_votes", "label_votes")
     for name in ("type_votes", "label_votes"):
         if (votes := vote_list(getattr(record, name))) is not None:
@@ -227,7 +227,7 @@ def _entity(record: EntityRecord) -> dict[str, Any]:
     return {"key": record.key, "props": props}
 
 
-def _mention(record: MentionRecord) -> dict[str, Any]:
+def _mention(record: MentionRecord) -> ParamRow:
     return {
         "memory_id": record.memory_id,
         "entity_key": record.entity_key,
@@ -237,7 +237,7 @@ def _mention(record: MentionRecord) -> dict[str, Any]:
     }
 
 
-def _relation(record: RelationRecord) -> dict[str, Any]:
+def _relation(record: RelationRecord) -> ParamRow:
     """Its endpoints and type apart; ``props`` are the edge's properties, all of them (what
     cypher/restore_relations.cypher compares a stored edge with)."""
     return {
@@ -249,7 +249,7 @@ def _relation(record: RelationRecord) -> dict[str, Any]:
     }
 
 
-def _supersession(record: SupersessionRecord) -> dict[str, Any]:
+def _supersession(record: SupersessionRecord) -> ParamRow:
     return {
         "new_id": record.new_id,
         "old_id": record.old_id,
