@@ -12,13 +12,12 @@ from typing import Any
 
 import pytest
 
-from service.api.context import RequestContext
 from service.api.schema import schema
-from service.core.auth import Principal
 from service.core.domain import Scope
 from service.memory import MemoryService
 from service.nlp.entities.names import identity_form
 from tests.conftest import Neo4jTarget, run_cypher
+from tests.graphql_calls import graphql_caller
 
 PAIRS_PATH = Path(__file__).resolve().parents[1] / "data" / "changes_of_mind.jsonl"
 PAIRS = [json.loads(line) for line in PAIRS_PATH.read_text(encoding="utf-8").splitlines()]
@@ -35,15 +34,7 @@ SEARCH = """query($q: String!, $s: ScopeInput!, $asOf: DateTime) {
     __typename ... on SearchHits { hits { memory { id sourceText invalidatedAt } } } } }"""
 
 
-async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
-    result = await schema.execute(
-        query,
-        variable_values=variables,
-        context_value=RequestContext(mem, Principal.unrestricted("test")),
-    )
-    assert result.errors is None, result.errors
-    assert result.data is not None
-    return result.data
+gql = graphql_caller(schema)
 
 
 async def held(mem: MemoryService, scope: Scope, who: str, as_of: str | None = None) -> set[str]:

@@ -9,12 +9,11 @@ import pytest
 import strawberry
 from strawberry.tools import merge_types
 
-from service.api.context import RequestContext
 from service.api.dashboard import DashboardQuery
-from service.core.auth import Principal
 from service.core.domain import Scope
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
+from tests.graphql_calls import graphql_caller
 
 SCHEMA = strawberry.Schema(query=DashboardQuery)
 ALICE = {"userId": "alice"}
@@ -121,15 +120,7 @@ query Counts($scope: ScopeInput!) {
 }"""
 
 
-async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
-    result = await SCHEMA.execute(
-        query,
-        variable_values=variables,
-        context_value=RequestContext(mem, Principal.unrestricted("test")),
-    )
-    assert result.errors is None, result.errors
-    assert result.data is not None
-    return result.data
+gql = graphql_caller(SCHEMA)
 
 
 async def memories(mem: MemoryService, **variables: Any) -> dict[str, Any]:

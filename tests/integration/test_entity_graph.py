@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 
-from service.api.context import RequestContext
 from service.api.schema import schema
-from service.core.auth import Principal
 from service.lifecycle.relink import count_unlinked, relink
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
+from tests.graphql_calls import graphql_caller
 
 pytestmark = pytest.mark.integration
 
@@ -36,15 +35,7 @@ MEMORIES = """query($s: ScopeInput!) { memories(scope: $s, first: 100) {
   ... on MemoryConnection { edges { node { text } } } } }"""
 
 
-async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
-    result = await schema.execute(
-        query,
-        variable_values=variables,
-        context_value=RequestContext(mem, Principal.unrestricted("test")),
-    )
-    assert result.errors is None, result.errors
-    assert result.data is not None
-    return result.data
+gql = graphql_caller(schema)
 
 
 async def add(mem: MemoryService, user: str, *turns: tuple[str, str, str]) -> dict[str, Any]:

@@ -20,16 +20,15 @@ import pytest
 from typer.testing import CliRunner
 
 from service.api.app import create_app
-from service.api.context import RequestContext
 from service.api.schema import schema
 from service.cli import app as cli
-from service.core.auth import Principal
 from service.core.config import get_settings
 from service.core.domain import Scope
 from service.core.errors import ValidationError
 from service.core.export_records import encode_vector, to_line
 from service.memory import MemoryService
 from tests.conftest import Neo4jTarget, run_cypher
+from tests.graphql_calls import graphql_caller
 
 ALICE, BOB = Scope(user_id="alice-x"), Scope(user_id="bob-x")
 WIPE = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS"
@@ -151,15 +150,7 @@ class Exported:
     answers: Answers
 
 
-async def gql(mem: MemoryService, query: str, **variables: Any) -> dict[str, Any]:
-    result = await schema.execute(
-        query,
-        variable_values=variables,
-        context_value=RequestContext(mem, Principal.unrestricted("test")),
-    )
-    assert result.errors is None, result.errors
-    assert result.data is not None
-    return result.data
+gql = graphql_caller(schema)
 
 
 async def graph_of(target: Neo4jTarget, scope: Scope) -> tuple[list[str], list[str]]:
