@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,25 @@ def bench_settings(**overrides: Any) -> Settings:
         }
         settings = settings.model_copy(update={**local, **overrides})
     return settings
+
+
+@contextmanager
+def scratch_neo4j(settings: Settings, bolt_port: int, http_port: int) -> Iterator[Settings]:
+    """``settings`` as they are when they name a Neo4j (ENGRAM_NEO4J_URI), else a throw-away
+    local server on these ports in a temporary folder, stopped and deleted after."""
+    if settings.neo4j_uri is not None:
+        yield settings
+        return
+    folder = Path(tempfile.mkdtemp(prefix="engram-bench-neo4j-"))
+    local = {"data_dir": folder, "neo4j_bolt_port": bolt_port, "neo4j_http_port": http_port}
+    settings = settings.model_copy(update=local)
+    server = LocalNeo4j(settings)
+    server.start()
+    try:
+        yield settings
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def ensure_neo4j(settings: Settings) -> None:

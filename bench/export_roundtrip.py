@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import json
 import random
-import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -34,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common import write_result
+from bench.common import scratch_neo4j, write_result
 from bench.synthetic import natural_questions, varied_messages
 from service.core.config import Settings
 from service.core.domain import Scope
@@ -44,7 +43,6 @@ from service.memory import MemoryService
 from service.store.catalog import query
 from service.store.embedding_queries import EmbeddingStore
 from service.store.index_shards import drop_shard_indexes
-from service.store.local_server import LocalNeo4j
 from service.store.schema import apply_schema
 
 SCOPE = Scope(user_id="bench-export")
@@ -55,29 +53,19 @@ Answers = list[list[tuple[str, float]]]
 @asynccontextmanager
 async def own_store(page_size: int) -> AsyncIterator[MemoryService]:
     """A MemoryService on an empty store that this run may empty again."""
-    settings = Settings(allow_reset=True, export_page_size=page_size)
-    server, folder = None, None
-    if settings.neo4j_uri is None:
-        folder = tempfile.mkdtemp(prefix="engram-bench-export-neo4j-")
-        local = {"data_dir": folder, "neo4j_bolt_port": 7706, "neo4j_http_port": 7496}
-        settings = settings.model_copy(update=local)
-        server = LocalNeo4j(settings)
-        server.start()
-    memory = await MemoryService.start(settings)
-    try:
-        [row] = await memory.db.read("count_user_memories")
-        if row["memories"]:
-            raise SystemExit(f"{memory.db.uri} holds memories: this bench empties its store")
+    base = Settings(allow_reset=True, export_page_size=page_size)
+    with scratch_neo4j(base, 7706, 7496) as settings:
+        memory = await MemoryService.start(settings)
         try:
-            yield memory
+            [row] = await memory.db.read("count_user_memories")
+            if row["memories"]:
+                raise SystemExit(f"{memory.db.uri} holds memories: this bench empties its store")
+            try:
+                yield memory
+            finally:
+                await memory.reset(RESET_PHRASE)
         finally:
-            await memory.reset(RESET_PHRASE)
-    finally:
-        await memory.close()
-        if server is not None:
-            server.stop()
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            await memory.close()
 
 
 async def answers(memory: MemoryService, questions: list[str]) -> Answers:

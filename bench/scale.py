@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -43,8 +44,10 @@ from service.core.domain import MessageIn, Scope, SearchOptions
 from service.memory import MemoryService
 from service.retrieval.query import QueryPlan, plan_query
 from service.store.dashboard_queries import DashboardStore
+from service.store.local_server import LocalNeo4j
 
 BATCH = 1000
+BULK_BATCH = 500
 LIMIT = 10
 SMALL_SHARE = 0.01
 WARMUP = 5
@@ -87,6 +90,7 @@ class Step:
     stages_ms: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     samples: list[Sample] = field(default_factory=list)
     recall: list[float] = field(default_factory=list)
+    footprint: dict[str, int | None] = field(default_factory=dict)
 
     @property
     def messages_per_s(self) -> float:
@@ -129,9 +133,10 @@ async def clear_tenants(memory: MemoryService, tenants: int) -> None:
         index += 1
 
 
-def shares(total: int, tenants: int) -> list[int]:
-    """How many of ``total`` new memories each tenant gets: 1% to the small one."""
-    small = max(1, round(total * SMALL_SHARE))
+def shares(total: int, tenants: int, small: int | None = None) -> list[int]:
+    """How many of ``total`` new memories each tenant gets: ``small`` (default 1%) to the
+    small one, the rest evenly."""
+    small = max(1, round(total * SMALL_SHARE)) if small is None else min(small, total)
     rest, extra = divmod(total - small, tenants - 1)
     return [small] + [rest + (1 if i < extra else 0) for i in range(tenants - 1)]
 
@@ -139,13 +144,16 @@ def shares(total: int, tenants: int) -> list[int]:
 class MessageSource:
     """An endless, seeded stream of distinct synthetic messages."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, max_sentences: int = 3) -> None:
         self.rng = random.Random(seed)
         self.next_id = 0
         self.end = datetime.now(UTC)
+        self.max_sentences = max_sentences
 
     def take(self, count: int) -> list[MessageIn]:
-        messages = varied_messages(self.rng, count, self.next_id, self.end)
+        messages = varied_messages(
+            self.rng, count, self.next_id, self.end, max_sentences=self.max_sentences
+        )
         self.next_id += count
         return messages
 
@@ -172,17 +180,47 @@ async def fill(
 
 
 async def grow(
-    memory: MemoryService, scopes: list[Scope], step: Step, source: MessageSource
+    memory: MemoryService,
+    scopes: list[Scope],
+    step: Step,
+    source: MessageSource,
+    small: int | None = None,
 ) -> None:
     """Load the memories that take the store from the previous size to ``step.size``."""
     began = time.perf_counter()
-    targets = shares(step.size - step.memories, len(scopes))
+    targets = shares(step.size - step.memories, len(scopes), small)
     for index, (scope, target) in enumerate(zip(scopes, targets, strict=True)):
         added, sent = await fill(memory, scope, target, source, step.stages_ms)
         step.memories += added
         step.messages += sent
         step.small_memories += added if index == 0 else 0
     step.ingest_s = time.perf_counter() - began
+
+
+async def grow_bulk(
+    memory: MemoryService,
+    scopes: list[Scope],
+    step: Step,
+    source: MessageSource,
+    small: int | None = None,
+) -> None:
+    """The same growth through the bulk loader (MemoryService.import_bulk): exact repeats
+    are skipped, near-duplicates are stored."""
+    began = time.perf_counter()
+    targets = shares(step.size - step.memories, len(scopes), small)
+    pairs = (
+        (scope, message)
+        for scope, target in zip(scopes, targets, strict=True)
+        if target
+        for message in source.take(target)
+    )
+    report = await memory.import_bulk(pairs, BULK_BATCH)
+    step.ingest_s = time.perf_counter() - began
+    step.memories += report.added
+    step.messages += report.messages
+    step.small_memories = (await DashboardStore(memory.db).stats(scopes[0])).memories
+    for stage, ms in report.stage_ms.items():
+        step.stages_ms[stage] += ms
 
 
 # Search methods: each returns the hit ids of one probe.
@@ -321,7 +359,9 @@ async def run_sizes(
         console.print(f"reusing {stored} memories of {len(scopes)} tenants")
     else:
         await clear_tenants(memory, args.tenants)
-    source, rng = MessageSource(args.seed), random.Random(args.seed + 1)
+    source = MessageSource(args.seed, args.max_sentences)
+    rng = random.Random(args.seed + 1)
+    load = grow_bulk if args.bulk else grow
     methods: dict[str, Search] = {
         "engram": lambda p: engram(memory, p),
         "http": lambda p: over_http(client, p),
@@ -335,7 +375,10 @@ async def run_sizes(
             continue
         last = steps[-1] if steps else Step(size=0, memories=stored, small_memories=small_stored)
         step = Step(size=size, memories=last.memories, small_memories=last.small_memories)
-        await grow(memory, scopes, step, source)
+        small = None
+        if args.small_memories is not None:
+            small = max(0, args.small_memories - step.small_memories)
+        await load(memory, scopes, step, source, small)
         console.print(
             f"{size}: {step.memories} memories, +{step.messages} messages in "
             f"{step.ingest_s:.0f}s ({step.messages_per_s:.0f}/s); searching"
@@ -344,12 +387,13 @@ async def run_sizes(
             step, make_probes(scopes, args.queries, args.bruteforce_queries, rng), methods
         )
         steps.append(step)
+        step.footprint = footprint(memory.settings)
         # After every size, so that a long run that dies still leaves its figures.
         results = payload(steps, args, memory.settings)
-        if args.reuse:
-            results = merge_by_size(json.loads((RESULTS / "search.json").read_text()), results)
-        path = write_result("search.json", results, "bench.scale")
-        console.print(f"wrote {path} and {plot(results)}")
+        if args.reuse and (RESULTS / args.out).is_file():
+            results = merge_by_size(json.loads((RESULTS / args.out).read_text()), results)
+        path = write_result(args.out, results, "bench.scale")
+        console.print(f"wrote {path} and {plot(results, Path(args.out).stem)}")
     return steps
 
 
@@ -409,6 +453,8 @@ def payload(steps: list[Step], args: argparse.Namespace, settings: Settings) -> 
         "ingest_seconds": [round(s.ingest_s, 1) for s in steps],
         "ingest_messages": [s.messages for s in steps],
         "ingest_stage_share": [stage_share(s) for s in steps],
+        "ingest_path": "bulk (MemoryService.import_bulk)" if args.bulk else "add(infer=False)",
+        "footprint": [s.footprint for s in steps],
         "baselines": {
             "bruteforce_cosine_ms": percentiles(steps, "bruteforce"),
             "vector_only_ms": percentiles(steps, "vector_only"),
@@ -484,7 +530,26 @@ def merge_by_size(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def plot(results: dict[str, Any]) -> str:
+def footprint(settings: Settings) -> dict[str, int | None]:
+    """The local Neo4j's size on disk (its data directory) and resident memory, when this run
+    can see them (a server started by `engram neo4j start` with the same ENGRAM_DATA_DIR)."""
+    server = LocalNeo4j(settings)
+    store = server.data_dir / "data"
+    on_disk = (
+        sum(f.stat().st_size for f in store.rglob("*") if f.is_file()) if store.is_dir() else None
+    )
+    pid = server.status().pid
+    rss = None
+    if pid is not None:
+        status = Path(f"/proc/{pid}/status").read_text()
+        rss = int(
+            next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))
+        )
+        rss *= 1024
+    return {"store_bytes": on_disk, "neo4j_rss_bytes": rss}
+
+
+def plot(results: dict[str, Any], name: str = "search") -> str:
     matplotlib.use("Agg")  # headless: a file, never a window
     from matplotlib import pyplot as plt
 
@@ -507,7 +572,7 @@ def plot(results: dict[str, Any]) -> str:
     )
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    path = RESULTS / "search_latency.png"
+    path = RESULTS / f"{name}_latency.png"
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return str(path)
@@ -525,6 +590,17 @@ if __name__ == "__main__":
         help="questions per tenant kind for the brute-force baseline",
     )
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--bulk", action="store_true", help="grow with the bulk loader")
+    parser.add_argument(
+        "--small-memories",
+        type=int,
+        default=None,
+        help="the small tenant holds this many at every size (default: 1%% of each step)",
+    )
+    parser.add_argument(
+        "--max-sentences", type=int, choices=(1, 2, 3), default=3, help="per message"
+    )
+    parser.add_argument("--out", default="search.json", help="file under bench/results/")
     parser.add_argument(
         "--reuse",
         action="store_true",

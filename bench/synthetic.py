@@ -338,12 +338,19 @@ def _fill(rng: random.Random, template: str) -> str:
 
 
 def varied_messages(
-    rng: random.Random, count: int, first_id: int, end: datetime, span_days: int = 730
+    rng: random.Random,
+    count: int,
+    first_id: int,
+    end: datetime,
+    span_days: int = 730,
+    max_sentences: int = 3,
 ) -> list[MessageIn]:
-    """``count`` user messages of one to three sentences, said at random times before ``end``."""
+    """``count`` user messages of one to ``max_sentences`` (≤ 3) sentences, said at random
+    times before ``end``."""
     messages = []
+    lengths = (1, 2, 3)[:max_sentences]
     for i in range(first_id, first_id + count):
-        sentences = rng.choices((1, 2, 3), weights=(2, 5, 3))[0]
+        sentences = rng.choices(lengths, weights=(2, 5, 3)[:max_sentences])[0]
         text = " ".join(_fill(rng, rng.choice(VARIED_TEMPLATES)) for _ in range(sentences))
         said = end - timedelta(minutes=rng.randrange(span_days * 24 * 60))
         messages.append(MessageIn(content=text, timestamp=said, id=f"v{i}"))

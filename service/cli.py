@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 from rich.progress import Progress
 
+from service.cli_bulk import import_bulk
 from service.cli_export import export_scope, restore_export
 from service.cli_support import console, guard, maintain, start_local, with_progress
 from service.core.config import Settings, get_settings
@@ -80,19 +81,33 @@ def import_file(
     batch_size: Annotated[
         int | None,
         typer.Option(
-            min=1, max=1000, help="messages per transaction (64); an export's records (500)"
+            min=1,
+            max=1000,
+            help="messages per transaction (64, --bulk 500); an export's records (500)",
         ),
     ] = None,
+    bulk: Annotated[
+        bool,
+        typer.Option(
+            "--bulk", help="one memory per message, no extraction, exact repeats only checked"
+        ),
+    ] = False,
 ) -> None:
     """Import conversations with a progress bar; re-running writes nothing twice.
 
     A file `engram export` wrote (its first line says so) is restored as it was stored, into
-    the scope it was exported from: nothing is extracted again (docs/export.md).
+    the scope it was exported from: nothing is extracted again (docs/export.md). With --bulk
+    each message is stored as one memory, embedded while the batch before it is written: for
+    loads of millions (docs/write-path.md, "Bulk load").
     """
     from service.export.check import is_export
 
     if is_export(path):
         restore_export(path, user_id, batch_size)
+    elif bulk:
+        from service.ingest.bulk import DEFAULT_BULK_BATCH
+
+        import_bulk(path, user_id, batch_size or DEFAULT_BULK_BATCH)
     else:
         _import_conversations(path, user_id, batch_size or 64)
 

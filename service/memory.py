@@ -13,9 +13,11 @@ from typing import Any, TypeVar
 
 from service.core.config import Settings
 from service.core.domain import (
+    MAX_BATCH,
     AddMode,
     AddResult,
     ContextBlock,
+    MessageIn,
     Messages,
     PendingWork,
     Scope,
@@ -32,6 +34,7 @@ from service.export.dump import export_scope
 from service.export.restore import DEFAULT_BATCH as DEFAULT_RESTORE_BATCH
 from service.export.restore import RestoreReport
 from service.export.restore import restore as restore_file
+from service.ingest import bulk
 from service.ingest.deferred import DeferredWorker
 from service.ingest.write_path import WriteObserver, WritePath
 from service.lifecycle.audit import ReadAudit, ReadEvent, ReadOp
@@ -220,6 +223,23 @@ class MemoryService:
         landed, whole. Extraction reads nothing stored, so running it early changes nothing.
         """
         return self.write_path.add_batches(batches, infer, actor)
+
+    async def import_bulk(
+        self,
+        messages: Iterable[tuple[Scope, MessageIn]],
+        batch_size: int = bulk.DEFAULT_BULK_BATCH,
+        actor: str = DEFAULT_ACTOR,
+        progress: bulk.Progress | None = None,
+    ) -> bulk.BulkReport:
+        """Load many messages, each stored as one memory (add(infer=False)), a transaction
+        per ``batch_size`` consecutive messages of a scope, each batch embedded while the one
+        before it is written. Only exact repeats are checked (no near-duplicate search), so a
+        second run adds nothing and a killed run is finished by running it again
+        (ingest/bulk.py). ``progress`` hears how many messages each batch finished."""
+        if not 1 <= batch_size <= MAX_BATCH:
+            raise ValidationError(f"batch_size must be 1 to {MAX_BATCH}, not {batch_size}")
+        batches = bulk.batched(messages, batch_size)
+        return await bulk.load(self.write_path, batches, actor, progress)
 
     async def search(
         self,

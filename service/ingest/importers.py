@@ -1,9 +1,13 @@
-"""Conversation files read into validated messages: LoCoMo JSON and JSON Lines. No database."""
+"""Conversation files read into validated messages: LoCoMo JSON and JSON Lines. No database.
+
+`engram import --bulk` reads a JSON Lines file twice instead of holding it: once to check every
+line and count them, once to load (scoped_messages)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -11,7 +15,7 @@ from typing import Any
 
 import pydantic
 
-from service.core.domain import MessageIn, Role
+from service.core.domain import MessageIn, Role, Scope
 from service.core.errors import ValidationError
 
 DEFAULT_CONVERSATION = "default"
@@ -187,17 +191,67 @@ def _jsonl_conversations(text: str) -> list[Conversation]:
 
 
 def _jsonl_message(line: str, number: int) -> tuple[str, MessageIn]:
+    return _row_message(_jsonl_row(line, number), number)
+
+
+def _jsonl_row(line: str, number: int) -> dict[str, Any]:
     try:
         row = json.loads(line)
     except json.JSONDecodeError as e:
         raise ValidationError(f"line {number}: not valid JSON ({e.msg})") from e
     if not isinstance(row, dict):
         raise ValidationError(f"line {number}: expected a JSON object")
+    return row
+
+
+def _row_message(row: dict[str, Any], number: int) -> tuple[str, MessageIn]:
     conversation_id = row.pop("conversation_id", DEFAULT_CONVERSATION)
     if not isinstance(conversation_id, str) or not conversation_id.strip():
         raise ValidationError(f"line {number}: conversation_id must be a non-empty string")
     try:
         return conversation_id, MessageIn.model_validate(row)
+    except pydantic.ValidationError as e:
+        raise ValidationError(f"line {number}: {_first_error(e)}") from e
+
+
+def scoped_messages(path: Path, user_id: str | None = None) -> Iterator[tuple[Scope, MessageIn]]:
+    """Each message of a file with its scope, in file order, without holding a JSON Lines
+    file: ``user_id`` when given, else the line's user_id / agent_id, else its conversation.
+    A LoCoMo file (one JSON document) is read whole, a scope per conversation."""
+    if _starts_json_document(path):
+        for conv in read_conversations(path):
+            scope = Scope(user_id=user_id or conv.id)
+            yield from ((scope, message) for message in conv.messages)
+        return
+    try:
+        with path.open(encoding="utf-8") as lines:
+            for number, line in enumerate(lines, start=1):
+                if line.strip():
+                    yield _scoped_line(line, number, user_id)
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValidationError(f"cannot read {path}: {e}") from e
+
+
+def _starts_json_document(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8") as f:
+            head = f.read(4096).lstrip()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValidationError(f"cannot read {path}: {e}") from e
+    return head.startswith("[")
+
+
+def _scoped_line(line: str, number: int, user_id: str | None) -> tuple[Scope, MessageIn]:
+    """One JSON Lines message and its scope; a line may name its own user_id and agent_id."""
+    row = _jsonl_row(line, number)
+    owner = {key: row.pop(key, None) for key in ("user_id", "agent_id")}
+    conversation_id, message = _row_message(row, number)
+    if user_id is not None:
+        owner = {"user_id": user_id, "agent_id": None}
+    elif owner["user_id"] is None and owner["agent_id"] is None:
+        owner["user_id"] = conversation_id
+    try:
+        return Scope.model_validate(owner), message
     except pydantic.ValidationError as e:
         raise ValidationError(f"line {number}: {_first_error(e)}") from e
 

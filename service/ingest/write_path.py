@@ -194,9 +194,24 @@ class WritePath:
         read while the facts are embedded."""
         clock, candidates, scope = StageClock(), batch.candidates, batch.scope
         with clock.stage("embedding"):
-            known = await self._embed(candidates, scope)
+            known = await self.embed(candidates, scope)
         with clock.stage("reconcile"):
             reconciled = await self._reconcile(scope, candidates)
+        return await self.commit(batch, known, reconciled, actor, finishes, clock)
+
+    async def commit(
+        self,
+        batch: Extracted,
+        known: list[KnownEntity],
+        reconciled: Mapping[str, Reconciled],
+        actor: str,
+        finishes: tuple[str, Mapping[str, Any]] | None = None,
+        clock: StageClock | None = None,
+    ) -> AddResult:
+        """Decide and write an embedded batch against what ``reconciled`` says the scope holds
+        (write() reconciles first; a bulk load checks exact repeats only, ingest/bulk.py)."""
+        clock = clock or StageClock()
+        scope, candidates = batch.scope, batch.candidates
         with clock.stage("link"):
             s, model = self.settings, self.embedder.model_name
             decision = await asyncio.to_thread(
@@ -215,7 +230,7 @@ class WritePath:
             stage.set_attribute("engram.memories_added", len(decision.plan.new))
         return await self._report(batch, decision.plan, clock.laps)
 
-    async def _embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
+    async def embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
         """Give each candidate its vectors; the scope's entities, read meanwhile."""
         vectors, known = await asyncio.gather(
             self.embedder.aembed_memories(

@@ -85,9 +85,15 @@ class GraphStore:
         self.shards = shards or IndexShards(db.settings.index_shards)
 
     async def reconcile(
-        self, scope: Scope, asks: list[ReconcileAsk], threshold: float, fetch_k: int
+        self,
+        scope: Scope,
+        asks: list[ReconcileAsk],
+        threshold: float,
+        fetch_k: int,
+        near_duplicates: bool = True,
     ) -> dict[str, Reconciled]:
-        """Per candidate key: same-hash memory, nearest near-duplicate, current slot holders."""
+        """Per candidate key: same-hash memory, nearest near-duplicate, current slot holders.
+        Without ``near_duplicates`` the vector index is not asked (a bulk load's check)."""
         if not asks:
             return {}
         params = {
@@ -95,7 +101,7 @@ class GraphStore:
             "candidates": [a.params() for a in asks],
             "threshold": threshold,
             "fetch_k": fetch_k,
-            "near_duplicates": True,
+            "near_duplicates": near_duplicates,
             "vector_index": self.shards.vector_index(scope.user_id),
         }
         try:
