@@ -88,21 +88,25 @@ def slot_limits(settings: Settings) -> dict[Work, SlotLimits]:
     }
 
 
-def busy_response(surface: Surface, work: Work, settings: Settings) -> JSONResponse:
-    """503 with Retry-After, and a body the surface's clients read as an error: GraphQL's
-    ``errors`` list, or a JSON-RPC error for MCP, both named Busy as the metrics name it."""
+def busy_response(
+    surface: Surface, work: Work, settings: Settings, retry_after_s: int | None = None
+) -> JSONResponse:
+    """503 with Retry-After (``retry_after_s``, else the least the settings allow), and a body
+    the surface's clients read as an error: GraphQL's ``errors`` list, or a JSON-RPC error for
+    MCP, both named Busy as the metrics name it."""
     slots = slot_limits(settings)[work].slots
+    retry = settings.busy_retry_after_s if retry_after_s is None else retry_after_s
     message = (
         f"{ErrorKind.BUSY}: this process's {work.value} slots ({slots}) are taken and enough "
-        f"requests wait for them; retry in {settings.busy_retry_after_s} s"
+        f"requests wait for them; retry in {retry} s"
     )
     body: dict[str, object]
     if surface is Surface.GRAPHQL:
-        extensions = {"code": ErrorKind.BUSY.value, "retryAfter": settings.busy_retry_after_s}
+        extensions = {"code": ErrorKind.BUSY.value, "retryAfter": retry}
         body = {"data": None, "errors": [{"message": message, "extensions": extensions}]}
     else:
         body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": message}}
-    headers = {"Retry-After": str(settings.busy_retry_after_s)}
+    headers = {"Retry-After": str(retry)}
     return JSONResponse(body, status_code=503, headers=headers)
 
 
@@ -150,7 +154,9 @@ class AdmissionLimit:
         with deadline_after(timeout or None):  # a wait for a slot counts against the deadline
             if not await gate.enter(timeout or math.inf):
                 self.metrics.count_error(surface, ErrorKind.BUSY)
-                await busy_response(surface, work, self.settings)(scope, receive, send)
+                s = self.settings
+                retry = gate.retry_after(s.busy_retry_after_s, s.busy_retry_after_max_s)
+                await busy_response(surface, work, s, retry)(scope, receive, send)
                 return
             began = time.monotonic()
             try:

@@ -46,6 +46,16 @@ def allowed_wait(
     return until_deadline if until_deadline > 0 and fits else None
 
 
+def retry_after(
+    limits: SlotLimits, waiting: int, held_s: float, floor_s: int, ceiling_s: int
+) -> int:
+    """The Retry-After of a refusal: about when the line ahead has drained, as slots free up
+    at slots / held_s a second, in whole seconds from ``floor_s`` to ``ceiling_s``. A crowd
+    told to come back later sends fewer requests that would only be refused again."""
+    drain_s = waiting * held_s / limits.slots if limits.slots else 0.0
+    return min(max(math.ceil(drain_s), floor_s), max(ceiling_s, floor_s))
+
+
 class SlotGate:
     """The slots of one kind of request in one process (one event loop: no locks needed)."""
 
@@ -79,6 +89,10 @@ class SlotGate:
             if self._withdraw(ticket):
                 self.leave(None)  # the request went away holding a slot
             raise
+
+    def retry_after(self, floor_s: int, ceiling_s: int) -> int:
+        """When a request refused now may come back (retry_after)."""
+        return retry_after(self.limits, self.waiting, self.held_s, floor_s, ceiling_s)
 
     def _withdraw(self, ticket: asyncio.Future[None]) -> bool:
         """Take ``ticket`` out of the line; True if leave() had handed it a slot already."""

@@ -152,7 +152,10 @@ class Settings(BaseSettings):
     """How long a write may expect to wait for a slot, under the same rule: by default as long
     as its deadline allows, so a burst of adds is written rather than refused."""
     busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
-    """The `Retry-After` seconds of a Busy answer."""
+    """The least `Retry-After` seconds of a Busy answer. It grows with the line ahead (about
+    when it will have drained), so a crowd comes back spread out rather than all at once."""
+    busy_retry_after_max_s: int = Field(default=30, ge=1, le=3600)
+    """The most `Retry-After` seconds of a Busy answer (never below busy_retry_after_s)."""
     request_timeout_s: float = Field(default=30.0, ge=0.0)
     """Each request's deadline, Neo4j's timeout for its transactions: a query still running
     then is rolled back and the request answers TimedOut. 0 = no deadline."""

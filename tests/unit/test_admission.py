@@ -20,7 +20,7 @@ from service.api.admission import (
     slot_limits,
     work_of,
 )
-from service.api.slots import SlotGate, SlotLimits, allowed_wait
+from service.api.slots import SlotGate, SlotLimits, allowed_wait, retry_after
 from service.core.config import Settings
 from service.core.deadline import deadline_after, deadline_passed, transaction_timeout
 from service.core.errors import QueryTimeoutError
@@ -232,3 +232,39 @@ def test_past_the_deadline_no_transaction_starts() -> None:
         assert deadline_passed()
         with pytest.raises(QueryTimeoutError):
             transaction_timeout()
+
+
+def test_retry_after_grows_with_the_line_ahead() -> None:
+    limits = SlotLimits(slots=4, max_waiting=64, max_wait_s=1.0)
+    # 64 waiting, a slot held 0.5 s: the line drains in 64 * 0.5 / 4 = 8 s.
+    assert retry_after(limits, waiting=64, held_s=0.5, floor_s=1, ceiling_s=30) == 8
+    assert retry_after(limits, waiting=3, held_s=0.5, floor_s=1, ceiling_s=30) == 1  # 0.375 s
+    assert retry_after(limits, waiting=0, held_s=2.0, floor_s=2, ceiling_s=30) == 2
+    assert retry_after(limits, waiting=64, held_s=9.0, floor_s=1, ceiling_s=30) == 30
+    assert retry_after(limits, waiting=64, held_s=9.0, floor_s=5, ceiling_s=3) == 5
+    unlimited = SlotLimits(slots=0, max_waiting=0, max_wait_s=0.0)
+    assert retry_after(unlimited, waiting=10, held_s=1.0, floor_s=1, ceiling_s=30) == 1
+
+
+async def test_a_refusal_says_when_the_line_has_drained() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=2, max_wait_s=60.0))
+    assert await gate.enter(60.0)
+    gate.leave(3.0)  # a slot was held 3 s lately (the average moves a fifth of the way)
+    assert await gate.enter(60.0)
+    waiters = [asyncio.ensure_future(gate.enter(60.0)) for _ in range(2)]
+    await asyncio.sleep(0)
+    assert gate.waiting == 2 and not await gate.enter(60.0)  # the line is full: refused
+    assert gate.retry_after(1, 30) == math.ceil(2 * gate.held_s)
+    for _ in waiters:
+        gate.leave(None)
+    assert all(await asyncio.gather(*waiters))
+
+
+def test_a_busy_answer_carries_the_retry_it_was_given() -> None:
+    settings = Settings.model_construct(
+        max_reads_in_flight=3, max_writes_in_flight=1, busy_retry_after_s=1
+    )
+    busy = busy_response(Surface.GRAPHQL, Work.READ, settings, retry_after_s=12)
+    assert busy.headers["Retry-After"] == "12"
+    [error] = json.loads(bytes(busy.body))["errors"]
+    assert error["extensions"]["retryAfter"] == 12 and "retry in 12 s" in error["message"]
