@@ -848,3 +848,17 @@ async def test_a_where_question_ranks_the_memory_naming_a_place_first(mem: Memor
     [first, *_] = await boosted.search(question, ALICE, limit=2)
     assert "Lisbon" in first.memory.text
     assert any(e.type == "PLACE" for e in first.entities)
+
+
+async def test_a_hit_lists_its_sources_as_said_and_its_entities_by_name(
+    mem: MemoryService,
+) -> None:
+    scope = Scope(user_id="order-u")
+    text = "Zoe, Mia and Bruno went hiking near Oslo."
+    for when in ("2024-06-02T09:00:00Z", "2024-05-01T09:00:00Z", "2024-07-09T09:00:00Z"):
+        await mem.add([{"content": text, "timestamp": when, "speaker": "Kai"}], scope)
+    [hit, *_] = await mem.search("hiking near Oslo", scope, limit=1)
+    names = [e.name for e in hit.entities]
+    assert {"Zoe", "Mia", "Bruno", "Oslo"} <= set(names) and names == sorted(names)
+    said = [src.said_at for src in hit.sources]
+    assert len(said) == 3 and said == sorted(said)
