@@ -8,6 +8,8 @@ Typed errors: InvalidInput → ValidationError, Forbidden → ForbiddenError, No
 NotFoundError, DatabaseUnavailable → DatabaseUnavailableError, TimedOut → QueryTimeoutError,
 and a busy process's 503 → BusyError with its Retry-After (all EngramError).
 
+``export`` streams a scope's export file (docs/export.md) to a binary file object.
+
 Read your own writes through several processes or a Neo4j cluster: pass the ``bookmark`` of an
 AddResult to a later ``search`` or ``context`` (sent as X-Engram-Bookmark; docs/cluster.md).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 import httpx
 
@@ -31,6 +33,7 @@ from service.core.errors import (
     QueryTimeoutError,
     ValidationError,
 )
+from service.core.export_records import EXPORT_ROUTE
 
 _ERRORS: dict[str, type[EngramError]] = {
     "InvalidInput": ValidationError,
@@ -147,6 +150,19 @@ class EngramClient:
         """Delete one memory of the scope (its history stays); NotFoundError if it is not there."""
         await self._call(DELETE, {"id": memory_id, "scope": _scope(scope)}, "deleteMemory")
 
+    async def export(self, destination: BinaryIO, **scope: str) -> int:
+        """Stream the scope's export (JSON Lines, docs/export.md) into ``destination``; the
+        bytes written. A download cut short lacks its end line, and `engram import` refuses it."""
+        written = 0
+        async with self._http.stream("GET", EXPORT_ROUTE, params=_scope(scope)) as response:
+            if response.status_code != 200:
+                await response.aread()
+                raise _http_error(response)
+            async for chunk in response.aiter_bytes():
+                destination.write(chunk)
+                written += len(chunk)
+        return written
+
     async def _call(
         self, query: str, variables: dict[str, Any], field: str, bookmark: str | None = None
     ) -> dict[str, Any]:
@@ -166,6 +182,21 @@ class EngramClient:
         if data["__typename"] in _ERRORS:
             raise _ERRORS[data["__typename"]](data["message"])
         return data
+
+
+def _http_error(response: httpx.Response) -> EngramError:
+    """The typed error of a non-GraphQL endpoint's answer (FastAPI's ``detail``)."""
+    try:
+        detail = str(response.json().get("detail", response.text))
+    except ValueError:
+        detail = response.text
+    kinds: dict[int, type[EngramError]] = {
+        400: ValidationError,
+        401: ForbiddenError,
+        403: ForbiddenError,
+        503: DatabaseUnavailableError,
+    }
+    return kinds.get(response.status_code, EngramError)(detail)
 
 
 def _scope(scope: dict[str, str]) -> dict[str, str]:

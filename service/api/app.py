@@ -31,7 +31,7 @@ from service.api.dashboard_page import (
     dashboard,
     dashboard_assets,
 )
-from service.api.export import EXPORT_ROUTE, download
+from service.api.export import download
 from service.api.graphiql import GRAPHIQL_ASSETS_ROUTE, OfflineGraphQLRouter, graphiql_assets
 from service.api.metrics import metrics_endpoint, observe
 from service.api.offline_assets import FAVICON_ROUTES, favicon
@@ -39,6 +39,7 @@ from service.api.schema import build_schema
 from service.core.auth import Principal
 from service.core.config import Settings, get_settings
 from service.core.errors import DatabaseUnavailableError
+from service.core.export_records import EXPORT_ROUTE
 from service.lifecycle.reembed import recheck_if_pending
 from service.mcp.transports import mount_http
 from service.memory import MemoryService

@@ -34,11 +34,10 @@ from service.api.types import (
 from service.core import domain
 from service.core.auth import authenticate, authorize
 from service.core.errors import EngramError, ForbiddenError
-from service.core.export_records import FORMAT, MEDIA_TYPE, VERSION, to_line
+from service.core.export_records import EXPORT_ROUTE, FORMAT, MEDIA_TYPE, VERSION, to_line
 from service.core.export_records import ExportCounts as StoredCounts
 from service.memory import MemoryService
 
-EXPORT_ROUTE = "/export"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 

@@ -33,6 +33,7 @@ from service.core.domain import Role, Scope
 FORMAT: Final = "engram-export"
 VERSION = 1
 MEDIA_TYPE = "application/x-ndjson"
+EXPORT_ROUTE: Final = "/export"  # the API's download of a scope (service/api/export.py)
 
 
 def _encodable(value: str) -> str:

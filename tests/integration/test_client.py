@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import json
+
 import httpx
 import pytest
 
@@ -45,3 +48,20 @@ async def test_client_adds_searches_and_builds_context(
         assert await engram.search("Where does Ana live?", limit=1, user_id="ana") == []
         with pytest.raises(NotFoundError):
             await engram.delete(added.added[0], user_id="ana")
+
+
+async def test_client_downloads_a_scope_export(
+    mem: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    settings = neo4j_target.settings(api_keys={KEY: {"principal": "py", "user_ids": ["ana"]}})
+    transport = httpx.ASGITransport(app=create_app(settings, memory=mem))
+    async with EngramClient("http://test", api_key=KEY, transport=transport) as engram:
+        await engram.add([{"content": "I keep two cats.", "speaker": "Ana"}], user_id="ana")
+        out = io.BytesIO()
+        written = await engram.export(out, user_id="ana")
+        lines = [json.loads(line) for line in out.getvalue().decode().splitlines()]
+        assert written == len(out.getvalue()) > 0
+        assert lines[0]["record"] == "header" and lines[-1]["record"] == "end"
+        assert any(r["record"] == "memory" and "cats" in r["text"] for r in lines)
+        with pytest.raises(ForbiddenError):
+            await engram.export(io.BytesIO(), user_id="bob")
