@@ -256,11 +256,16 @@ CASES: list[object] = [
         {"Bram": PERSON, "Nickelback": ORG},
         ("Bram", "DISLIKES", "Nickelback"),
     ),
-    pytest.param(
-        "honestly Teams is the worst",
-        {"Teams": PRODUCT},
-        ("Ann", "DISLIKES", "Teams"),
-        marks=miss("no frame for a superlative verdict yet"),
+    ("honestly Teams is the worst", {"Teams": PRODUCT}, ("Ann", "DISLIKES", "Teams")),
+    (
+        "Ledgerly is useless, I'm done with it",
+        {"Ledgerly": PRODUCT},
+        ("Ann", "DISLIKES", "Ledgerly"),
+    ),
+    (
+        "Kestrel Bank is the best bank in town",
+        {"Kestrel_Bank": ORG},
+        ("Ann", "LIKES", "Kestrel Bank"),
     ),
     pytest.param(
         "fed up with Outlook crashing",
@@ -373,15 +378,102 @@ CASES: list[object] = [
     ),
     ("got myself a Pixel 8", {"Pixel_8": PRODUCT}, ("Ann", "OWNS", "Pixel 8")),
     ("we just leased a Polestar 2", {"Polestar_2": PRODUCT}, ("Ann", "OWNS", "Polestar 2")),
-    pytest.param(
-        "the Vespa is mine now",
-        {"Vespa": PRODUCT},
-        ("Ann", "OWNS", "Vespa"),
-        marks=miss("no frame for 'X is mine' yet"),
+    ("the Vespa is mine now", {"Vespa": PRODUCT}, ("Ann", "OWNS", "Vespa")),
+]
+
+# Frames read off the tuning half's grammar (issue 29), on sentences of our own.
+CASES += [
+    (
+        "Tomasz Wren, my big brother, finally called",
+        {"Tomasz_Wren": PERSON},
+        ("Ann", "FAMILY_OF", "Tomasz Wren"),
     ),
+    ("my youngest Ilse starts school tomorrow", {"Ilse": PERSON}, ("Ann", "FAMILY_OF", "Ilse")),
+    ("my son-in-law Pavel fixed the sink", {"Pavel": PERSON}, ("Ann", "FAMILY_OF", "Pavel")),
+    (
+        "Ottilie is reading chemistry at Keele",
+        {"Ottilie": PERSON, "Keele": ORG},
+        ("Ottilie", "STUDIES_AT", "Keele"),
+    ),
+    (
+        "tonight is my pottery class at Halden College 😩",
+        {"Halden_College": ORG},
+        ("Ann", "STUDIES_AT", "Halden College"),
+    ),
+    (
+        "twenty years in Tromso and I still hate the dark",
+        {"Tromso": PLACE},
+        ("Ann", "LIVES_IN", "Tromso"),
+    ),
+    (
+        "two whole days in Rotterdam though, my feet are destroyed",
+        {"Rotterdam": PLACE},
+        ("Ann", "VISITED", "Rotterdam"),
+    ),
+    (
+        "Crumbs Bakery (Leith), best scones in town",
+        {"Crumbs_Bakery": ORG, "Leith": PLACE},
+        ("Crumbs Bakery", "LOCATED_IN", "Leith"),
+    ),
+    (
+        "yes, Harbour Books, over in Leith, the one with the cat",
+        {"Harbour_Books": ORG, "Leith": PLACE},
+        ("Harbour Books", "LOCATED_IN", "Leith"),
+    ),
+    (
+        "the Tandem Health office in Hobart is huge",
+        {"Tandem_Health": ORG, "Hobart": PLACE},
+        ("Tandem Health", "LOCATED_IN", "Hobart"),
+    ),
+    (
+        "they moved me to the early shift at Pelican Freight",
+        {"Pelican_Freight": ORG},
+        ("Ann", "WORKS_AT", "Pelican Freight"),
+    ),
+    (
+        "we at Wexley Studios have three launches this month",
+        {"Wexley_Studios": ORG},
+        ("Ann", "WORKS_AT", "Wexley Studios"),
+    ),
+    (
+        "Teams crashed again, I hate that app",
+        {"Teams": PRODUCT},
+        ("Ann", "DISLIKES", "Teams"),
+    ),
+    (
+        "I keep all my recipes in Notewise",
+        {"Notewise": PRODUCT},
+        ("Ann", "USES", "Notewise"),
+    ),
+    (
+        "still grinding away at Pelican Freight",
+        {"Pelican_Freight": ORG},
+        ("Ann", "WORKS_AT", "Pelican Freight"),
+    ),
+    ("I log all my rides with Veloroute", {"Veloroute": ORG}, ("Ann", "USES", "Veloroute")),
+    (
+        "the Harbour Regatta is Leith's biggest party",
+        {"Harbour_Regatta": EVENT, "Leith": PLACE},
+        ("Harbour Regatta", "LOCATED_IN", "Leith"),
+    ),
+    (
+        "Leith's oldest pub is the Shore Inn",
+        {"Leith": PLACE, "Shore_Inn": ORG},
+        ("Shore Inn", "LOCATED_IN", "Leith"),
+    ),
+    ("I'm Tomasz's younger brother btw", {"Tomasz": PERSON}, ("Tomasz", "FAMILY_OF", "Ann")),
+    ("Petra is great. I'm her cousin", {"Petra": PERSON}, ("Petra", "FAMILY_OF", "Ann")),
 ]
 
 NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
+    ("Bex, over in Hobart, says hi", {"Bex": PERSON, "Hobart": PLACE}),
+    ("I'd kill for a week in Lisbon", {"Lisbon": PLACE}),
+    ("three hours in Figma and nothing to show", {"Figma": PRODUCT}),
+    ("going to Lisbon next week", {"Lisbon": PLACE}),
+    ("Jo says Kestrel Bank is awful", {"Jo": PERSON, "Kestrel_Bank": ORG}),
+    ("is Teams the worst?", {"Teams": PRODUCT}),
+    ("the food at Crumbs is amazing", {"Crumbs": ORG}),
+    ("I'm not her brother", {}),
     ("do you still work at Pelican Freight?", {"Pelican_Freight": ORG}),
     ("i don't live in Tbilisi anymore", {"Tbilisi": PLACE}),
     ("thinking about moving to Bergen next year", {"Bergen": PLACE}),
@@ -423,3 +515,9 @@ def test_corpus_no_relation(
     finder: RelationExtractor, english: Language, text: str, labels: dict[str, EntityLabel]
 ) -> None:
     assert find_en(finder, english, text, **labels) == set()
+
+
+def test_a_person_is_not_located(finder: RelationExtractor, english: Language) -> None:
+    """ "Bex is Leith's best barber": a judgement of Bex, no place of hers."""
+    found = find_en(finder, english, "Bex is Leith's best barber", Bex=PERSON, Leith=PLACE)
+    assert found == {("Ann", "LIKES", "Bex")}

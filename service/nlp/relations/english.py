@@ -53,9 +53,16 @@ NAMED_BY_MODIFIER = frozenset(
         RelationType.OWNS,
     }
 )
+# Types whose source may be the organisation that names the trigger noun ("the Nissan plant").
+OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
 # Kinds whose trigger is not the token being read (or that have none).
 UNTRIGGERED = frozenset(
-    {RelationKind.POSSESSED, RelationKind.POSSESSED_MODIFIER, RelationKind.OUR_PREP}
+    {
+        RelationKind.POSSESSED,
+        RelationKind.POSSESSED_MODIFIER,
+        RelationKind.OUR_PREP,
+        RelationKind.NAME_IN,
+    }
 )
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 # Particles the parser takes for prepositions: "based out of X", "moved over to X".
@@ -277,13 +284,47 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
         # "X has its headquarters in Y": "its" is the subject of "has".
         owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
+    named_owner = _organisation_compound(fact, token) if row.type in OWNER_BY_NAME else None
+    if named_owner is not None:  # "the Nissan plant in Canton": Nissan's plant
+        owners = [named_owner]
+        objects = [o for o in objects if o.i != named_owner.i]
     if owners:
         sources = [e for e in (endpoint(fact, o) for o in owners) if e is not None]
+    elif _fragment(row, token):
+        sources = [fact.speaker] if fact.speaker is not None else []
+    elif _said(row, token):
+        sources = _sources(fact, row, token) or _moved_people(fact, token)
     else:
-        sources = _sources(fact, row, token) if _said(row, token) else []
+        sources = []
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _fragment(row: RelationRow, token: Token) -> bool:
+    """ "Twenty years in Tromso and I still hate the dark": a verbless phrase the parser hangs
+    on the next clause as an adverb; it is the speaker's, whatever that clause's subject or
+    negation."""
+    return row.speaker_default and token.dep_ == "npadvmod" and token.head.pos_ in {"VERB", "AUX"}
+
+
+def _organisation_compound(fact: FactContext, noun: Token) -> Token | None:
+    """The organisation a place noun is named by: "the Nissan plant", "the Acme offices"."""
+    for child in (c for c in noun.children if c.dep_ == "compound" and c.pos_ == "PROPN"):
+        mention = fact.covering(child)
+        if mention is not None and mention.label is EntityLabel.ORG:
+            return child
+    return None
+
+
+def _moved_people(fact: FactContext, noun: Token) -> list[Endpoint]:
+    """ "They moved me to the night shift at X", "put her on the team at X": the person the
+    clause moves, when its subject names no one."""
+    if noun.dep_ != "pobj" or noun.head.head.pos_ != "VERB":
+        return []
+    verb = noun.head.head
+    moved = [endpoint(fact, c) for c in verb.children if c.dep_ in {"dobj", "dative"}]
+    return [e for e in moved if e is not None and e.label is EntityLabel.PERSON]
 
 
 def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -316,7 +357,11 @@ def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     name = name_beside(token)
     mention = fact.covering(name) if name is not None else None
     relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
-    if name is None or relative is None or relative == fact.speaker:
+    bare = name is None and token.dep_ == "attr" and speaker_by_default(token.head)
+    if fact.speaker is not None and (bare or relative == fact.speaker):
+        yield from _kin_of_speaker(fact, token)  # "I'm Ana's brother", "being her sister"
+        return
+    if name is None or relative is None:
         return  # "you're my best friend": whom the message answers (discourse.py) is kin too
     relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
     hosts = [token, name, token.head] if token.dep_ in {"amod", "compound"} else [token, name]
@@ -325,6 +370,17 @@ def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     owner = endpoint(fact, owners[0]) if owners else default
     if owner is not None:
         yield owner, relative
+
+
+def _kin_of_speaker(fact: FactContext, token: Token) -> Pairs:
+    """The speaker is the kin of the noun's possessor: "I'm Ana's little brother"."""
+    if fact.speaker is None or not asserted(token):
+        return
+    hosts = [token, token.head] if token.dep_ in {"amod", "compound"} else [token]
+    owners = [endpoint(fact, c) for h in hosts for c in h.children if c.dep_ == "poss"]
+    for owner in (o for o in owners if o is not None and o != fact.speaker):
+        if owner.label is EntityLabel.PERSON:
+            yield owner, fact.speaker
 
 
 def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -395,6 +451,12 @@ def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if token.dep_ != "prep" or token.lower_ not in row.preps or fact.speaker is None:
         return
     verb = token.head
+    if verb.lower_ in {"we", "us"}:  # "we at Haven have ten deadlines": whatever NER calls it
+        named = [endpoint(fact, c) for c in token.children if c.dep_ == "pobj"]
+        for target in (e for e in named if e is not None and e.start is not None):
+            if target.label not in {EntityLabel.PERSON, EntityLabel.TEMPORAL}:
+                yield fact.speaker, target
+        return
     if verb.pos_ not in {"VERB", "AUX"} or token.i > min(t.i for t in verb.subtree) + 1:
         return
     if not any(t.lower_ in {"we", "our", "us"} for t in verb.subtree):
@@ -424,4 +486,8 @@ _READERS = {
     RelationKind.MUTUAL: frames.mutual,
     RelationKind.OUR_PREP: _our_prep,
     RelationKind.FAVOURITE: frames.favourite,
+    RelationKind.NAME_IN: frames.name_in,
+    RelationKind.MINE: frames.mine,
+    RelationKind.VERDICT: frames.verdict,
+    RelationKind.PLACE_POSSESSOR: frames.place_possessor,
 }

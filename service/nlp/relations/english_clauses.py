@@ -37,6 +37,12 @@ _PLACE_AND_EVENT_HEADS = (
     "Airport Bridge Market Mall Valley Canyon Hills"
 )
 NOT_PERSON_HEADS = frozenset(_PLACE_AND_EVENT_HEADS.split())
+# Nouns that, after "this" or "that", stand for a thing just named: "I hate that app".
+_GENERIC_THING_NOUNS = (
+    "app apps tool software program platform service site website game show series book "
+    "album song film movie brand product device gadget phone watch thing"
+)
+GENERIC_THINGS = frozenset(_GENERIC_THING_NOUNS.split())
 NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
 # Fillers the parser takes for a noun: "at Larkspur Dental lol", "out of Oaxaca tbh".
 STOP_WORDS = load_stop_entities()
@@ -88,13 +94,20 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
         named = _relative_antecedent(token)
         return endpoint(fact, named) if named is not None else None
     appositive = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
-    if token.pos_ == "NOUN" and appositive:
+    if token.pos_ in {"NOUN", "ADJ"} and appositive:  # "my sister Ana", "my eldest Ana"
         return endpoint(fact, appositive[0])
+    if token.pos_ == "NOUN" and fact.covering(token) is None:
+        shown = _demonstrated(fact, token)
+        if shown is not None:
+            return shown
     owners = [c for c in token.children if c.dep_ == "poss"]
     if token.lemma_.lower() in COLLECTIVE and owners:  # "my team works in X": the speaker
         return endpoint(fact, owners[0])
     mention = fact.covering(token)
-    if mention is None and lower in STOP_WORDS:  # "at Larkspur Dental lol", "Oaxaca tbh"
+    # "at Larkspur Dental lol", "Oaxaca tbh", "at Halden College 😩": a filler or an emoji the
+    # parser took for the noun that the name modifies.
+    filler = lower in STOP_WORDS or not any(ch.isalnum() for ch in token.text)
+    if mention is None and filler:
         named = [c for c in token.lefts if fact.covering(c) is not None]
         return endpoint(fact, named[-1]) if named else None
     span = _proper_run(token, fact.base)
@@ -152,10 +165,12 @@ def _continues_name(left: Token) -> bool:
 def name_beside(noun: Token) -> Token | None:
     """The proper name a kin or role noun stands beside: "sister Dana", "Dana, my sister",
     "aunt Carmen", "partner Hiro Tanaka"."""
+    head = noun.head
+    if noun.dep_ == "appos" and head.pos_ == "PROPN" and head.i < noun.i:
+        return head  # "Dana Ruiz, my big sister, ...": the name it stands after
     for child in noun.children:
         if child.dep_ == "appos" and child.pos_ == "PROPN":
             return child
-    head = noun.head
     said_of = _copula_subject(noun)
     if said_of is not None:
         return said_of
@@ -167,12 +182,20 @@ def name_beside(noun: Token) -> Token | None:
         subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
         return subjects[0] if subjects else None
     doc = noun.doc
-    if noun.i + 1 < len(doc) and doc[noun.i + 1].pos_ == "PROPN":
-        run = doc[noun.i + 1]
+    after = noun.i + 1 + _in_law_tail(noun)
+    if after < len(doc) and doc[after].pos_ == "PROPN":
+        run = doc[after]
         while run.i + 1 < len(doc) and doc[run.i + 1].pos_ == "PROPN":
             run = doc[run.i + 1]
         return run
     return None
+
+
+def _in_law_tail(noun: Token) -> int:
+    """How many tokens of "-in-law" follow a kin noun ("my brother-in-law Tom"): the tokenizer
+    splits the word, so the name comes after the tail."""
+    tail = [t.lower_ for t in noun.doc[noun.i + 1 : noun.i + 5]]
+    return 4 if tail == ["-", "in", "-", "law"] else 0
 
 
 def _copula_subject(noun: Token) -> Token | None:
@@ -195,7 +218,12 @@ def speaker_by_default(verb: Token) -> bool:
         return False
     if verb.tag_ in {"VBD", "VBN"}:
         return True
-    return verb.tag_ == "VBG" and any(c.lower_ == "been" for c in verb.children)
+    if verb.tag_ != "VBG":
+        return False
+    # "been using Y"; "still grinding at X", "loving my new Y": a bare progressive is the
+    # speaker's present (a bare future, "going to X", fails the rows that need a past).
+    auxiliaries = [c for c in verb.children if c.dep_ in {"aux", "auxpass"}]
+    return all(c.lower_ == "been" for c in auxiliaries)
 
 
 def _resolve_person(fact: FactContext, token: Token) -> Endpoint | None:
@@ -255,6 +283,15 @@ def _resolve_thing(fact: FactContext, token: Token) -> Endpoint | None:
     if len(things) == 1:
         return mention_endpoint(next(iter(things.values())))
     return None
+
+
+def _demonstrated(fact: FactContext, noun: Token) -> Endpoint | None:
+    """ "I hate that app", "this tool saved me": the one thing the fact named before it."""
+    if noun.lemma_.lower() not in GENERIC_THINGS:
+        return None
+    if not any(c.dep_ == "det" and c.lower_ in {"this", "that"} for c in noun.children):
+        return None
+    return _resolve_thing(fact, noun)
 
 
 def addressee(fact: FactContext) -> Endpoint | None:

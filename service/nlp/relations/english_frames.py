@@ -1,7 +1,9 @@
 """English relation frames where the relation's source is not the clause's subject: an
 employer that hires ("Brightwave took me on", "I was hired by Brightwave") and a home named
 without a residence verb ("Halifax has been home for years", "I'm Sudbury-based", "here in
-Moncton"). Rows of nlp_models/relations.jsonl name the words; relations_en.py runs them.
+Moncton"); and frames without a relation verb: a place beside a name ("Crumbs (Leith)"), a
+place's own noun ("X is Leith's best cafe"), "X is mine", a verdict ("Teams is the worst").
+Rows of nlp_models/relations.jsonl name the words; english.py runs them.
 """
 
 from __future__ import annotations
@@ -146,3 +148,102 @@ def named_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     for owner in (e for o in owners if (e := endpoint(fact, o)) is not None):
         yield owner, mention_endpoint(mention)
+
+
+# Dependencies of a name that stands alone as a fragment or a clause's subject: a name that is
+# some verb's object ("we went to X (Leith)") is not the one being placed.
+_STANDING = frozenset({"ROOT", "nsubj", "nsubjpass", "appos", "npadvmod"})
+
+
+def name_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "Crumbs Bakery (Leith), best scones in town", "Haven Books, over in Leith": a named
+    organisation and the place beside it, without a verb. The row's ``preps`` introduce the
+    place; its ``trigger`` lists the adverbs that may lead into them ("over in", "right in")."""
+    if token.pos_ not in {"PROPN", "NOUN"} or token.dep_ not in _STANDING:
+        return
+    source = endpoint(fact, token)
+    if source is None or source.start is None or source.label is EntityLabel.TEMPORAL:
+        return
+    doc = token.doc
+    # A place in brackets after a name is where the business is, whatever NER called the
+    # name (shop names often read as people's); "X, over in Y" needs X to be no person.
+    places = [
+        c
+        for c in token.children
+        if c.dep_ == "appos" and c.i > 0 and doc[c.i - 1].text == "(" and c.pos_ == "PROPN"
+    ]
+    if source.label is not EntityLabel.PERSON:
+        leads = [c for c in token.children if c.lower_ in row.trigger]
+        places += [o for h in (token, *leads) for o in prep_objects(h, row.preps, depth=0)]
+    for place in (e for t in places if (e := endpoint(fact, t)) is not None):
+        if place.start is not None and place.label in _PLACES:
+            yield source, place
+
+
+_PLACES = frozenset({EntityLabel.PLACE, EntityLabel.OTHER})
+
+
+def mine(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "The bakery is officially mine", "Rosie's is ours now": the subject of "be" whose
+    complement is a first-person possessive pronoun belongs to the speaker."""
+    if token.lower_ not in row.trigger or token.dep_ not in {"acomp", "attr"}:
+        return
+    if token.head.lemma_ != "be" or not asserted(token) or fact.speaker is None:
+        return
+    for subject in clause_subjects(token):
+        owned = endpoint(fact, subject)
+        if owned is not None and owned.start is not None and owned != fact.speaker:
+            yield fact.speaker, owned
+
+
+def verdict(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "Teams is the worst", "honestly Siri is useless", "Kestrel is the best bank": the
+    speaker's judgement of a named thing, from an adjective of the row after "be". Only a
+    clause of the speaker's own (not "Jo says X is great") and not a question or a denial."""
+    if not matches(row, token) or token.pos_ != "ADJ":
+        return
+    host = token.head if token.dep_ == "amod" and token.head.dep_ == "attr" else token
+    verb = host.head
+    if host.dep_ not in {"acomp", "attr"} or verb.lemma_ != "be" or fact.speaker is None:
+        return
+    # "Siri is useless, I'm done with it" is parsed as a clause of the one after it.
+    spliced = verb.dep_ == "ccomp" and verb.i < verb.head.i
+    if (verb.dep_ not in {"ROOT", "conj"} and not spliced) or not asserted(verb):
+        return
+    for subject in (c for c in verb.children if c.dep_ == "nsubj"):
+        if subject.pos_ != "PROPN" and fact.covering(subject) is None:
+            continue  # "the food is amazing": no name judged
+        judged = endpoint(fact, subject)
+        if judged is not None and judged.start is not None and judged.label in _JUDGED:
+            yield fact.speaker, judged
+
+
+_JUDGED = frozenset(set(EntityLabel) - {EntityLabel.TEMPORAL})
+
+
+def place_possessor(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "Crumbs is Leith's best bakery", "Leith's oldest pub is the Shore Inn": a named thing
+    described as a place's own noun is in that place. Triggered by "be"."""
+    if not matches(row, token) or not asserted(token):
+        return
+    subjects = [c for c in token.children if c.dep_ == "nsubj"]
+    attributes = [c for c in token.children if c.dep_ == "attr"]
+    for first in subjects:
+        for second in attributes:
+            for named, noun in ((first, second), (second, first)):
+                yield from _place_of(fact, row, named, noun)
+
+
+def _place_of(fact: FactContext, row: RelationRow, named: Token, noun: Token) -> Pairs:
+    if noun.pos_ != "NOUN" or (named.pos_ != "PROPN" and fact.covering(named) is None):
+        return
+    thing = endpoint(fact, named)
+    if thing is None or thing.start is None or thing.label in _NOT_PLACED:
+        return
+    for owner in (c for c in noun.children if c.dep_ == "poss" and c.pos_ == "PROPN"):
+        place = endpoint(fact, owner)
+        if place is not None and place.start is not None and place.label in row.target_labels:
+            yield thing, place
+
+
+_NOT_PLACED = frozenset({EntityLabel.PERSON, EntityLabel.TEMPORAL})

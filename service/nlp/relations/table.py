@@ -213,6 +213,10 @@ class RelationKind(StrEnum):
     EMPLOYER_SUBJECT = "employer_subject"  # <target> <verb> <source>: "X hired me"
     HOME = "home"  # <target> has been home, <target>-based, here in <target>
     NAMED_MODIFIER = "named_modifier"  # <possessor> <target> <noun>: "my Ghent flat"
+    NAME_IN = "name_in"  # <name> (<target>), <name>, over in <target>: "Cafe X (Leith)"
+    MINE = "mine"  # <target> is mine: "the bakery is officially ours"
+    VERDICT = "verdict"  # <target> is <judgement>: "Teams is the worst", "X is useless"
+    PLACE_POSSESSOR = "place_possessor"  # <source> is <target>'s <noun>: "X is Leith's best cafe"
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
@@ -266,10 +270,16 @@ class RelationRow(BaseModel):
             RelationKind.POSSESSED,
             RelationKind.POSSESSED_MODIFIER,
             RelationKind.OUR_PREP,
+            RelationKind.NAME_IN,
         }
         if needs_trigger and not self.trigger:
             raise ValueError(f"kind {self.kind.value!r} needs a 'trigger' list")
-        prep_kinds = {RelationKind.VERB_PREP, RelationKind.NOUN_PREP, RelationKind.OUR_PREP}
+        prep_kinds = {
+            RelationKind.VERB_PREP,
+            RelationKind.NOUN_PREP,
+            RelationKind.OUR_PREP,
+            RelationKind.NAME_IN,
+        }
         if self.kind in prep_kinds and not self.preps:
             raise ValueError(f"kind {self.kind.value!r} needs a 'preps' list")
         if self.kind is RelationKind.OBJECT_PREP and not (self.objects and self.preps):
