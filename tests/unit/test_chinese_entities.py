@@ -129,6 +129,9 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
         ("她在武汉华中科技大学读研。", "武汉华中科技大学", EntityLabel.ORG),
+        ("我在科沃斯干了三年多。", "科沃斯", EntityLabel.ORG),  # 在 + a work verb
+        ("她是货拉拉的HR，专门招司机。", "货拉拉", EntityLabel.ORG),  # 是X的 + a job
+        ("上个月刚提了辆极氪，开着挺顺。", "极氪", EntityLabel.PRODUCT),  # bought, a measure word
     ],
 )
 def test_unknown_words_where_the_context_expects_a_name(

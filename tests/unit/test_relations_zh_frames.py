@@ -172,3 +172,19 @@ def test_a_phrase_is_no_name(finder: RelationExtractor) -> None:
     assert "退休前" not in names
     found = find(finder, "邓超毕业以后留在了厦门。", 邓超=L.PERSON, 厦门=L.PLACE)
     assert not any(source == "邓超毕业" for source, _, _ in found)
+
+
+def test_a_duration_is_no_place_and_a_clause_of_time_no_subject() -> None:
+    extractor = RelationExtractor()
+    text = "我在苏州住了六年了，毕业后留在了苏州。"
+    start = text.index("苏州")
+    city = EntityMention("苏州", EntityLabel.PLACE, start, start + 2, "test", 0.9)
+    again = text.index("苏州", start + 1)
+    city2 = EntityMention("苏州", EntityLabel.PLACE, again, again + 2, "test", 0.9)
+    found = {
+        (r.source.name, r.type.value, r.target.name)
+        for r in extractor.find(text, "zh", [city, city2], "王芳")
+    }
+    assert ("王芳", "LIVES_IN", "苏州") in found
+    assert not {t for s, _, t in found if t == "六年"}
+    assert not {s for s, _, _ in found if "毕业" in s}

@@ -75,8 +75,8 @@ _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 _OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
 _PRONOUN = re.compile(r"[我你您他她]")
-# A subject that is a clause of time: 毕业以后就留在…, 小时候在…
-_TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|时候|那会儿?)$")
+# A subject that is a clause of time: 毕业以后就留在…, 毕业后留在…, 小时候在…
+_TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|(?<=[\u4e00-\u9fff])[后前]|时候|那会儿?)$")
 # Whose subjects are people, so that a subject no mention names must look like a name.
 _PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, RelationType.CREATED})
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
@@ -258,6 +258,8 @@ def _sources(
         return None  # a verb phrase (更喜欢用X): the subject is the last one
     if row.type in _PERSON_SOURCE and not _person_like(subject, offset, mentions):
         return None  # a topic (记账一直用的是X, 上周末带孩子逛了X): the subject is dropped
+    if not named and row.type not in _PERSON_SOURCE and _has_locative(subject):
+        return None  # 毕业后留在了X: a clause of time places nothing, its subject is dropped
     found: list[Endpoint] = []
     for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小禾
         found += _subject(part, offset, text, mentions, speaker, people)
@@ -283,6 +285,12 @@ def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> boo
     first = subject[0]
     doubled = len(subject) >= 2 and subject[0] == subject[1]
     return first.isascii() or doubled or first in surnames() or first in "小老阿"
+
+
+def _has_locative(word: str) -> bool:
+    """Whether jieba reads a locative word in ``word`` (毕业/n 后/f 留/v): a phrase of time
+    or place, not a name."""
+    return any(w.flag == "f" for w in jieba.posseg.cut(word, HMM=False))
 
 
 def _is_phrase(word: str) -> bool:
