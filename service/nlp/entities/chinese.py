@@ -324,7 +324,7 @@ class ChineseEntityFinder:
                 before.append(middle.start)  # 志愿者, 摄影, 会计师
             for end in before:
                 start = self._brand_start(text, tokens, starts, end)
-                if start is not None:
+                if start is not None and not _clause_inside(text[start : token.start]):
                     name = text[start : token.end]
                     yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
                     break
@@ -505,6 +505,12 @@ class ChineseEntityFinder:
         if mention.extractor.startswith("jieba:") and surface in _verb_words():
             return False  # 在青岛长大: 长大/ns is the verb of a relation, not a place
         return len(surface) >= 2 and not surface.isdigit()
+
+
+def _clause_inside(words: str) -> bool:
+    """Whether a brand holds an aspect particle or a measure word (义乌开了个 + 公司): a
+    clause, not a name."""
+    return any(char in "了着过个" for char in words)
 
 
 # Words after a place that make it a description, not a mention: 潮汕菜, 东北口音.

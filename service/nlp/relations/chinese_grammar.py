@@ -28,6 +28,7 @@ from service.nlp.relations.chinese import (
     _PLAN,
     _PLANNED_TYPES,
     _QUESTION,
+    _kin_prefix,
     _unreal,
 )
 from service.nlp.relations.chinese_grammar_table import (
@@ -319,7 +320,8 @@ class ChineseGrammar:
             return subjects.last
         said = _without(text, start, hit.opens, hit.target, hit.frame.row.shape)
         if _THIRD_PERSON.fullmatch(_strip_filler(said)):
-            return _the_one_named(mentions, start, subjects)  # 何帆也在，他在X管门店
+            unnamed = _someone_unnamed(text[:start])  # 我女朋友在深圳，她是X的设计师
+            return _the_one_named(mentions, start, subjects, unnamed)  # 何帆也在，他在X管门店
         if _OTHERS.search(said) or _names_a_noun(said):
             return []  # 你在…, 我表哥在…, 公司在…: someone the clause does not name
         if "我" in said and subjects.me is not None:
@@ -361,7 +363,15 @@ def _strip_filler(said: str) -> str:
     return "".join(kept)
 
 
-def _the_one_named(mentions: list[EntityMention], start: int, subjects: Subjects) -> list[Endpoint]:
+def _someone_unnamed(before: str) -> bool:
+    """Whether the fact speaks of a kin, a friend or a peer before the pronoun (我女朋友): 他/
+    她 may be them, whom an earlier message's name is not."""
+    return _kin_prefix().search(before) is not None
+
+
+def _the_one_named(
+    mentions: list[EntityMention], start: int, subjects: Subjects, unnamed: bool = False
+) -> list[Endpoint]:
     """他/她: the one person named before in the fact (or the last clause's subject, if it
     is not the speaker); two or none give nothing."""
     named = {m.text: m for m in mentions if m.voted_label is EntityLabel.PERSON and m.end <= start}
@@ -374,7 +384,7 @@ def _the_one_named(mentions: list[EntityMention], start: int, subjects: Subjects
         return []
     if last:
         return last
-    return _named_earlier(subjects)
+    return [] if unnamed else _named_earlier(subjects)
 
 
 def _named_earlier(subjects: Subjects) -> list[Endpoint]:
