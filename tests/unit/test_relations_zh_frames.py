@@ -188,3 +188,32 @@ def test_a_duration_is_no_place_and_a_clause_of_time_no_subject() -> None:
     assert ("王芳", "LIVES_IN", "苏州") in found
     assert not {t for s, _, t in found if t == "六年"}
     assert not {s for s, _, _ in found if "毕业" in s}
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "expected"),
+    [
+        # a target starts at a name, not inside it
+        ("我最爱喝茶百道。", {"茶百道": EntityLabel.ORG}, ("王芳", "LIKES", "茶百道")),
+        # a place, then what one does there: the place, not a school named 广州读大学
+        ("我后来去了厦门读大学。", {"厦门": EntityLabel.PLACE}, ("王芳", "VISITED", "厦门")),
+    ],
+)
+def test_a_target_is_the_name_it_overlaps(
+    text: str, labels: dict[str, EntityLabel], expected: tuple[str, str, str]
+) -> None:
+    said = []
+    for name, label in labels.items():
+        start = text.index(name)
+        said.append(EntityMention(name, label, start, start + len(name), "test", 0.9))
+    found = {
+        (r.source.name, r.type.value, r.target.name)
+        for r in RelationExtractor().find(text, "zh", said, "王芳")
+    }
+    assert expected in found
+    assert all(not target.startswith(("这", "那")) for _, _, target in found)
+
+
+def test_a_demonstrative_names_nothing() -> None:
+    found = RelationExtractor().find("这家面包房是我五年前开起来的。", "zh", [], "王芳")
+    assert not [r for r in found if r.target.name.startswith("这")]

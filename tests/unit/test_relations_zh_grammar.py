@@ -205,3 +205,11 @@ def test_a_pronoun_alone_in_its_fact_is_the_one_named_just_before() -> None:
     # two people named lately and none in the message: nobody
     context = Conversation(answers="李娜", recent=("赵鹏", "孙悦"))
     assert not grammar.find(text, said, "王芳", context)
+
+
+def test_a_pronoun_after_an_unnamed_kin_is_not_someone_named_earlier() -> None:
+    grammar = ChineseGrammar()
+    text = "我女朋友也在，她在华润做会计。"
+    said = mentions(text, {"华润": L.ORG})
+    context = Conversation(answers="李娜", recent=("赵鹏",), current=("赵鹏",))
+    assert not grammar.find(text, said, "王芳", context)
