@@ -247,3 +247,17 @@ def test_a_relation_verb_jieba_tags_as_a_name_is_none(finder: ChineseEntityFinde
 def test_a_clause_before_an_organisation_word_is_no_brand(finder: ChineseEntityFinder) -> None:
     names = found(finder, "他在昆山开了个公司，做模具。")
     assert not [name for name in names if "开了" in name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("街口那家志强茶行开了二十年。", "志强茶行"),  # a shop by its owner's name
+        ("我老婆在杭州移动上班。", "杭州移动"),  # a city's utility
+        ("他在宁波公交开了十年车。", "宁波公交"),
+    ],
+)
+def test_shops_and_utilities_are_organisations(
+    finder: ChineseEntityFinder, text: str, name: str
+) -> None:
+    assert found(finder, text).get(name) == EntityLabel.ORG

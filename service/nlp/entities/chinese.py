@@ -97,6 +97,9 @@ class ChineseEntityFinder:
         self._words.initialize()
         for name in self._lexicon.known_names:  # whole words, tagged as proper nouns
             self._words.add_word(name, tag="nz")
+        for suffix in self._lexicon.suffixes:  # 卫东 + 茶行, not 卫东 + 茶 + 行
+            if len(suffix) > 1:
+                self._words.suggest_freq(suffix, tune=True)
         self._tagger = jieba.posseg.POSTokenizer(self._words)
         lex = self._lexicon
         self._surnames, self._compound_surnames = lex.surnames, lex.compound_surnames
