@@ -49,6 +49,7 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("浙江大学", "ORG", ["浙江", "浙大"]),
         ("杭州市", "PLACE", ["杭州"]),
         ("成都马拉松", "EVENT", ["成马"]),  # not 成都, the city
+        ("江城大学附属医院", "ORG", ["江城医院"]),
         ("美的集团", "ORG", ["美的"]),
         ("比亚迪汽车", "ORG", ["比亚迪"]),
         ("招商银行", "ORG", ["招商", "招行"]),
