@@ -261,3 +261,8 @@ def test_shops_and_utilities_are_organisations(
     finder: ChineseEntityFinder, text: str, name: str
 ) -> None:
     assert found(finder, text).get(name) == EntityLabel.ORG
+
+
+def test_a_measure_word_does_not_open_a_name(finder: ChineseEntityFinder) -> None:
+    assert "台大" not in found(finder, "他买了台大疆无人机。")
+    assert found(finder, "她在台大读研究所。").get("台大") is not None
