@@ -129,6 +129,10 @@ def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> No
         ("京东方的总部在北京。", "京东方", EntityLabel.ORG),
         ("他去年从网易离职了。", "网易", EntityLabel.ORG),
         ("她在武汉华中科技大学读研。", "武汉华中科技大学", EntityLabel.ORG),
+        ("我报名了成都马拉松，十月跑。", "成都马拉松", EntityLabel.EVENT),  # a kind of event
+        ("我在科沃斯干了三年多。", "科沃斯", EntityLabel.ORG),  # 在 + a work verb
+        ("她是货拉拉的HR，专门招司机。", "货拉拉", EntityLabel.ORG),  # 是X的 + a job
+        ("上个月刚提了辆极氪，开着挺顺。", "极氪", EntityLabel.PRODUCT),  # bought, a measure word
     ],
 )
 def test_unknown_words_where_the_context_expects_a_name(
@@ -238,3 +242,27 @@ def test_a_relation_verb_jieba_tags_as_a_name_is_none(finder: ChineseEntityFinde
     """长大/ns, 扎根/ns: verbs of zh_relation_words.json, not places (sentences made up)."""
     for text in ("她从小在厦门长大。", "他们一家在贵阳扎根了。"):
         assert all(m.text not in ("长大", "扎根") for m in finder.find(text))
+
+
+def test_a_clause_before_an_organisation_word_is_no_brand(finder: ChineseEntityFinder) -> None:
+    names = found(finder, "他在昆山开了个公司，做模具。")
+    assert not [name for name in names if "开了" in name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("街口那家志强茶行开了二十年。", "志强茶行"),  # a shop by its owner's name
+        ("我老婆在杭州移动上班。", "杭州移动"),  # a city's utility
+        ("他在宁波公交开了十年车。", "宁波公交"),
+    ],
+)
+def test_shops_and_utilities_are_organisations(
+    finder: ChineseEntityFinder, text: str, name: str
+) -> None:
+    assert found(finder, text).get(name) == EntityLabel.ORG
+
+
+def test_a_measure_word_does_not_open_a_name(finder: ChineseEntityFinder) -> None:
+    assert "台大" not in found(finder, "他买了台大疆无人机。")
+    assert found(finder, "她在台大读研究所。").get("台大") is not None

@@ -48,6 +48,8 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("阿里巴巴集团", "ORG", ["阿里巴巴", "阿里"]),
         ("浙江大学", "ORG", ["浙江", "浙大"]),
         ("杭州市", "PLACE", ["杭州"]),
+        ("成都马拉松", "EVENT", ["成马"]),  # not 成都, the city
+        ("江城大学附属医院", "ORG", ["江城医院"]),
         ("美的集团", "ORG", ["美的"]),
         ("比亚迪汽车", "ORG", ["比亚迪"]),
         ("招商银行", "ORG", ["招商", "招行"]),
@@ -216,3 +218,25 @@ def test_a_short_form_two_people_answer_to_stays_apart_outside_an_address() -> N
         [],
     )
     assert "老孙" in {e.name for e in linked.entities}
+
+
+def test_names_a_fact_says_are_one_are_one_entity() -> None:
+    text = "Fitbit就是飞比，我一直戴着。"
+    product = mention("Fitbit", text, EntityLabel.PRODUCT)
+    linked = link(SCOPE, [fact("m1", text, product, mention("飞比", text), lang="zh")], [])
+    [entity] = [e for e in linked.entities if e.name == "Fitbit"]
+    assert "飞比" in entity.aliases
+    assert {e.name for e in linked.entities} == {"Fitbit", "Alice"}
+
+
+def test_a_name_before_a_possessive_is_no_other_name() -> None:
+    text = "滨江就是杭州的一个区。"  # 杭州 owns 滨江, it is not called so
+    mentions = [mention("滨江", text, EntityLabel.PLACE), mention("杭州", text, EntityLabel.PLACE)]
+    linked = link(SCOPE, [fact("m1", text, *mentions, lang="zh")], [])
+    assert {e.name for e in linked.entities} >= {"滨江", "杭州"}
+
+
+def test_a_chinese_speaker_is_found_by_given_name() -> None:
+    gazetteer = Gazetteer(batch_forms([], ["周文博"]))
+    found = gazetteer.find("多亏文博帮忙。", [])
+    assert [(m.text, m.label) for m in found] == [("文博", EntityLabel.PERSON)]

@@ -66,7 +66,7 @@ FRAMES = [
     ("明德书店就开在南锣鼓巷里。", {"南锣鼓巷": L.PLACE}, ("明德书店", "LOCATED_IN", "南锣鼓巷")),
     ("宜家的仓库在廊坊。", {"宜家": L.ORG, "廊坊": L.PLACE}, ("宜家", "LOCATED_IN", "廊坊")),
     # creation, ownership
-    ("这家面包房是我五年前开起来的。", {}, ("王芳", "CREATED", "这家面包房")),
+    ("面包房是我五年前开起来的。", {}, ("王芳", "CREATED", "面包房")),
     ("王者荣耀就是腾讯自己研发的。", {"腾讯": L.ORG}, ("腾讯", "CREATED", "王者荣耀")),
     ("上周刚提了辆问界M7。", {"问界M7": L.CONCEPT}, ("王芳", "OWNS", "问界M7")),
     ("家里刚添了台戴森吸尘器。", {"戴森": L.ORG}, ("王芳", "OWNS", "戴森")),
@@ -172,3 +172,48 @@ def test_a_phrase_is_no_name(finder: RelationExtractor) -> None:
     assert "退休前" not in names
     found = find(finder, "邓超毕业以后留在了厦门。", 邓超=L.PERSON, 厦门=L.PLACE)
     assert not any(source == "邓超毕业" for source, _, _ in found)
+
+
+def test_a_duration_is_no_place_and_a_clause_of_time_no_subject() -> None:
+    extractor = RelationExtractor()
+    text = "我在苏州住了六年了，毕业后留在了苏州。"
+    start = text.index("苏州")
+    city = EntityMention("苏州", EntityLabel.PLACE, start, start + 2, "test", 0.9)
+    again = text.index("苏州", start + 1)
+    city2 = EntityMention("苏州", EntityLabel.PLACE, again, again + 2, "test", 0.9)
+    found = {
+        (r.source.name, r.type.value, r.target.name)
+        for r in extractor.find(text, "zh", [city, city2], "王芳")
+    }
+    assert ("王芳", "LIVES_IN", "苏州") in found
+    assert not {t for s, _, t in found if t == "六年"}
+    assert not {s for s, _, _ in found if "毕业" in s}
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "expected"),
+    [
+        # a target starts at a name, not inside it
+        ("我最爱喝茶百道。", {"茶百道": EntityLabel.ORG}, ("王芳", "LIKES", "茶百道")),
+        # a place, then what one does there: the place, not a school named 广州读大学
+        ("我后来去了厦门读大学。", {"厦门": EntityLabel.PLACE}, ("王芳", "VISITED", "厦门")),
+    ],
+)
+def test_a_target_is_the_name_it_overlaps(
+    text: str, labels: dict[str, EntityLabel], expected: tuple[str, str, str]
+) -> None:
+    said = []
+    for name, label in labels.items():
+        start = text.index(name)
+        said.append(EntityMention(name, label, start, start + len(name), "test", 0.9))
+    found = {
+        (r.source.name, r.type.value, r.target.name)
+        for r in RelationExtractor().find(text, "zh", said, "王芳")
+    }
+    assert expected in found
+    assert all(not target.startswith(("这", "那")) for _, _, target in found)
+
+
+def test_a_demonstrative_names_nothing() -> None:
+    found = RelationExtractor().find("这家面包房是我五年前开起来的。", "zh", [], "王芳")
+    assert not [r for r in found if r.target.name.startswith("这")]

@@ -13,6 +13,7 @@ from service.core.errors import ConfigurationError
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.chinese_grammar_table import load_grammar
+from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.extractor import RelationExtractor
 
 L = EntityLabel
@@ -105,6 +106,21 @@ FRAMES = [
         {"苏晴": L.PERSON, "携程": L.ORG},
         ("苏晴", "WORKS_AT", "携程"),
     ),
+    # a topic with its 的-phrase first: the school's course, then the subject
+    ("复旦大学的夜校我读了两年。", {"复旦大学": L.ORG}, ("王芳", "STUDIES_AT", "复旦大学")),
+    # a school year after 在 + school
+    (
+        "小伟在育英小学上三年级。",
+        {"小伟": L.PERSON, "育英小学": L.ORG},
+        ("小伟", "STUDIES_AT", "育英小学"),
+    ),
+    # a pronoun, a demonstrative and a measure word: what the one named owns
+    (
+        "我同事周宁也来了，他那辆比亚迪是新的。",
+        {"周宁": L.PERSON, "比亚迪": L.PRODUCT},
+        ("周宁", "OWNS", "比亚迪"),
+    ),
+    ("我那台华硕还能再用两年。", {"华硕": L.PRODUCT}, ("王芳", "OWNS", "华硕")),
     # a dropped subject continues the last clause's
     (
         "葛明去年毕业，然后在京东干了一年。",
@@ -134,6 +150,7 @@ NOT_STATED = [
     ("我在杭州上班。", {"杭州": L.PLACE}),  # a place is no employer
     ("我在星巴克买了杯咖啡。", {"星巴克": L.ORG}),  # no work verb
     ("我在商场里看见一家新开的优衣库。", {"优衣库": L.ORG}),  # words that are not filler
+    ("你那台华硕还能用吗", {"华硕": L.PRODUCT}),  # someone else's, and asked
 ]
 
 
@@ -173,3 +190,26 @@ def test_unknown_class_is_a_configuration_error(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigurationError, match="NOPE"):
         load_grammar.__wrapped__(bad)
+
+
+def test_a_pronoun_alone_in_its_fact_is_the_one_named_just_before() -> None:
+    grammar = ChineseGrammar()
+    text = "他那台戴尔是真耐用。"
+    said = mentions(text, {"戴尔": L.PRODUCT})
+    context = Conversation(answers="李娜", recent=("赵鹏", "孙悦"), current=("赵鹏",))
+    found = {
+        (r.source.name, r.type.value, r.target.name)
+        for r in grammar.find(text, said, "王芳", context)
+    }
+    assert ("赵鹏", "OWNS", "戴尔") in found
+    # two people named lately and none in the message: nobody
+    context = Conversation(answers="李娜", recent=("赵鹏", "孙悦"))
+    assert not grammar.find(text, said, "王芳", context)
+
+
+def test_a_pronoun_after_an_unnamed_kin_is_not_someone_named_earlier() -> None:
+    grammar = ChineseGrammar()
+    text = "我女朋友也在，她在华润做会计。"
+    said = mentions(text, {"华润": L.ORG})
+    context = Conversation(answers="李娜", recent=("赵鹏",), current=("赵鹏",))
+    assert not grammar.find(text, said, "王芳", context)

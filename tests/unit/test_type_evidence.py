@@ -116,6 +116,7 @@ def test_a_name_that_is_a_place_and_a_given_name_says_nothing() -> None:
         ("他上周刚提了辆小鹏G6。", "小鹏G6", EntityLabel.PRODUCT),
         ("我们天天玩蛋仔派对。", "蛋仔派对", EntityLabel.PRODUCT),
         ("我搬到洛阳两年了。", "洛阳", EntityLabel.PLACE),
+        ("我在京东方上班。", "京东方", EntityLabel.ORG),  # 在 + a work verb: an employer
     ],
 )
 def test_chinese_context_votes(

@@ -46,6 +46,8 @@ NICKNAME_PREFIXES = frozenset("小老阿")
 # rarer than BRAND_NOUN_FREQ (星光 + 合唱团; not 学校 + 合唱团, 连锁 + 书店).
 BRAND_NOUN_FREQ = 500
 # Numbers and determiners: 一家外企 is no name.
+# Measure words that stand between a verb or a number and a thing (买了台X, 一辆X).
+MEASURE_CHARS = frozenset("辆台部块架款个只件套把条")
 COUNTING_CHARS = frozenset("一二两三四五六七八九十几每某各另")
 # Characters that spell foreign names by sound.
 TRANSLITERATION_CHARS = frozenset(
@@ -97,6 +99,9 @@ class ChineseEntityFinder:
         self._words.initialize()
         for name in self._lexicon.known_names:  # whole words, tagged as proper nouns
             self._words.add_word(name, tag="nz")
+        for suffix in self._lexicon.suffixes:  # 卫东 + 茶行, not 卫东 + 茶 + 行
+            if len(suffix) > 1:
+                self._words.suggest_freq(suffix, tune=True)
         self._tagger = jieba.posseg.POSTokenizer(self._words)
         lex = self._lexicon
         self._surnames, self._compound_surnames = lex.surnames, lex.compound_surnames
@@ -118,6 +123,7 @@ class ChineseEntityFinder:
             *self._tagged(tokens),
             *self._after_place_verb(tokens),  # last: any label from the word itself wins
         ]
+        found = [m for m in found if not _after_a_measure(text, m)]
         kept = _longest_first(mention for mention in found if self._allowed(mention))
         return _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
 
@@ -324,7 +330,7 @@ class ChineseEntityFinder:
                 before.append(middle.start)  # 志愿者, 摄影, 会计师
             for end in before:
                 start = self._brand_start(text, tokens, starts, end)
-                if start is not None:
+                if start is not None and not _clause_inside(text[start : token.start]):
                     name = text[start : token.end]
                     yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
                     break
@@ -505,6 +511,19 @@ class ChineseEntityFinder:
         if mention.extractor.startswith("jieba:") and surface in _verb_words():
             return False  # 在青岛长大: 长大/ns is the verb of a relation, not a place
         return len(surface) >= 2 and not surface.isdigit()
+
+
+def _after_a_measure(text: str, mention: EntityMention) -> bool:
+    """A jieba word that opens with a measure word after 了 or a number (买了台大疆: 台大 is
+    台 + the start of 大疆, not 台大 the university)."""
+    opens = mention.text[:1] in MEASURE_CHARS and mention.extractor.startswith("jieba:")
+    return opens and mention.start > 0 and text[mention.start - 1] in "了一两几这那每"
+
+
+def _clause_inside(words: str) -> bool:
+    """Whether a brand holds an aspect particle or a measure word (义乌开了个 + 公司): a
+    clause, not a name."""
+    return any(char in "了着过个" for char in words)
 
 
 # Words after a place that make it a description, not a mention: 潮汕菜, 东北口音.

@@ -25,6 +25,7 @@ from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_
 from service.nlp.entities.type_evidence import label_weight, relation_votes
 from service.nlp.preferences.reading import Change
 from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
+from service.nlp.relations.table import relation_words
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
 LINKER_VERSION = 3  # 3: types are a vote over every mention (type_votes, label_votes)
@@ -36,6 +37,11 @@ _WEAK_TYPES = {EntityLabel.OTHER.value: 0.5, EntityLabel.CONCEPT.value: 0.9}
 # A name the batch already knows, found again: its label repeats the entity's, so it casts no
 # vote of its own (its context still does).
 _ECHO_EXTRACTORS = frozenset({"gazetteer"})
+# Labels of names that a SAME_AS word may say are one; what may follow the second name.
+_NAMED = frozenset(
+    {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.PRODUCT, EntityLabel.EVENT}
+)
+_CLAUSE_END = frozenset("，,。！？；;!?、 ")
 # The speaker is part of "we" too: "we go way back" links the speaker to whoever is named.
 _FIRST_PERSON_EN = re.compile(
     r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|us|[Oo]ur|[Oo]urs)\b|\bI(?=['’](?:m|ve|d|ll)\b)"
@@ -308,6 +314,10 @@ class EntityDirectory:
         self._claim(name, key, draft.type)
         return key, _reason(name, draft)
 
+    def claim_alias(self, surface: str, key: str) -> None:
+        """``surface`` is another name of the entity ``key`` (stated so: X就是Y)."""
+        self._claim(surface, key, self.drafts[key].type)
+
     def _claim(self, surface: str, key: str, label: str) -> None:
         form = identity_form(surface)
         if form:
@@ -350,6 +360,23 @@ class EntityDirectory:
         return rows
 
 
+def _same_as(facts: Sequence[LinkInput]) -> dict[str, str]:
+    """Names a fact says are one (Garmin就是佳明, 厦门马拉松也叫厦马): two mentions of names
+    joined by a word of the class SAME_AS that ends the clause, each keyed to the other."""
+    words = relation_words().classes.get("SAME_AS", ())
+    pairs: dict[str, str] = {}
+    for fact in facts:
+        at = {m.start: m for m in fact.mentions if m.label in _NAMED}
+        for a in (m for m in fact.mentions if m.label in _NAMED):
+            copula = next((w for w in words if fact.text.startswith(w, a.end)), None)
+            b = at.get(a.end + len(copula)) if copula else None
+            ends = b is not None and (b.end == len(fact.text) or fact.text[b.end] in _CLAUSE_END)
+            if b is not None and ends and identity_form(a.text) != identity_form(b.text):
+                pairs[identity_form(a.text)] = b.text
+                pairs[identity_form(b.text)] = a.text
+    return pairs
+
+
 def _stored(votes: tuple[float, ...]) -> list[float]:
     return list(votes) if len(votes) == len(VOTE_TYPES) else [0.0] * len(VOTE_TYPES)
 
@@ -377,8 +404,13 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
     found = sorted(
         ((f, m) for f in facts for m in f.mentions), key=lambda fm: -len(fm[1].text.strip())
     )
+    same = _same_as(facts)
     for fact, mention in found:
         echo = mention.extractor in _ECHO_EXTRACTORS
+        other = same.get(identity_form(mention.text))
+        partner = directory.resolve(other, mention.label.value) if other else None
+        if partner is not None:  # Garmin就是佳明: the name one already linked is also this
+            directory.claim_alias(mention.text, partner[0])
         directory.link(
             mention.text,
             mention.label.value,
@@ -672,6 +704,10 @@ def batch_forms(
     """The names a batch itself introduces, with their short forms: what its later messages
     are read for before anything is stored (the speakers are people)."""
     forms: dict[str, EntityLabel] = {s: EntityLabel.PERSON for s in speakers if s.strip()}
+    for speaker in list(forms):
+        if _HAN.search(speaker):  # 陈志远 is 志远 to the others: "多亏志远…，他那块表…"
+            for short in short_forms(speaker, EntityLabel.PERSON.value):
+                forms.setdefault(short, EntityLabel.PERSON)
     for m in sorted(mentions, key=lambda m: -len(m.text)):
         forms.setdefault(m.text, m.label)
         for short in short_forms(m.text, m.label.value):

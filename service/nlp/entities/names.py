@@ -85,6 +85,8 @@ class ShortFormRules:
     org_abbreviations_zh: dict[str, str]  # 大学 -> 大: 浙江大学 is also 浙大
     org_two_char_short_zh: frozenset[str]  # 阿里巴巴集团 is also 阿里
     place_suffixes_zh: tuple[str, ...]  # 杭州市 is also 杭州
+    event_abbreviations_zh: dict[str, str]  # 马拉松 -> 马: 厦门马拉松 is also 厦马
+    org_infixes_zh: tuple[str, ...]  # 大学附属: 江城大学附属医院 is also 江城医院
     person_titles_zh: tuple[str, ...]  # 周敏 is also 周老师
     min_short_chars_en: int
     min_short_chars_zh: int
@@ -107,6 +109,8 @@ def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
         org_abbreviations_zh=dict(raw["org_abbreviations_zh"]),
         org_two_char_short_zh=frozenset(raw["org_two_char_short_zh"]),
         place_suffixes_zh=_longest_first(raw["place_suffixes_zh"]),
+        event_abbreviations_zh=dict(raw.get("event_abbreviations_zh", {})),
+        org_infixes_zh=_longest_first(raw.get("org_infixes_zh", [])),
         person_titles_zh=tuple(read_lines(TITLES_PATH)),
         min_short_chars_en=int(raw["min_short_chars_en"]),
         min_short_chars_zh=int(raw["min_short_chars_zh"]),
@@ -172,10 +176,31 @@ def _chinese_short_forms(norm: str, entity_type: str) -> list[str]:
         return _chinese_person_short_forms(norm, rules)
     if entity_type == "PLACE":
         return _without_suffix(norm, rules.place_suffixes_zh, rules)[:1]
+    if entity_type == "EVENT":
+        return _event_short_forms(norm, rules)
     latin = _BRANDED_LATIN.match(norm)
     if latin:
         return [latin.group(1)]
     return _chinese_organisation_short_forms(norm, rules)
+
+
+def _without_infix(norm: str, rules: ShortFormRules) -> list[str]:
+    """A name without a middle word people leave out (江城大学附属医院 -> 江城医院)."""
+    for infix in rules.org_infixes_zh:
+        at = norm.find(infix)
+        if at >= rules.min_short_chars_zh and at + len(infix) < len(norm):
+            return [norm[:at] + norm[at + len(infix) :]]
+    return []
+
+
+def _event_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
+    """An event by its place's first character and its kind's mark (厦门马拉松 -> 厦马); not
+    by the place alone, which is the place."""
+    for suffix, mark in rules.event_abbreviations_zh.items():
+        stem = norm[: -len(suffix)]
+        if norm.endswith(suffix) and len(stem) >= rules.min_short_chars_zh:
+            return [stem[0] + mark]
+    return []
 
 
 def _without_suffix(norm: str, suffixes: tuple[str, ...], rules: ShortFormRules) -> list[str]:
@@ -192,7 +217,7 @@ def _chinese_organisation_short_forms(norm: str, rules: ShortFormRules) -> list[
     company name by its first two (阿里巴巴集团 -> 阿里)."""
     cut = _without_suffix(norm, rules.org_suffixes_zh, rules)
     if not cut:
-        return []
+        return _without_infix(norm, rules)
     stem, suffix = cut
     forms = [stem]
     mark = rules.org_abbreviations_zh.get(suffix)

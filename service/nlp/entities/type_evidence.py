@@ -50,6 +50,7 @@ class Weights(BaseModel):
     head: float
     product_frame: float
     place_frame: float
+    org_frame: float = 0.7  # 在X上班: an employer or a school, though 在 calls for a place
     relation: float
     world_place: float
     given_name: float
@@ -88,6 +89,7 @@ class ChineseWords(BaseModel):
     product_before: tuple[str, ...]
     place_before: tuple[str, ...]
     place_after: tuple[str, ...]
+    org_after: tuple[str, ...] = ()  # verbs of working or studying at what comes before
 
 
 class TypeEvidenceTable(BaseModel):
@@ -199,6 +201,8 @@ class TypeEvidence:
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
         if left.endswith(words.product_before):
             votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:product"))
+        elif words.org_after and right.startswith(words.org_after):
+            votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:org"))
         elif left.endswith(words.place_before) or right.startswith(words.place_after):
             votes.append(TypeVote(EntityLabel.PLACE, weights.place_frame, "frame:place"))
         return votes

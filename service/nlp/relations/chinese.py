@@ -75,8 +75,11 @@ _CLAUSE = re.compile(r"[，,。！？；;!?]")
 _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 _OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
 _PRONOUN = re.compile(r"[我你您他她]")
-# A subject that is a clause of time: 毕业以后就留在…, 小时候在…
-_TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|时候|那会儿?)$")
+_DEMONSTRATIVE = re.compile(r"^[这那哪]")
+# A verb after a place in a target: what one does there (去了广州读大学), not a name.
+_VERB_FIRST = re.compile(r"^(?:读|念|上|在|去|到|做|当|学|教|开|看|玩)")
+# A subject that is a clause of time: 毕业以后就留在…, 毕业后留在…, 小时候在…
+_TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|(?<=[\u4e00-\u9fff])[后前]|时候|那会儿?)$")
 # Whose subjects are people, so that a subject no mention names must look like a name.
 _PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, RelationType.CREATED})
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
@@ -258,6 +261,8 @@ def _sources(
         return None  # a verb phrase (更喜欢用X): the subject is the last one
     if row.type in _PERSON_SOURCE and not _person_like(subject, offset, mentions):
         return None  # a topic (记账一直用的是X, 上周末带孩子逛了X): the subject is dropped
+    if not named and row.type not in _PERSON_SOURCE and _has_locative(subject):
+        return None  # 毕业后留在了X: a clause of time places nothing, its subject is dropped
     found: list[Endpoint] = []
     for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小禾
         found += _subject(part, offset, text, mentions, speaker, people)
@@ -283,6 +288,12 @@ def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> boo
     first = subject[0]
     doubled = len(subject) >= 2 and subject[0] == subject[1]
     return first.isascii() or doubled or first in surnames() or first in "小老阿"
+
+
+def _has_locative(word: str) -> bool:
+    """Whether jieba reads a locative word in ``word`` (毕业/n 后/f 留/v): a phrase of time
+    or place, not a name."""
+    return any(w.flag == "f" for w in jieba.posseg.cut(word, HMM=False))
 
 
 def _is_phrase(word: str) -> bool:
@@ -399,6 +410,13 @@ def _mention_going_on(mentions: list[EntityMention], start: int, end: int) -> En
     return max(longer, key=lambda m: m.end) if longer else None
 
 
+def _mention_around(mentions: list[EntityMention], start: int) -> EntityMention | None:
+    """A mention the group starts inside: a verb of the row took the name's first character
+    (爱喝 + 喜茶 read as 爱喝喜 + 茶); no target starts within a name."""
+    around = [m for m in mentions if m.start < start < m.end and m.label in _NAMED_LABELS]
+    return around[0] if around else None
+
+
 def _names(mentions: list[EntityMention], start: int, end: int) -> bool:
     """Some mention is the group's text, give or take one character (成都 for 成都市)."""
     for m in mentions:
@@ -444,18 +462,21 @@ def _target(
     surface, start, end = trimmed
     if row.target_mention and not _names(mentions, start, end):
         return None
-    inside = _mention_inside(mentions, start, end, at_start=not row.target_mention)
+    inside = _mention_around(mentions, start) or _mention_inside(
+        mentions, start, end, at_start=not row.target_mention
+    )
     inside = inside or _mention_going_on(mentions, start, end)
     if row.type is RelationType.WORKS_AT and _unnamed_department(surface, start, end, mentions):
         if inside is None or inside.label is not EntityLabel.ORG:
             return None  # 在结算中心做审核: a part of the employer named elsewhere
         return mention_endpoint(inside)  # 在蓝鲸银行结算中心: the bank
-    if inside is not None and inside.end < end and _ORG_TAIL.search(text[inside.end : end]):
-        inside = None  # 上海 in 上海交通大学: the group names the university
+    rest = text[inside.end : end] if inside is not None else ""
+    if rest and _ORG_TAIL.search(rest) and not _VERB_FIRST.match(rest):
+        inside = None  # 上海 in 上海交通大学: the group names the university (not 广州读大学)
     if inside is not None:
         target = mention_endpoint(inside)
-    elif len(surface.strip()) < 2 or _PRONOUN.search(surface):
-        return None  # 到了给我打电话: no name holds a pronoun
+    elif len(surface.strip()) < 2 or _PRONOUN.search(surface) or _DEMONSTRATIVE.match(surface):
+        return None  # 到了给我打电话, 这家店是我开的: no name holds a pronoun or 这/那
     else:
         label = _overlapping_label(mentions, start, end)
         target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))

@@ -28,6 +28,7 @@ from service.nlp.relations.chinese import (
     _PLAN,
     _PLANNED_TYPES,
     _QUESTION,
+    _kin_prefix,
     _unreal,
 )
 from service.nlp.relations.chinese_grammar_table import (
@@ -38,6 +39,7 @@ from service.nlp.relations.chinese_grammar_table import (
     trigger_regex,
 )
 from service.nlp.relations.chinese_words import alternation
+from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.table import (
     Endpoint,
     RelationMention,
@@ -55,6 +57,8 @@ _THIRD_PERSON = re.compile(r"[他她]")
 _SITED = frozenset({EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.EVENT})
 _ORGS = frozenset({EntityLabel.ORG})
 _TOPIC_SUBJECT = re.compile(r"(?:这家|那家|这个|那个)?(?:我们|我|他|她)(?!们)")
+# 的 and a short noun phrase before a topic's subject (的在职研我, 的夜校他).
+_DE_PHRASE = re.compile(r"的[\u4e00-\u9fffA-Za-z]{1,5}?(?=(?:我们|我|他|她)(?!们))")
 _NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
 
 __all__ = ["ChineseGrammar", "word_starts"]
@@ -85,6 +89,7 @@ class Subjects:
 
     me: Endpoint | None
     last: list[Endpoint] = field(default_factory=list)
+    conversation: Conversation | None = None  # earlier messages: whom 他/她 may mean
 
 
 class ChineseGrammar:
@@ -101,10 +106,14 @@ class ChineseGrammar:
         self._opening = re.compile(rf"(?:{_PUNCTUATION.pattern}|{self._breaks.pattern})*")
 
     def find(
-        self, text: str, mentions: list[EntityMention], speaker: str | None
+        self,
+        text: str,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        conversation: Conversation | None = None,
     ) -> list[RelationMention]:
         found: list[RelationMention] = []
-        subjects = Subjects(speaker_endpoint(speaker))
+        subjects = Subjects(speaker_endpoint(speaker), conversation=conversation)
         for start, end in self.clauses(text):
             inside = [m for m in mentions if start <= m.start and m.end <= end]
             self._open(text, start, inside, subjects)
@@ -163,8 +172,9 @@ class ChineseGrammar:
         target = self._target_after(frame, text, at, mentions)
         if target is None:
             return
-        subject = _TOPIC_SUBJECT.match(text, target.end)
-        named = [m for m in mentions if m.start == target.end]
+        after = _past_de_phrase(text, target.end)  # 中南大学的夜校我读了两年: 我
+        subject = _TOPIC_SUBJECT.match(text, after)
+        named = [m for m in mentions if m.start == after]
         said = subject.end() if subject else named[0].end if named else None
         if said is None or (named and named[0].voted_label is not EntityLabel.PERSON):
             return
@@ -308,9 +318,10 @@ class ChineseGrammar:
         if people:
             subjects.last = [mention_endpoint(people[-1], EntityLabel.PERSON)]
             return subjects.last
-        said = _without(text, start, hit.opens, hit.target)
+        said = _without(text, start, hit.opens, hit.target, hit.frame.row.shape)
         if _THIRD_PERSON.fullmatch(_strip_filler(said)):
-            return _the_one_named(mentions, start, subjects)  # 何帆也在，他在X管门店
+            unnamed = _someone_unnamed(text[:start])  # 我女朋友在深圳，她是X的设计师
+            return _the_one_named(mentions, start, subjects, unnamed)  # 何帆也在，他在X管门店
         if _OTHERS.search(said) or _names_a_noun(said):
             return []  # 你在…, 我表哥在…, 公司在…: someone the clause does not name
         if "我" in said and subjects.me is not None:
@@ -324,10 +335,20 @@ class ChineseGrammar:
         return [subjects.me]
 
 
-def _without(text: str, start: int, end: int, target: EntityMention) -> str:
-    """The text from ``start`` to ``end`` without the target (西工区我住了: 我)."""
+def _past_de_phrase(text: str, end: int) -> int:
+    """Past 的 and the noun it makes the target's (X的在职研, X的房子), when a subject follows
+    it; else ``end``. What the topic names is then a part of the target: a course of a school,
+    a shop of a firm."""
+    phrase = _DE_PHRASE.match(text, end)
+    return phrase.end() if phrase else end
+
+
+def _without(text: str, start: int, end: int, target: EntityMention, shape: Shape) -> str:
+    """The text from ``start`` to ``end`` without the target (西工区我住了: 我), and without
+    the 的-phrase of a topic target (X的夜校我读了: 我)."""
     if start <= target.start and target.end <= end:
-        return text[start : target.start] + text[target.end : end]
+        after = _past_de_phrase(text, target.end) if shape is Shape.TOPIC else target.end
+        return text[start : target.start] + text[after:end]
     return text[start:end]
 
 
@@ -342,7 +363,15 @@ def _strip_filler(said: str) -> str:
     return "".join(kept)
 
 
-def _the_one_named(mentions: list[EntityMention], start: int, subjects: Subjects) -> list[Endpoint]:
+def _someone_unnamed(before: str) -> bool:
+    """Whether the fact speaks of a kin, a friend or a peer before the pronoun (我女朋友): 他/
+    她 may be them, whom an earlier message's name is not."""
+    return _kin_prefix().search(before) is not None
+
+
+def _the_one_named(
+    mentions: list[EntityMention], start: int, subjects: Subjects, unnamed: bool = False
+) -> list[Endpoint]:
     """他/她: the one person named before in the fact (or the last clause's subject, if it
     is not the speaker); two or none give nothing."""
     named = {m.text: m for m in mentions if m.voted_label is EntityLabel.PERSON and m.end <= start}
@@ -351,7 +380,23 @@ def _the_one_named(mentions: list[EntityMention], start: int, subjects: Subjects
     if len(named) == 1:
         return [mention_endpoint(next(iter(named.values())), EntityLabel.PERSON)]
     last = [p for p in subjects.last if p != subjects.me]
-    return last if len(last) == 1 and not named else []
+    if named or len(last) > 1:
+        return []
+    if last:
+        return last
+    return [] if unnamed else _named_earlier(subjects)
+
+
+def _named_earlier(subjects: Subjects) -> list[Endpoint]:
+    """他/她 of a fact that names nobody: the one person the message's earlier sentences, or
+    else the last messages, named, who is neither the speaker nor the one answered."""
+    conversation = subjects.conversation
+    if conversation is None:
+        return []
+    exclude = [p.name for p in (subjects.me,) if p is not None]
+    exclude += [conversation.answers] if conversation.answers else []
+    name = conversation.last_named(exclude)
+    return [Endpoint(name, EntityLabel.PERSON)] if name else []
 
 
 @lru_cache(maxsize=256)

@@ -27,6 +27,7 @@ class Conversation:
 
     answers: str | None = None  # the last other speaker before this message
     recent: tuple[str, ...] = ()  # people named lately, the most recent first
+    current: tuple[str, ...] = ()  # of them, those the message's earlier facts named
 
     def antecedent(self, exclude: Iterable[str]) -> str | None:
         """The one recently named person not in ``exclude`` (casefolded), else None."""
@@ -36,6 +37,12 @@ class Conversation:
             if name.casefold() not in skip:
                 found.setdefault(name.casefold(), name)
         return next(iter(found.values())) if len(found) == 1 else None
+
+    def last_named(self, exclude: Iterable[str]) -> str | None:
+        """The one person the message's earlier sentences named (多亏志远…。他那块表…), else
+        the one recently named, not in ``exclude``."""
+        inside = Conversation(self.answers, self.current).antecedent(exclude)
+        return inside if inside is not None else self.antecedent(exclude)
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,7 @@ class History:
         """The view of a fact whose message answers ``answers`` and whose earlier facts in
         the same message named ``current``."""
         window = [name for message in reversed(self.named[-WINDOW:]) for name in message]
-        return Conversation(answers, (*reversed(current), *window))
+        return Conversation(answers, (*reversed(current), *window), tuple(reversed(current)))
 
     def after(self, people: tuple[str, ...]) -> History:
         return History((*self.named, people))

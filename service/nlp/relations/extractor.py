@@ -76,7 +76,7 @@ class RelationExtractor:
             return self._english.find(text, mentions, speaker, sentence, context)
         if lang == "zh":
             found = self._chinese.find(text, mentions, speaker, addressee)
-            for relation in self._grammar.find(text, mentions, speaker):
+            for relation in self._grammar.find(text, mentions, speaker, conversation):
                 keep_relation(found, relation)  # found by a row and the grammar: one
             return found
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")
