@@ -55,6 +55,9 @@ def serve(
         host=settings.api_host,
         port=settings.api_port,
         timeout_graceful_shutdown=settings.shutdown_grace_s,  # docs/operations.md
+        # engram.access logs each request once, with its id; uvicorn's line would be a second
+        # write per request, a fifth of what a Busy answer costs (bench/RESULTS.md).
+        access_log=False,
     )
 
 
