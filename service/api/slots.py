@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import random
 from collections import deque
 from contextlib import suppress
 from dataclasses import dataclass
@@ -47,20 +48,31 @@ def allowed_wait(
 
 
 def retry_after(
-    limits: SlotLimits, waiting: int, held_s: float, floor_s: int, ceiling_s: int
+    limits: SlotLimits,
+    waiting: int,
+    held_s: float,
+    floor_s: int,
+    ceiling_s: int,
+    spread: float = 0.0,
 ) -> int:
     """The Retry-After of a refusal: about when the line ahead has drained, as slots free up
     at slots / held_s a second, in whole seconds from ``floor_s`` to ``ceiling_s``. A crowd
-    told to come back later sends fewer requests that would only be refused again."""
+    told to come back later sends fewer requests that would only be refused again.
+
+    ``spread`` (0 ≤ spread < 1, drawn at random per refusal) moves the answer up to twice that
+    far: a crowd refused in one instant, told one same number of seconds, comes back in one
+    instant again, and the last of it waits behind the rest to be refused."""
     drain_s = waiting * held_s / limits.slots if limits.slots else 0.0
-    return min(max(math.ceil(drain_s), floor_s), max(ceiling_s, floor_s))
+    base = max(math.ceil(drain_s), floor_s)
+    return min(base + math.floor(spread * (base + 1)), max(ceiling_s, floor_s))
 
 
 class SlotGate:
     """The slots of one kind of request in one process (one event loop: no locks needed)."""
 
-    def __init__(self, limits: SlotLimits) -> None:
+    def __init__(self, limits: SlotLimits, rng: random.Random | None = None) -> None:
         self.limits = limits
+        self._rng = rng or random.Random()  # spreads refusals' Retry-After (retry_after)
         self.running = 0
         self.held_s = 0.0  # how long a request held a slot lately
         self._waiters: deque[asyncio.Future[None]] = deque()
@@ -92,7 +104,8 @@ class SlotGate:
 
     def retry_after(self, floor_s: int, ceiling_s: int) -> int:
         """When a request refused now may come back (retry_after)."""
-        return retry_after(self.limits, self.waiting, self.held_s, floor_s, ceiling_s)
+        spread = self._rng.random()
+        return retry_after(self.limits, self.waiting, self.held_s, floor_s, ceiling_s, spread)
 
     def _withdraw(self, ticket: asyncio.Future[None]) -> bool:
         """Take ``ticket`` out of the line; True if leave() had handed it a slot already."""

@@ -153,7 +153,8 @@ class Settings(BaseSettings):
     as its deadline allows, so a burst of adds is written rather than refused."""
     busy_retry_after_s: int = Field(default=1, ge=1, le=3600)
     """The least `Retry-After` seconds of a Busy answer. It grows with the line ahead (about
-    when it will have drained), so a crowd comes back spread out rather than all at once."""
+    when it will have drained), and each refusal draws it from that up to twice that, so a
+    crowd refused together comes back spread out rather than all at once."""
     busy_retry_after_max_s: int = Field(default=30, ge=1, le=3600)
     """The most `Retry-After` seconds of a Busy answer (never below busy_retry_after_s)."""
     request_timeout_s: float = Field(default=30.0, ge=0.0)

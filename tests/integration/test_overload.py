@@ -124,6 +124,7 @@ async def test_past_the_bound_a_write_is_busy_at_once_and_reads_still_run(
         max_writes_in_flight=1,
         max_requests_waiting=0,
         busy_retry_after_s=2,
+        busy_retry_after_max_s=2,  # no spread (slots.retry_after): the answer is exactly 2
     )
     async with client_for(app) as client:
         async with lock_entities(neo4j_target):

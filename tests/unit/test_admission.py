@@ -246,6 +246,18 @@ def test_retry_after_grows_with_the_line_ahead() -> None:
     assert retry_after(unlimited, waiting=10, held_s=1.0, floor_s=1, ceiling_s=30) == 1
 
 
+def test_retry_after_spreads_a_crowd_over_up_to_twice_the_wait() -> None:
+    limits = SlotLimits(slots=4, max_waiting=64, max_wait_s=1.0)
+    spread = [
+        retry_after(limits, waiting=64, held_s=0.5, floor_s=1, ceiling_s=30, spread=u / 10)
+        for u in range(10)
+    ]
+    assert spread[0] == 8 and max(spread) == 16 and spread == sorted(spread)
+    # Told 1 s, a crowd comes back over 1 and 2 s; never past the ceiling.
+    assert {retry_after(limits, 0, 0.5, 1, 30, spread=u) for u in (0.0, 0.49, 0.5, 0.99)} == {1, 2}
+    assert retry_after(limits, waiting=64, held_s=9.0, floor_s=1, ceiling_s=30, spread=0.9) == 30
+
+
 async def test_a_refusal_says_when_the_line_has_drained() -> None:
     gate = SlotGate(SlotLimits(slots=1, max_waiting=2, max_wait_s=60.0))
     assert await gate.enter(60.0)
@@ -254,7 +266,8 @@ async def test_a_refusal_says_when_the_line_has_drained() -> None:
     waiters = [asyncio.ensure_future(gate.enter(60.0)) for _ in range(2)]
     await asyncio.sleep(0)
     assert gate.waiting == 2 and not await gate.enter(60.0)  # the line is full: refused
-    assert gate.retry_after(1, 30) == math.ceil(2 * gate.held_s)
+    drained = math.ceil(2 * gate.held_s)
+    assert drained <= gate.retry_after(1, 30) <= 2 * drained
     for _ in waiters:
         gate.leave(None)
     assert all(await asyncio.gather(*waiters))
