@@ -5,15 +5,18 @@
 One `engram serve` (local auth, the service's default limits unless --env sets others) on the
 bench Neo4j. Closed-loop GraphQL searches at each client count of --clients in turn, --seconds
 each. A client told Busy (503) waits the Retry-After it was given and asks again, as a
-well-behaved client does. Then a burst: --burst concurrent synchronous addMessages of one
+well-behaved client does; with --jitter it waits up to that share longer, at random, as
+clients that back off with jitter do (without it, a crowd refused together comes back together
+every Retry-After). Then a burst: --burst concurrent synchronous addMessages of one
 message each, from one agent into a fresh scope, sent once (no retry), and the scope's messages
 counted after.
 
 Reports per client count: searches answered per second (goodput) and its share of the best
 count's, p50/p95 of the answered ones, Busy answers per second, their p50/p95 and whether each
-carried Retry-After, and the load generator's own event-loop lag (it runs on the same cores:
-a Busy answer is measured from the client, so the client's lag is in it). The scopes are
-seeded once with synthetic messages and reused.
+carried Retry-After (also apart: the answers to each client's first request, when the whole
+crowd arrives in one instant, and the later ones), and the load generator's own event-loop
+lag (it runs on the same cores: a Busy answer is measured from the client, so the client's lag
+is in it). The scopes are seeded once with synthetic messages and reused.
 """
 
 from __future__ import annotations
@@ -52,8 +55,11 @@ class Phase:
     """What the clients of one phase saw."""
 
     seconds: float
+    retry_jitter: float = 0.0  # a Busy client waits Retry-After × (1 + this × U(0, 1))
     latencies_ms: list[float] = field(default_factory=list)
     busy_ms: list[float] = field(default_factory=list)
+    # Busy answers to a client's first request: the whole crowd arrives in the same instant.
+    first_busy_ms: list[float] = field(default_factory=list)
     busy_without_retry_after: int = 0
     failed: int = 0
     loop_lag_ms: list[float] = field(default_factory=list)
@@ -69,10 +75,22 @@ class Phase:
             "busy_per_s": round(len(self.busy_ms) / self.seconds, 1),
             "busy_p50_ms": _ms(self.busy_ms, 50),
             "busy_p95_ms": _ms(self.busy_ms, 95),
+            "busy_first": len(self.first_busy_ms),
+            "busy_first_p95_ms": _ms(self.first_busy_ms, 95),
+            "busy_later_p50_ms": _ms(self.later_busy_ms, 50),
+            "busy_later_p95_ms": _ms(self.later_busy_ms, 95),
             "busy_without_retry_after": self.busy_without_retry_after,
             "failed": self.failed,
             "client_loop_lag_p95_ms": _ms(self.loop_lag_ms, 95),
         }
+
+    @property
+    def later_busy_ms(self) -> list[float]:
+        """Busy answers after each client's first request (a multiset difference)."""
+        later = list(self.busy_ms)
+        for ms in self.first_busy_ms:
+            later.remove(ms)
+        return later
 
 
 def _ms(values: list[float], q: float) -> float | None:
@@ -108,10 +126,14 @@ class Connection:
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.http = h11.Connection(h11.CLIENT)
 
+    async def open(self) -> None:
+        self.streams = await asyncio.open_connection(self.host, self.port)
+
     async def post(self, path: str, payload: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         """The status, headers and body of a POST of ``payload`` as JSON."""
         if self.streams is None:
-            self.streams = await asyncio.open_connection(self.host, self.port)
+            await self.open()
+        assert self.streams is not None
         reader, writer = self.streams
         body = json.dumps(payload).encode()
         headers = [("Host", self.host), ("Content-Type", "application/json")]
@@ -138,21 +160,22 @@ class Connection:
             self.streams[1].close()
 
 
-async def client(url: str, index: int, until: float, phase: Phase) -> None:
+async def client(connection: Connection, index: int, until: float, phase: Phase) -> None:
     """Closed loop: one search at a time until the time is up, on a connection of its own."""
     rng = random.Random(index)
     questions = natural_questions(rng, 200)
     scope = {"userId": f"overload-{index % SCOPES}"}
-    connection = Connection(url)
     try:
+        first = True
         while time.monotonic() < until:
-            await search_once(connection, rng.choice(questions), scope, phase)
+            await search_once(connection, rng.choice(questions), scope, phase, first)
+            first = False
     finally:
         await connection.close()
 
 
 async def search_once(
-    connection: Connection, question: str, scope: dict[str, str], phase: Phase
+    connection: Connection, question: str, scope: dict[str, str], phase: Phase, first: bool
 ) -> None:
     """One search, recorded in ``phase``; after a Busy answer, its Retry-After."""
     body = {"query": SEARCH, "variables": {"q": question, "scope": scope}}
@@ -166,9 +189,11 @@ async def search_once(
     took_ms = (time.perf_counter() - began) * 1000
     if status == 503:
         phase.busy_ms.append(took_ms)
+        if first:
+            phase.first_busy_ms.append(took_ms)
         retry_after = headers.get("retry-after")
         phase.busy_without_retry_after += retry_after is None
-        await asyncio.sleep(float(retry_after or "1"))
+        await asyncio.sleep(float(retry_after or "1") * (1 + phase.retry_jitter * random.random()))
     elif answered(answer):
         phase.latencies_ms.append(took_ms)
     else:
@@ -188,11 +213,16 @@ async def loop_lag(until: float, phase: Phase) -> None:
         phase.loop_lag_ms.append((time.perf_counter() - began) * 1000 - 10)
 
 
-async def run_phase(url: str, clients: int, seconds: float) -> Phase:
-    phase = Phase(seconds)
+async def run_phase(url: str, clients: int, seconds: float, jitter: float = 0.0) -> Phase:
+    """``clients`` closed-loop clients for ``seconds``. Their connections are opened first, as
+    a fleet of keep-alive clients has them, so the crowd's first requests arrive together."""
+    connections = [Connection(url) for _ in range(clients)]
+    await asyncio.gather(*(c.open() for c in connections))
+    phase = Phase(seconds, jitter)
     until = time.monotonic() + seconds
     await asyncio.gather(
-        loop_lag(until, phase), *(client(url, i, until, phase) for i in range(clients))
+        loop_lag(until, phase),
+        *(client(c, i, until, phase) for i, c in enumerate(connections)),
     )
     return phase
 
@@ -229,7 +259,7 @@ async def burst(url: str, size: int) -> dict[str, Any]:
 
 async def measure(url: str, counts: list[int], args: argparse.Namespace) -> list[dict[str, Any]]:
     await run_phase(url, 1, args.warmup)  # plans cached, connections open
-    phases = {n: (await run_phase(url, n, args.seconds)).summary() for n in counts}
+    phases = {n: (await run_phase(url, n, args.seconds, args.jitter)).summary() for n in counts}
     peak = max(p["goodput_per_s"] for p in phases.values()) or 1.0
     return [
         {"clients": n, **p, "goodput_share_of_peak": round(p["goodput_per_s"] / peak, 2)}
@@ -255,6 +285,7 @@ async def main(args: argparse.Namespace) -> None:
         "label": args.label,
         "server_env": env,
         "seconds_per_phase": args.seconds,
+        "retry_jitter": args.jitter,
         "phases": phases,
         "burst": burst_result,
         "messages_per_scope": args.messages,
@@ -271,6 +302,12 @@ if __name__ == "__main__":
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--burst", type=int, default=40, help="concurrent adds; 0 = none")
     parser.add_argument("--messages", type=int, default=200, help="per scope, seeded once")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="a Busy client waits Retry-After × (1 + JITTER × U(0, 1)); 0: exactly Retry-After",
+    )
     parser.add_argument("--env", nargs="*", default=[], help="KEY=VALUE for the server")
     parser.add_argument("--label", default="", help="recorded with the result")
     parser.add_argument("--out", default="overload.json", help="file name in bench/results/")
