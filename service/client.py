@@ -6,7 +6,10 @@
 
 Typed errors: InvalidInput → ValidationError, Forbidden → ForbiddenError, NotFound →
 NotFoundError, DatabaseUnavailable → DatabaseUnavailableError, TimedOut → QueryTimeoutError,
-and a busy process's 503 → BusyError with its Retry-After (all EngramError).
+and a busy process's 503 → BusyError with its Retry-After (all EngramError). With
+``busy_retries=n`` a Busy answer is retried up to n times, each after its Retry-After and up to
+half as long again at random, so clients refused together do not come back together; a Busy
+answer is given before any work, so a retried add cannot be written twice.
 
 ``export`` streams a scope's export file (docs/export.md) to a binary file object.
 
@@ -16,6 +19,8 @@ AddResult to a later ``search`` or ``context`` (sent as X-Engram-Bookmark; docs/
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, BinaryIO
@@ -76,7 +81,9 @@ class EngramClient:
         api_key: str | None = None,
         timeout_s: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        busy_retries: int = 0,
     ) -> None:
+        self.busy_retries = busy_retries
         headers = {"X-API-Key": api_key} if api_key else {}
         self._http = httpx.AsyncClient(
             base_url=url, headers=headers, timeout=timeout_s, transport=transport
@@ -168,13 +175,14 @@ class EngramClient:
     ) -> dict[str, Any]:
         headers = {BOOKMARK_HEADER: bookmark} if bookmark else None
         payload = {"query": query, "variables": variables}
-        response = await self._http.post("/graphql", json=payload, headers=headers)
-        if response.status_code == 401:
-            raise ForbiddenError(response.json().get("detail", "unauthorised"))
-        if response.status_code == 503 and "Retry-After" in response.headers:
-            message = response.json()["errors"][0]["message"]
-            raise BusyError(message, float(response.headers["Retry-After"]))
-        response.raise_for_status()
+        for retries_left in range(self.busy_retries, -1, -1):
+            try:
+                response = await self._post(payload, headers)
+                break
+            except BusyError as busy:
+                if not retries_left:
+                    raise
+                await asyncio.sleep(busy.retry_after_s * (1 + random.random() / 2))
         body = response.json()
         if body.get("errors"):
             raise EngramError(body["errors"][0]["message"])
@@ -182,6 +190,19 @@ class EngramClient:
         if data["__typename"] in _ERRORS:
             raise _ERRORS[data["__typename"]](data["message"])
         return data
+
+    async def _post(
+        self, payload: dict[str, Any], headers: dict[str, str] | None
+    ) -> httpx.Response:
+        """The GraphQL endpoint's answer; a refusal or an HTTP error raised as its error."""
+        response = await self._http.post("/graphql", json=payload, headers=headers)
+        if response.status_code == 401:
+            raise ForbiddenError(response.json().get("detail", "unauthorised"))
+        if response.status_code == 503 and "Retry-After" in response.headers:
+            message = response.json()["errors"][0]["message"]
+            raise BusyError(message, float(response.headers["Retry-After"]))
+        response.raise_for_status()
+        return response
 
 
 def _http_error(response: httpx.Response) -> EngramError:

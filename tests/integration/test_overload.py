@@ -45,6 +45,8 @@ query Search($q: String!, $scope: ScopeInput!) {
 SCOPE = {"userId": "ola"}
 KNOWN = [{"content": "Ola works at Acme Robotics in Oslo.", "speaker": "Ola"}]
 MENTIONS_KNOWN = [{"content": "Ola is moving from Oslo to Bergen next spring.", "speaker": "Ola"}]
+KAYAK_TEXT = "Ola bought a sea kayak last weekend."
+KAYAK = [{"content": KAYAK_TEXT, "speaker": "Ola"}]
 # Generous: the held add must reach its write transaction before the deadline passes.
 DEADLINE_S = 3.0
 WAIT_S = 60.0  # what a hang would look like, instead of a stuck test run
@@ -155,6 +157,46 @@ async def test_past_the_bound_a_write_is_busy_at_once_and_reads_still_run(
         samples = parse((await client.get("/metrics")).text)
     assert value(samples, "engram_errors_total", surface="graphql", kind="Busy") == 2
     assert value(samples, "engram_errors_total", surface="mcp", kind="Busy") == 1
+
+
+async def test_the_client_retries_a_busy_answer_until_a_slot_is_free(
+    known_scope: MemoryService, neo4j_target: Neo4jTarget
+) -> None:
+    app = app_for(
+        known_scope,
+        neo4j_target,
+        max_writes_in_flight=1,
+        max_requests_waiting=0,
+        busy_retry_after_s=1,
+        busy_retry_after_max_s=1,
+    )
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        client_for(app) as client,
+        EngramClient("http://x", transport=transport, busy_retries=5) as engram,
+    ):
+        async with lock_entities(neo4j_target):
+            held = held_add(client)
+            await until_gauge(client, "engram_requests_in_flight", 1)
+            retried = asyncio.create_task(engram.add(KAYAK, user_id="ola"))
+            await asyncio.wait_for(refused_once(client), WAIT_S)  # while the slot is taken
+        # The lock is gone: the held add ends, and a retry takes the slot it frees.
+        await asyncio.wait_for(held, WAIT_S)
+        result = await asyncio.wait_for(retried, WAIT_S)
+    assert result.added  # written after one or more Busy answers, and only once:
+    rows = await run_cypher(
+        neo4j_target, "MATCH (m:Message {text: $text}) RETURN count(m) AS n", text=KAYAK_TEXT
+    )
+    assert rows[0]["n"] == 1
+
+
+async def refused_once(client: httpx.AsyncClient) -> None:
+    """Until the metrics count a Busy answer to a GraphQL request."""
+    while True:
+        samples = parse((await client.get("/metrics")).text)
+        if value(samples, "engram_errors_total", surface="graphql", kind="Busy") >= 1:
+            return
+        await asyncio.sleep(0.02)
 
 
 async def test_a_burst_of_adds_waits_its_turn_and_is_all_written(
