@@ -11,6 +11,7 @@ from spacy.tokens import Doc, Span
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
+from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions
 from service.nlp.entities.linking import Gazetteer, batch_forms
 from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
@@ -194,7 +195,11 @@ class Extractor:
         span = sentence.doc.char_span(
             base + mention.start, base + mention.end, alignment_mode="expand"
         )
-        return () if span is None else tuple(self.type_evidence.english(span))
+        votes = [] if span is None else self.type_evidence.english(span)
+        if mention.extractor.startswith(FRAME_EXTRACTOR):  # the frame that proposed it
+            weight = self.type_evidence.table.weights.frame_object
+            votes.append(TypeVote(mention.label, weight, mention.extractor))
+        return tuple(votes)
 
     def _english_facts(
         self, doc: spacy.tokens.Doc, index: int, speaker: str | None, said_at: datetime
@@ -209,6 +214,7 @@ class Extractor:
                 for m in mentions
                 if m.start >= start and m.end <= start + len(source)
             ]
+            inside += self._proposed(source, inside, speaker, sent)
             text = resolve_first_person_tokens(sent, speaker)
             fact = self._fact(source, text, index, "en", said_at, inside)
             reading = read_english(
@@ -216,6 +222,16 @@ class Extractor:
             )
             facts.append((replace(fact, preferences=reading), sent, speaker))
         return facts
+
+    def _proposed(
+        self, source: str, mentions: list[EntityMention], speaker: str | None, sentence: Span
+    ) -> list[EntityMention]:
+        """Names the sentence's relation frames read as objects that no mention covers
+        (service/nlp/entities/frame_objects.py)."""
+        relations = self.relations.find(source, "en", mentions, speaker, sentence)
+        kept = [r for r in relations if r.confidence >= self.relation_min_confidence]
+        speakers = [speaker] if speaker else []
+        return frame_mentions(source, kept, mentions, self.type_evidence.table, speakers)
 
     def _chinese_facts(self, message: MessageIn, index: int, said_at: datetime) -> list[_Parsed]:
         facts: list[_Parsed] = []

@@ -51,6 +51,7 @@ class Weights(BaseModel):
     product_frame: float
     place_frame: float
     org_frame: float = 0.7  # 在X上班: an employer or a school, though 在 calls for a place
+    frame_object: float = 1.2  # a name a relation frame proposed (frame_objects below)
     relation: float
     world_place: float
     given_name: float
@@ -100,6 +101,9 @@ class TypeEvidenceTable(BaseModel):
     # The types a relation's source and target must have (null: any): "X works at Y" is
     # evidence that X is a person and Y an organisation.
     relation_endpoints: dict[str, tuple[EntityLabel | None, EntityLabel | None]]
+    # The type a relation frame gives the name it reads as its object when no mention covers
+    # it ("grinding at Sage": ORG); a relation type not listed proposes nothing.
+    frame_objects: dict[str, EntityLabel] = {}
     en: EnglishWords
     zh: ChineseWords
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from spacy.tokens import Span, Token
 
 from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.relations import english_frames as frames
 from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
 from service.nlp.relations.english_clauses import (
@@ -26,6 +27,7 @@ from service.nlp.relations.english_clauses import (
     endpoint,
     happened,
     name_beside,
+    name_shaped,
     prep_objects,
     speaker_by_default,
 )
@@ -67,6 +69,11 @@ UNTRIGGERED = frozenset(
 UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 # Particles the parser takes for prepositions: "based out of X", "moved over to X".
 PARTICLES = frozenset({"out", "up", "over", "back", "down", "off"})
+# NER labels a relation frame may overrule: the small model calls unknown apps people,
+# organisations, nationalities or places.
+FRAME_MAY_RETYPE = frozenset(
+    {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.CONCEPT, EntityLabel.PLACE}
+)
 TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
 # A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
 _ORGANISATION_NOUNS = (
@@ -114,17 +121,43 @@ class EnglishRelations:
             for row in self._rows_for(token):
                 for source, target in _READERS[row.kind](fact, row, token):
                     # An organisation that moves is located, not living, somewhere.
-                    moved = row.type is RelationType.LIVES_IN and source.label is EntityLabel.ORG
+                    moved = row.type is RelationType.LIVES_IN and _organisation(fact, source)
                     kind = RelationType.LOCATED_IN if moved else row.type
                     relation = RelationMention(
                         kind, source, target, f"dep:{row.id}", row.confidence
                     )
                     keep_relation(found, relation)
-        return found
+        return _one_frame_per_name(found)
 
     def _rows_for(self, token: Token) -> list[RelationRow]:
         rows = [row for form in trigger_forms(token) for row in self._by_word.get(form, [])]
         return [*dict.fromkeys(rows), *self._always]
+
+
+def _organisation(fact: FactContext, source: Endpoint) -> bool:
+    """An ORG source, unless only NER says so of a given name ("Ines lives in Leiden")."""
+    if source.label is not EntityLabel.ORG:
+        return False
+    mention = next(
+        (m for m in fact.mentions if (m.start, m.end) == (source.start, source.end)), None
+    )
+    if mention is None or not mention.extractor.startswith("spacy:"):
+        return True
+    return not any(v.label is EntityLabel.PERSON and v.of_name for v in mention.votes)
+
+
+def _one_frame_per_name(found: list[RelationMention]) -> list[RelationMention]:
+    """Without the weaker of two frames that type one name two ways in one fact: "my UNILAG
+    lecture" is a school studied at (0.7), not a tool used (0.6)."""
+    typed = load_type_evidence().frame_objects
+
+    def rivals(a: RelationMention, b: RelationMention) -> bool:
+        ends = [(e.name, e.start) for e in (a.source, a.target, b.source, b.target)]
+        same = ends[:2] == ends[2:] and a.type is not b.type
+        return same and a.type.value in typed and b.type.value in typed
+
+    weaker = [r for r in found if any(rivals(r, o) and o.confidence > r.confidence for o in found)]
+    return [r for r in found if r not in weaker]
 
 
 def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint]:
@@ -163,6 +196,8 @@ def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Itera
         target = endpoint(fact, obj)
         called = _called(obj)
         if target is None and called is not None:  # "a band called The Night Owls"
+            if not _kind_fits(row, obj):
+                continue  # "runs a bakery called X": a bakery is not used like a tool
             target = endpoint(fact, called)
         if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
             named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
@@ -172,6 +207,45 @@ def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Itera
             continue
         if not row.target_labels or target.label in row.target_labels:
             yield target
+        elif (framed := _typed_by_frame(fact, row, obj, target)) is not None:
+            yield framed
+
+
+def _typed_by_frame(
+    fact: FactContext, row: RelationRow, obj: Token, target: Endpoint
+) -> Endpoint | None:
+    """The target with its frame's type when that type fits the row and only NER's guess says
+    otherwise: "I code in Zig" with Zig a GPE, "swears by Ableton" with Ableton a PERSON. A
+    name whose own words or a gazetteer back NER's label keeps it ("I work in Boston")."""
+    framed = load_type_evidence().frame_objects.get(row.type.value)
+    mention = fact.covering(obj)
+    if framed is None or framed not in row.target_labels or mention is None:
+        return None
+    if not mention.extractor.startswith("spacy:") or target.label not in FRAME_MAY_RETYPE:
+        return None
+    if target.label is EntityLabel.PLACE and not _takes_products(obj):
+        return None  # "work in X", "be at X": a place preposition may well name a place
+    if any(v.of_name and v.label is target.label for v in mention.votes):
+        return None
+    return Endpoint(target.name, framed, target.start, target.end)
+
+
+def _takes_products(obj: Token) -> bool:
+    """An object of a verb that takes products ("use X", "code in X") or of a preposition
+    of tools ("on X", "with X")."""
+    words = load_type_evidence().en
+    if obj.dep_ == "pobj" and obj.head.lower_ in words.product_preps:
+        return True
+    return clause_verb(obj).lemma_.lower() in words.product_verbs | words.product_prep_verbs
+
+
+def _kind_fits(row: RelationRow, noun: Token) -> bool:
+    """Whether the kind a noun names ("bakery": ORG) is the type the row's frame gives its
+    object (USES: PRODUCT); a noun of no known kind fits any frame."""
+    framed = load_type_evidence().frame_objects.get(row.type.value)
+    kinds = load_type_evidence().en.kind_nouns
+    kind = next((k for k, nouns in kinds.items() if noun.lemma_.lower() in nouns), None)
+    return framed is None or kind is None or kind is framed
 
 
 def _called(noun: Token) -> Token | None:
@@ -276,7 +350,7 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
     if "compound" in row.preps:  # "Finch's Denver office"
-        named = [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+        named = [c for c in token.children if c.dep_ == "compound" and _names(c)]
         objects += [c for c in named if c.lower_ not in row.trigger]  # "my MBA class": no one
     # "my evening MBA class": the parser may hang "my" on the first word of the compound.
     modifiers = [token, *(c for c in token.children if c.dep_ == "compound")]
@@ -299,6 +373,11 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for target in _targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _names(token: Token) -> bool:
+    """A proper noun, or a word written as a name that the tagger took for a common noun."""
+    return token.pos_ == "PROPN" or name_shaped(token)
 
 
 def _fragment(row: RelationRow, token: Token) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 from spacy.tokens import Token
 
 from service.nlp.entities.mentions import load_stop_entities
@@ -46,6 +47,10 @@ GENERIC_THINGS = frozenset(_GENERIC_THING_NOUNS.split())
 NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
 # Fillers the parser takes for a noun: "at Larkspur Dental lol", "out of Oaxaca tbh".
 STOP_WORDS = load_stop_entities()
+_NOT_NAME_POS = frozenset({"PRON", "DET", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT", "INTJ", "AUX"})
+_QUOTES = frozenset({'"', "'", "“", "‘"})
+# Shouted words are not acronyms: "AGAIN", "NOT", "WHAT".
+_ENGLISH_STOP_WORDS = frozenset(SPACY_STOP_WORDS)
 RELATIVE_PRONOUNS = frozenset({"who", "that", "which"})
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
@@ -110,7 +115,7 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
     if mention is None and filler:
         named = [c for c in token.lefts if fact.covering(c) is not None]
         return endpoint(fact, named[-1]) if named else None
-    span = _proper_run(token, fact.base)
+    span = _proper_run(token, fact.base) or _name_run(token, fact.base)
     if mention is not None:
         if mention.label is EntityLabel.PERSON and mention.text.split()[-1] in NOT_PERSON_HEADS:
             mention = replace(mention, label=EntityLabel.PLACE)  # "Grant Park", mislabelled
@@ -153,6 +158,44 @@ def _proper_run(token: Token, base: int) -> tuple[int, int] | None:
             if objects and token.text[:1].isupper():
                 last = objects[0]
     return first.idx - base, last.idx + len(last.text) - base
+
+
+def _name_run(token: Token, base: int) -> tuple[int, int] | None:
+    """Offsets in the fact of a name the tagger did not call a proper noun, with the name-shaped
+    words before it: "grinding at Sage", "my SOAS dissertation", "a Roland TD-17"."""
+    if not name_shaped(token):
+        return None
+    doc, first, last = token.doc, token, token
+    while first.i > token.sent.start:
+        left = doc[first.i - 1]
+        shaped = name_shaped(left) or _continues_name(left)
+        if not shaped or not first.i <= left.head.i <= token.i:
+            break
+        first = left
+    while last.i + 1 < token.sent.end and _model_number(doc[last.i + 1]):
+        last = doc[last.i + 1]  # "Roland TD-17": the parser hangs the number on the brand
+    return first.idx - base, last.idx + len(last.text) - base
+
+
+def name_shaped(token: Token) -> bool:
+    """A word written as a name where a common word would not be: capitalised inside a
+    sentence ("at Sage"), an acronym that is no shouted word ("SOAS", not "AGAIN"), or a model
+    number ("TD-17"). Not a pronoun, a stop word, or the first word of a sentence."""
+    text = token.text
+    if token.pos_ in _NOT_NAME_POS or token.lower_ in STOP_WORDS or token.is_sent_start:
+        return False
+    if _model_number(token):
+        return True
+    if not text[:1].isupper() or not text.replace("-", "").replace("&", "").isalpha():
+        return False
+    shouted = text.isupper() and len(text) > 1 and token.lower_ in _ENGLISH_STOP_WORDS
+    return not shouted and not (token.i > 0 and token.doc[token.i - 1].text in _QUOTES)
+
+
+def _model_number(token: Token) -> bool:
+    """ "TD-17", "PS5", "X100V": capitals and digits in one word."""
+    text = token.text
+    return any(c.isdigit() for c in text) and any(c.isupper() for c in text) and text.isascii()
 
 
 def _continues_name(left: Token) -> bool:
