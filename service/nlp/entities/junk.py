@@ -5,7 +5,8 @@ The small English model tags interjections and sentence-initial verbs as names (
 The stop list (nlp_models/stop_entities.txt) is the data; these are the rules around it:
 
 - filler words at a span's edges are trimmed ("Hey Marcus" -> Marcus);
-- a span that is only interjections, one letter or digits is junk;
+- a span that is only interjections, one letter or digits is junk, and so is one shouted
+  stop word ("AGAIN");
 - a one-word span opening a sentence that is a form of an English verb ("Felt so good …") is
   junk unless the pattern table made it; a known name there is found again by the gazetteer
   (service/nlp/entities/linking.py), so a person called Mark is not lost;
@@ -17,6 +18,7 @@ The stop list (nlp_models/stop_entities.txt) is the data; these are the rules ar
 
 from __future__ import annotations
 
+from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Span, Token
 
@@ -63,6 +65,8 @@ class JunkFilter:
         if from_table or len(span) != 1:
             return False
         token = span[0]
+        if len(surface) > 2 and surface.isupper() and token.lower_ in SPACY_STOP_WORDS:
+            return True  # a shouted word ("AGAIN", "STILL"), not an acronym
         if token.is_sent_start and self._is_verb_form(token.lower_):
             return True
         return self._exclamation(token)
