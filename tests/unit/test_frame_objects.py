@@ -16,7 +16,7 @@ from service.core.domain import MessageIn
 from service.nlp.entities.frame_objects import FRAME_CONFIDENCE, frame_mentions
 from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.patterns import EntityLabel, EntityMention
-from service.nlp.entities.type_evidence import load_type_evidence
+from service.nlp.entities.type_evidence import TypeEvidence, load_type_evidence
 from service.nlp.pipeline import Extractor
 from service.nlp.relations.extractor import (
     Endpoint,
@@ -205,3 +205,68 @@ def test_playing_for_an_organisation_is_membership(
         for t in find_en(finder, english, alone, Jonah=L.PERSON, Marnie=L.PERSON)
         if t[1] == "MEMBER_OF"
     }
+
+
+def test_a_name_before_a_verb_read_as_a_plural_noun_is_the_subject(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "Omar studies at Kellerby"
+    found = find_en(finder, english, text, Omar=L.PERSON, Kellerby=L.ORG)
+    assert ("Omar", "STUDIES_AT", "Kellerby") in found
+    assert ("Ann", "STUDIES_AT", "Kellerby") not in found
+
+
+def test_weekdays_and_shouted_words_are_no_mentions(extractor: Extractor) -> None:
+    messages = [
+        MessageIn(speaker="Ann", content="the app crashed AGAIN, I lost my notes"),
+        MessageIn(speaker="Bo", content="my aunt Wilhelmina still swims every Sunday"),
+    ]
+    at = [datetime(2026, 3, 1, tzinfo=UTC)] * 2
+    names = {m.text for facts in extractor.extract(messages, at) for f in facts for m in f.mentions}
+    assert "AGAIN" not in names
+    assert "Sunday" not in names
+    assert "Wilhelmina" in names
+
+
+def test_a_name_before_an_is_read_as_a_possessive_is_the_subject(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "Jonah's obsessed with Wordle lol"
+    found = find_en(finder, english, text, Jonah=L.PERSON, Wordle=L.ORG)
+    assert ("Jonah", "LIKES", "Wordle") in found
+    assert ("Ann", "LIKES", "Wordle") not in found
+
+
+def test_it_may_stand_for_a_name_only_ner_calls_a_person(
+    finder: RelationExtractor, english: Language
+) -> None:
+    text = "I hate Quibble so much, but we use it for everything"
+    quibble = _ner(text, "Quibble", L.PERSON, "PERSON")
+    found = finder.find(text, "en", [quibble], "Ann", english(text)[:])
+    assert ("Ann", "USES", "Quibble") in triples(found)
+    named = "I met Marnie at the gym and I like her a lot"
+    marnie = replace(
+        _ner(named, "Marnie", L.PERSON, "PERSON"),
+        votes=(TypeVote(L.PERSON, 0.8, "gazetteer:given_name"),),
+    )
+    assert ("Ann", "LIKES", "Marnie") in triples(
+        finder.find(named, "en", [marnie], "Ann", english(named)[:])
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("my aunt runs a bakery called Crumbhaven in town", "Crumbhaven", L.ORG),
+        ("I found an app called Tallywick for budgets", "Tallywick", L.PRODUCT),
+    ],
+)
+def test_the_noun_a_name_is_called_votes_its_kind(
+    english: Language, text: str, name: str, label: EntityLabel
+) -> None:
+    doc = english(text)
+    start = text.index(name)
+    span = doc.char_span(start, start + len(name))
+    assert span is not None
+    votes = TypeEvidence().english(span)
+    assert label in {v.label for v in votes if v.why.startswith("frame:called_")}

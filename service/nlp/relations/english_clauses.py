@@ -317,15 +317,25 @@ def _answered(fact: FactContext, token: Token) -> Endpoint | None:
 def _resolve_thing(fact: FactContext, token: Token) -> Endpoint | None:
     """it/its/they/their: the one non-person thing named before it in the fact."""
     subjects = [fact.covering(s) for s in clause_subjects(token)]
+    neuter = token.lower_ in {"it", "its"}
     things = {
         m.text.casefold(): m
         for m in fact.before(token)
-        if m.label not in {EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL}
-        and m not in subjects
+        if (_thing(m) or (neuter and _guessed_person(m))) and m not in subjects
     }
     if len(things) == 1:
         return mention_endpoint(next(iter(things.values())))
     return None
+
+
+def _thing(mention: EntityMention) -> bool:
+    return mention.label not in {EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL}
+
+
+def _guessed_person(mention: EntityMention) -> bool:
+    """A name only NER calls a person, which "it" may stand for ("I hate Jira, we use it")."""
+    guessed = mention.extractor.startswith("spacy:") and mention.label is EntityLabel.PERSON
+    return guessed and not any(v.label is EntityLabel.PERSON for v in mention.votes)
 
 
 def _demonstrated(fact: FactContext, noun: Token) -> Endpoint | None:
@@ -366,6 +376,9 @@ def clause_verb(token: Token) -> Token:
 def clause_subjects(token: Token) -> list[Token]:
     """The subject tokens of the clause a token belongs to, with their conjuncts."""
     verb = clause_verb(token)
+    misread = _name_before_misread_verb(verb)
+    if misread is not None:
+        return [misread]
     for _ in range(4):
         subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
         if subjects:
@@ -375,6 +388,27 @@ def clause_subjects(token: Token) -> list[Token]:
             return []
         verb = verb.head
     return []
+
+
+def _name_before_misread_verb(root: Token) -> Token | None:
+    """ "Dara sings with X", "Omar studies at Y": the small parser reads the verb as a plural
+    noun and the name as its compound; "Jonah's obsessed with X": the "'s" of "is" as a
+    possessive. The name is the subject."""
+    if root.dep_ != "ROOT" or root.i == root.sent.start:
+        return None
+    owners = [c for c in root.children if c.dep_ == "poss" and c.pos_ == "PROPN"]
+    if owners and owners[0].i + 2 == root.i and root.pos_ in {"VERB", "ADJ", "NOUN"}:
+        is_verb = root.doc[root.i - 1].lower_ in {"'s", "’s"} and root.tag_ != "NNS"
+        return owners[0] if is_verb and not _has_subject(root) else None
+    if root.tag_ != "NNS":
+        return None
+    name = root.doc[root.i - 1]
+    named = name.dep_ == "compound" and name.head.i == root.i and name.pos_ == "PROPN"
+    return name if named and name.text[:1].isupper() else None
+
+
+def _has_subject(token: Token) -> bool:
+    return any(c.dep_ in SUBJECT_DEPS for c in token.children)
 
 
 def _is_interjection(token: Token) -> bool:
