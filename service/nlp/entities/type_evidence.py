@@ -251,6 +251,11 @@ def _kind_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeV
                     return [TypeVote(label, weights.head, f"frame:is_a_{noun.lemma_.lower()}")]
         elif head.lemma_.lower() in words.employer_verbs:
             return [TypeVote(EntityLabel.ORG, weights.head, "frame:employer")]
+    if root.dep_ == "oprd" and head.lemma_ in {"call", "name"} and head.dep_ == "acl":
+        noun = head.head  # "a bakery called Flourish", "an app named Tidewell"
+        for label, nouns in words.kind_nouns.items():
+            if noun.lemma_.lower() in nouns:
+                return [TypeVote(label, weights.head, f"frame:called_{noun.lemma_.lower()}")]
     if root.dep_ == "poss" and head.lemma_.lower() in words.org_parts:
         return [TypeVote(EntityLabel.ORG, weights.head, "frame:org_part")]
     if root.dep_ in {"compound", "amod"} and head.pos_ == "NOUN":  # "my Garmo watch"
