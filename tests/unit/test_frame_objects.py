@@ -270,3 +270,10 @@ def test_the_noun_a_name_is_called_votes_its_kind(
     assert span is not None
     votes = TypeEvidence().english(span)
     assert label in {v.label for v in votes if v.why.startswith("frame:called_")}
+
+
+def test_chat_slang_opening_a_sentence_is_no_mention(extractor: Extractor) -> None:
+    messages = [MessageIn(speaker="Ann", content="Bet, I'll bring the snacks. IDK about drinks")]
+    at = [datetime(2026, 3, 1, tzinfo=UTC)]
+    names = {m.text for facts in extractor.extract(messages, at) for f in facts for m in f.mentions}
+    assert not names & {"Bet", "IDK"}
