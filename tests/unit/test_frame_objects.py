@@ -277,3 +277,9 @@ def test_chat_slang_opening_a_sentence_is_no_mention(extractor: Extractor) -> No
     at = [datetime(2026, 3, 1, tzinfo=UTC)]
     names = {m.text for facts in extractor.extract(messages, at) for f in facts for m in f.mentions}
     assert not names & {"Bet", "IDK"}
+
+
+def test_more_trades_are_jobs(finder: RelationExtractor, english: Language) -> None:
+    text = "my wife, Odile, is a vet at Pawsworth Clinic"
+    found = find_en(finder, english, text, Odile=L.PERSON, Pawsworth_Clinic=L.ORG)
+    assert ("Odile", "WORKS_AT", "Pawsworth Clinic") in found
