@@ -283,3 +283,17 @@ def test_more_trades_are_jobs(finder: RelationExtractor, english: Language) -> N
     text = "my wife, Odile, is a vet at Pawsworth Clinic"
     found = find_en(finder, english, text, Odile=L.PERSON, Pawsworth_Clinic=L.ORG)
     assert ("Odile", "WORKS_AT", "Pawsworth Clinic") in found
+
+
+def test_the_before_a_name_ner_calls_a_person_votes_against_a_person(
+    english: Language,
+) -> None:
+    text = "we spent three hours in the Brambleton yesterday"
+    doc = english(text)
+    start = text.index("Brambleton")
+    span = doc.char_span(start, start + len("Brambleton"))
+    assert span is not None
+    for token in span:  # as NER often tags an unknown venue
+        token.ent_type_ = "PERSON"
+    votes = TypeEvidence().english(span)
+    assert ("frame:the_name", L.ORG) in {(v.why, v.label) for v in votes}

@@ -187,6 +187,9 @@ class TypeEvidence:
         elif _named_person(span, before, words.person_nouns):
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
         votes += _frame_votes(span, words, weights)
+        if before is not None and before.lower_ == "the" and span[0].ent_type_ == "PERSON":
+            # "three hours in the Uffizi": no one is "the <name>"; NER's PERSON is a guess
+            votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:the_name"))
         votes += _kind_votes(span, words, weights)
         if not any(v.label in _NAMED_KINDS for v in votes):  # "our Jenna" is a person
             votes += _owned_votes(span, words, weights)
