@@ -1,19 +1,20 @@
 """English relations from the dependency parse of en_core_web_sm.
 
 Each table row names trigger lemmas and a ``kind``, the parse shape that links the trigger to
-its two endpoints; one reader below per kind. How a token becomes an endpoint and when a clause
-counts as said is in ``english_clauses.py``.
+its two endpoints; one reader per kind: the verb and noun frames below, those about people in
+``english_people.py``, the rest in ``english_frames.py``. How a token becomes an endpoint and
+when a clause counts as said is in ``english_clauses.py``; the frame's targets in
+``english_targets.py``.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.relations import english_frames as frames
+from service.nlp.relations import english_people as people
 from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
 from service.nlp.relations.english_clauses import (
     PREP_HOSTS,
@@ -26,12 +27,12 @@ from service.nlp.relations.english_clauses import (
     denied,
     endpoint,
     happened,
-    name_beside,
     name_shaped,
     prep_objects,
     speaker_by_default,
 )
-from service.nlp.relations.english_frames import matches, trigger_forms
+from service.nlp.relations.english_frames import Pairs, matches, trigger_forms
+from service.nlp.relations.english_targets import targets
 from service.nlp.relations.table import (
     Endpoint,
     RelationKind,
@@ -39,22 +40,9 @@ from service.nlp.relations.table import (
     RelationRow,
     RelationType,
     keep_relation,
-    mention_endpoint,
     speaker_endpoint,
 )
 
-# Types whose target may be named by a modifier of the object: "works in Finch's office",
-# "shipped the Pantry Pal beta", "with the Riverside Running Club" (not a visit: "went to a
-# LGBTQ support group" is no visit of LGBTQ).
-NAMED_BY_MODIFIER = frozenset(
-    {
-        RelationType.WORKS_AT,
-        RelationType.STUDIES_AT,
-        RelationType.MEMBER_OF,
-        RelationType.CREATED,
-        RelationType.OWNS,
-    }
-)
 # Types whose source may be the organisation that names the trigger noun ("the Nissan plant").
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
 # Kinds whose trigger is not the token being read (or that have none).
@@ -66,26 +54,14 @@ UNTRIGGERED = frozenset(
         RelationKind.NAME_IN,
     }
 )
-UNSEEN_NOT_TARGET = frozenset({EntityLabel.TEMPORAL})
 # Particles the parser takes for prepositions: "based out of X", "moved over to X".
 PARTICLES = frozenset({"out", "up", "over", "back", "down", "off"})
-# NER labels a relation frame may overrule: the small model calls unknown apps people,
-# organisations, nationalities or places.
-FRAME_MAY_RETYPE = frozenset(
-    {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.CONCEPT, EntityLabel.PLACE}
-)
-TOOL_NOT = frozenset({EntityLabel.PERSON, EntityLabel.PLACE, EntityLabel.TEMPORAL})
-# A possessed name with a kin word beside it is a relative, not a thing owned ("your aunt Carmen").
+# Nouns that name an organisation, which is "based" in a place: "Our startup, X, is in Y".
 _ORGANISATION_NOUNS = (
     "startup company firm business shop store restaurant cafe bakery bar band team club "
     "school university college lab agency studio brand"
 )
 ORGANISATION_NOUNS = frozenset(_ORGANISATION_NOUNS.split())
-_KIN_NOUNS = (
-    "aunt uncle grandma grandpa grandad granddad gran cousin sister brother sis bro mom dad "
-    "mother father wife husband twin friend bestie buddy homie roommate flatmate"
-)
-KIN_WORDS = frozenset(_KIN_NOUNS.split())
 
 
 class EnglishRelations:
@@ -190,76 +166,7 @@ def _cancelled(row: RelationRow, token: Token) -> bool:
     return not words.isdisjoint(row.cancelled_by)
 
 
-def _targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
-    """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
-    for obj in objects:
-        target = endpoint(fact, obj)
-        called = _called(obj)
-        if target is None and called is not None:  # "a band called The Night Owls"
-            if not _kind_fits(row, obj):
-                continue  # "runs a bakery called X": a bakery is not used like a tool
-            target = endpoint(fact, called)
-        if target is None and obj.pos_ == "NOUN" and row.type in NAMED_BY_MODIFIER:
-            named = [c for c in obj.children if c.dep_ in {"poss", "compound"}]
-            named = [c for c in named if c.text[:1].isupper()]
-            target = endpoint(fact, named[0]) if named else None
-        if target is None or target.label in UNSEEN_NOT_TARGET:
-            continue
-        if not row.target_labels or target.label in row.target_labels:
-            yield target
-        elif (framed := _typed_by_frame(fact, row, obj, target)) is not None:
-            yield framed
-
-
-def _typed_by_frame(
-    fact: FactContext, row: RelationRow, obj: Token, target: Endpoint
-) -> Endpoint | None:
-    """The target with its frame's type when that type fits the row and only NER's guess says
-    otherwise: "I code in Zig" with Zig a GPE, "swears by Ableton" with Ableton a PERSON. A
-    name whose own words or a gazetteer back NER's label keeps it ("I work in Boston")."""
-    framed = load_type_evidence().frame_objects.get(row.type.value)
-    mention = fact.covering(obj)
-    if framed is None or framed not in row.target_labels or mention is None:
-        return None
-    if not mention.extractor.startswith("spacy:") or target.label not in FRAME_MAY_RETYPE:
-        return None
-    if target.label is EntityLabel.PLACE and not _takes_products(obj):
-        return None  # "work in X", "be at X": a place preposition may well name a place
-    if any(v.of_name and v.label is target.label for v in mention.votes):
-        return None
-    return Endpoint(target.name, framed, target.start, target.end)
-
-
-def _takes_products(obj: Token) -> bool:
-    """An object of a verb that takes products ("use X", "code in X") or of a preposition
-    of tools ("on X", "with X")."""
-    words = load_type_evidence().en
-    if obj.dep_ == "pobj" and obj.head.lower_ in words.product_preps:
-        return True
-    return clause_verb(obj).lemma_.lower() in words.product_verbs | words.product_prep_verbs
-
-
-def _kind_fits(row: RelationRow, noun: Token) -> bool:
-    """Whether the kind a noun names ("bakery": ORG) is the type the row's frame gives its
-    object (USES: PRODUCT); a noun of no known kind fits any frame."""
-    framed = load_type_evidence().frame_objects.get(row.type.value)
-    kinds = load_type_evidence().en.kind_nouns
-    kind = next((k for k, nouns in kinds.items() if noun.lemma_.lower() in nouns), None)
-    return framed is None or kind is None or kind is framed
-
-
-def _called(noun: Token) -> Token | None:
-    """The name in "a bakery called Crumbs"."""
-    for acl in (c for c in noun.children if c.dep_ == "acl" and c.lemma_ in {"call", "name"}):
-        for name in acl.children:
-            if name.dep_ == "oprd":
-                return name
-    return None
-
-
 # --- one reader per kind -----------------------------------------------------------------
-
-Pairs = Iterator[tuple[Endpoint, Endpoint]]
 
 
 def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -279,7 +186,7 @@ def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         sources += [e for c in companions if (e := endpoint(fact, c)) and _is_person(e)]
         taken = [endpoint(fact, c) for c in token.children if c.dep_ == "dobj"]
         sources += [e for e in taken if e is not None and e.label is EntityLabel.PERSON]
-    for target in _targets(fact, row, objects):
+    for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -297,7 +204,7 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         sources = [e for e in (endpoint(fact, a) for a in agents if a.dep_ == "pobj") if e]
     elif not objects and token.dep_ == "relcl":  # "Habitly is an app I made"
         objects = [_copula_subject(token.head) or token.head]
-    for target in _targets(fact, row, objects):
+    for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -329,7 +236,7 @@ def _object_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     objects = [o for host in (token, *wanted) for o in prep_objects(host, row.preps, 0)]
     sources = _sources(fact, row, token)
-    for target in _targets(fact, row, objects):
+    for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -370,7 +277,7 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         sources = _sources(fact, row, token) or _moved_people(fact, token)
     else:
         sources = []
-    for target in _targets(fact, row, objects):
+    for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
 
@@ -425,124 +332,9 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         organisation = subject.lemma_.lower() in ORGANISATION_NOUNS or token.lemma_ != "be"
         if source and source.start is not None and (organisation or source.label != "PERSON"):
             sources.append(source)
-    for target in _targets(fact, row, objects):
+    for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
-
-
-def _kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN", "ADJ"}:
-        return
-    name = name_beside(token)
-    mention = fact.covering(name) if name is not None else None
-    relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
-    bare = name is None and token.dep_ == "attr" and speaker_by_default(token.head)
-    if fact.speaker is not None and (bare or relative == fact.speaker):
-        yield from _kin_of_speaker(fact, token)  # "I'm Ana's brother", "being her sister"
-        return
-    if name is None or relative is None:
-        return  # "you're my best friend": whom the message answers (discourse.py) is kin too
-    relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
-    hosts = [token, name, token.head] if token.dep_ in {"amod", "compound"} else [token, name]
-    owners = [c for h in hosts for c in h.children if c.dep_ == "poss" and c.i != name.i]
-    default = fact.speaker if row.speaker_default else None
-    owner = endpoint(fact, owners[0]) if owners else default
-    if owner is not None:
-        yield owner, relative
-
-
-def _kin_of_speaker(fact: FactContext, token: Token) -> Pairs:
-    """The speaker is the kin of the noun's possessor: "I'm Ana's little brother"."""
-    if fact.speaker is None or not asserted(token):
-        return
-    hosts = [token, token.head] if token.dep_ in {"amod", "compound"} else [token]
-    owners = [endpoint(fact, c) for h in hosts for c in h.children if c.dep_ == "poss"]
-    for owner in (o for o in owners if o is not None and o != fact.speaker):
-        if owner.label is EntityLabel.PERSON:
-            yield owner, fact.speaker
-
-
-def _role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
-    if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
-        return
-    name = name_beside(token)
-    holder = endpoint(fact, name) if name is not None else None
-    if holder is None and token.dep_ == "attr" and speaker_by_default(token.head):
-        holder = fact.speaker  # "been a Rust dev at X for 2 years"
-    if holder is None and token.dep_ == "pobj" and token.head.lower_ == "as":
-        # "as a Harbour Choir member I get …": the subject of the clause "as" hangs on.
-        holders = [endpoint(fact, s) for s in clause_subjects(token.head.head)]
-        holder = next((h for h in holders if h is not None), None)
-    if holder is None:
-        return
-    holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
-    orgs = [c for c in token.children if _names_owner(c)]
-    orgs += prep_objects(token, ("at", "of", "for"), depth=0)
-    for target in _targets(fact, row, orgs):
-        if target.start is not None:
-            yield holder, target
-
-
-def _names_owner(child: Token) -> bool:
-    return bool(child.dep_ == "poss" or (child.dep_ == "compound" and child.pos_ == "PROPN"))
-
-
-def _possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "my Tesla", "his new Fujifilm": the possessor owns the named thing. Only a name (not
-    "my painting") and only a pronoun possessor ("Ed Sheeran's Perfect" is his song)."""
-    owners = [c for c in token.children if c.dep_ == "poss" and c.tag_ == "PRP$"]
-    named = token.pos_ == "PROPN" or token.text[:1].isupper()
-    mention = fact.covering(token) if owners and named else None
-    if mention is None or mention.label is EntityLabel.TEMPORAL:
-        return
-    if any(c.lower_ in KIN_WORDS or (c.i > token.i and c.pos_ == "NOUN") for c in token.children):
-        return  # "your aunt Carmen"; "my Ghent flat", parsed with "flat" under Ghent
-    owner = endpoint(fact, owners[0])
-    if owner is not None:
-        yield owner, mention_endpoint(mention)
-
-
-def _possessed_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "my Figma mockups", "I made a Spotify playlist": the named tool is used."""
-    if token.pos_ != "NOUN" or fact.covering(token) is not None:
-        return
-    owners = [c for c in token.children if c.dep_ == "poss"]
-    if token.dep_ == "dobj" and [o.lower_ for o in owners] in (["its"], ["their"]):
-        # "X has its headquarters in Y": "its" is the subject of "has".
-        owners = [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
-    if owners:
-        user = endpoint(fact, owners[0])
-    elif token.dep_ == "dobj" and matches(row, token.head) and asserted(token):
-        users = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
-        user = users[0] if users and users[0] == fact.speaker else None
-    else:
-        return
-    for child in token.children:
-        named = child.dep_ == "compound" and (child.pos_ == "PROPN" or child.text[:1].isupper())
-        mention = fact.covering(child) if named else None
-        if user is not None and mention is not None and mention.label not in TOOL_NOT:
-            yield user, mention_endpoint(mention)
-
-
-def _our_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "At Finch Analytics, our cluster …", "At X we use Y": the speaker is one of X's."""
-    if token.dep_ != "prep" or token.lower_ not in row.preps or fact.speaker is None:
-        return
-    verb = token.head
-    if verb.lower_ in {"we", "us"}:  # "we at Haven have ten deadlines": whatever NER calls it
-        named = [endpoint(fact, c) for c in token.children if c.dep_ == "pobj"]
-        for target in (e for e in named if e is not None and e.start is not None):
-            if target.label not in {EntityLabel.PERSON, EntityLabel.TEMPORAL}:
-                yield fact.speaker, target
-        return
-    if verb.pos_ not in {"VERB", "AUX"} or token.i > min(t.i for t in verb.subtree) + 1:
-        return
-    if not any(t.lower_ in {"we", "our", "us"} for t in verb.subtree):
-        return
-    objects = [c for c in token.children if c.dep_ == "pobj"]
-    for target in _targets(fact, row, objects):
-        yield fact.speaker, target
 
 
 def _is_person(end: Endpoint | None) -> bool:
@@ -558,12 +350,12 @@ _READERS = {
     RelationKind.OBJECT_PREP: _object_prep,
     RelationKind.NOUN_PREP: _noun_prep,
     RelationKind.THING_IN: _thing_in,
-    RelationKind.KIN: _kin,
-    RelationKind.ROLE: _role,
-    RelationKind.POSSESSED: _possessed,
-    RelationKind.POSSESSED_MODIFIER: _possessed_modifier,
+    RelationKind.KIN: people.kin,
+    RelationKind.ROLE: people.role,
+    RelationKind.POSSESSED: people.possessed,
+    RelationKind.POSSESSED_MODIFIER: people.possessed_modifier,
     RelationKind.MUTUAL: frames.mutual,
-    RelationKind.OUR_PREP: _our_prep,
+    RelationKind.OUR_PREP: people.our_prep,
     RelationKind.FAVOURITE: frames.favourite,
     RelationKind.NAME_IN: frames.name_in,
     RelationKind.MINE: frames.mine,
