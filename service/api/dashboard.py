@@ -53,7 +53,7 @@ from service.core.auth import ANY, Principal
 from service.core.errors import EngramError, ValidationError
 from service.core.paging import Page
 from service.store import dashboard_queries as store
-from service.store import filters
+from service.store import filters, ordering
 
 if TYPE_CHECKING:
     from service.memory import MemoryService
@@ -377,14 +377,16 @@ def _plain(where: MemoryWhereInput | EntityWhereInput | None) -> Mapping[str, ob
     return None if where is None else dataclasses.asdict(where)
 
 
-def _sort_keys(sort: list[MemorySortInput] | list[EntitySortInput] | None) -> list[filters.SortKey]:
+def _sort_keys(
+    sort: list[MemorySortInput] | list[EntitySortInput] | None,
+) -> list[ordering.SortKey]:
     keys = []
     for item in sort or []:
         chosen = [(k, v) for k, v in dataclasses.asdict(item).items() if v is not None]
         if len(chosen) != 1:
             raise ValidationError("sort: each item sets exactly one field")
         field, direction = chosen[0]
-        keys.append(filters.SortKey(field, filters.SortDirection(direction.value)))
+        keys.append(ordering.SortKey(field, ordering.SortDirection(direction.value)))
     return keys
 
 

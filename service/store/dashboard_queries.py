@@ -25,15 +25,12 @@ from service.store.database import Database, Record
 from service.store.filters import (
     EntityWhere,
     MemoryWhere,
-    Ordering,
     Predicate,
-    SortKey,
-    entity_ordering,
     entity_predicate,
-    memory_ordering,
     memory_predicate,
 )
 from service.store.graph_queries import EntityLink, EntityNode, to_entity, visibility
+from service.store.ordering import Ordering, SortKey, entity_ordering, memory_ordering
 from service.store.repository import to_memory
 
 MAX_PAGE = 100

@@ -15,15 +15,12 @@ from service.store.filters import (
     EntityWhere,
     MemoryWhere,
     Predicate,
-    SortDirection,
-    SortKey,
-    entity_ordering,
     entity_predicate,
-    memory_ordering,
     memory_predicate,
     parse_entity_where,
     parse_memory_where,
 )
+from service.store.ordering import SortDirection, SortKey, entity_ordering, memory_ordering
 
 MARCH = datetime(2024, 3, 1, tzinfo=UTC)
 MARCH_US = 1_709_251_200_000_000  # MARCH in epoch microseconds
