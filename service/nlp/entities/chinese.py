@@ -127,6 +127,12 @@ class ChineseEntityFinder:
         kept = _longest_first(mention for mention in found if self._allowed(mention))
         return _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
 
+    @property
+    def word_counts(self) -> dict[str, int]:
+        """jieba's dictionary: word -> count (0 or missing: a word it does not know)."""
+        counts: dict[str, int] = self._words.FREQ
+        return counts
+
     def tokens(self, text: str) -> list[Token]:
         """jieba's words of ``text`` with their tags and offsets."""
         result, start = [], 0
@@ -151,7 +157,8 @@ class ChineseEntityFinder:
             elif person is not None:
                 yield person
             elif token.tag == "nt":
-                yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nt", 0.85)
+                label = self._label_by_ending(token.word, EntityLabel.ORG)  # 西工区/nt
+                yield _mention(token.word, label, token.start, "jieba:nt", 0.85)
             elif token.tag == "nrt":
                 yield _mention(token.word, EntityLabel.ORG, token.start, "jieba:nrt", 0.7)
             elif token.tag == "ns":
@@ -162,6 +169,14 @@ class ChineseEntityFinder:
                 yield _mention(token.word, label, token.start, "jieba:nz", 0.7)
             else:
                 yield from self._suffixed_word(token)
+
+    def _label_by_ending(self, word: str, label: EntityLabel) -> EntityLabel:
+        """A place's one-character ending word (区, 县, 路) over jieba's tag: 西工区 is a place
+        though jieba tags it an organisation."""
+        rule = self._suffixes.get(word[-1])
+        if len(word) >= 3 and rule is not None and rule.label is EntityLabel.PLACE:
+            return EntityLabel.PLACE
+        return label
 
     def _suffixed_word(self, token: Token) -> Iterator[EntityMention]:
         """One word that ends in a name-ending word, tagged as another kind of name: 玄武湖/nr."""

@@ -37,6 +37,7 @@ from spacy.util import filter_spans
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.chinese import ChineseEntityFinder, merge_mentions
+from service.nlp.entities.chinese_frames import FrameObjects
 from service.nlp.entities.junk import JunkFilter
 from service.nlp.entities.mentions import (
     STOP_ENTITIES_PATH,
@@ -315,6 +316,7 @@ class EntityExtractor:
         add_ruler(nlp, [row for row in rows if row.lang == "en"])
         self._chinese = blank_chinese()
         self._finder = ChineseEntityFinder()
+        self._frame_objects = FrameObjects(self._finder.word_counts)
         add_ruler(self._chinese, [row for row in rows if row.lang == "zh"])
 
     @property
@@ -331,7 +333,11 @@ class EntityExtractor:
         if lang == "en":
             return self.extract_doc(self._english(text))
         if lang == "zh":
-            return merge_mentions(self.extract_doc(self._chinese(text)), self._finder.find(text))
+            found = merge_mentions(self.extract_doc(self._chinese(text)), self._finder.find(text))
+            words = self._finder.tokens(text)
+            found = self._frame_objects.retyped(text, words, found)
+            objects = self._frame_objects.find(text, words, found)
+            return merge_mentions(found, objects)  # 梅溪湖 of 搬到梅溪湖 over 溪湖
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")
 
     def extract_doc(self, doc: Doc) -> list[EntityMention]:

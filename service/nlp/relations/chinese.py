@@ -76,6 +76,7 @@ _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 _OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
 _PRONOUN = re.compile(r"[我你您他她]")
 _DEMONSTRATIVE = re.compile(r"^[这那哪]")
+_COUNTED = re.compile(r"^[一二两三四五六七八九十几半每][趟次回遍下天年个家位]")
 # A verb after a place in a target: what one does there (去了广州读大学), not a name.
 _VERB_FIRST = re.compile(r"^(?:读|念|上|在|去|到|做|当|学|教|开|看|玩)")
 # A subject that is a clause of time: 毕业以后就留在…, 毕业后留在…, 小时候在…
@@ -89,6 +90,8 @@ _ORG_TAIL = re.compile(
     r"中心|俱乐部|乐队|协会|社团|团队|球队|合唱团)$"
 )
 WE_CONFIDENCE = 0.8
+# Above this count in jieba's dictionary a word is a common word, not a name (加入, 研究生).
+COMMON_WORD_FREQ = 1000
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
 _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
@@ -290,6 +293,30 @@ def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> boo
     return first.isascii() or doubled or first in surnames() or first in "小老阿"
 
 
+def _is_verb(word: str) -> bool:
+    """Whether jieba reads ``word`` as verbs only (嫁/到) or as one common verb (加入): no
+    one's name (a rarer one may be: 飞扬)."""
+    words = list(jieba.posseg.cut(word, HMM=False))
+    if len(word) < 2 or not all(w.flag == "v" for w in words):
+        return False
+    return len(words) > 1 or _count(word) >= COMMON_WORD_FREQ
+
+
+def _count(word: str) -> int:
+    """How often jieba's dictionary counts ``word`` (0: a word it does not know)."""
+    count: int = jieba.dt.FREQ.get(word, 0) or 0
+    return count
+
+
+def _is_common_noun(word: str) -> bool:
+    """Whether jieba reads ``word`` as one frequent common noun (研究生, 公司): a kind of
+    person or thing, not a name."""
+    words = list(jieba.posseg.cut(word, HMM=False))
+    if len(words) != 1 or words[0].flag not in ("n", "vn"):
+        return False
+    return _count(word) >= COMMON_WORD_FREQ
+
+
 def _has_locative(word: str) -> bool:
     """Whether jieba reads a locative word in ``word`` (毕业/n 后/f 留/v): a phrase of time
     or place, not a name."""
@@ -329,6 +356,8 @@ def _subject(
         return []
     if _NOT_SUBJECT.match(part) or part[0] in "我他她" or not _is_name(part):
         return []
+    if not _names(mentions, start, start + len(part)) and _is_common_noun(part):
+        return []  # 研究生在浙大: a kind of person, no one the graph can name
     found = _endpoint(part, start, mentions, people, at_start=False)
     return [found] if found else []
 
@@ -337,7 +366,9 @@ def _subject(
 def _kin_prefix() -> re.Pattern[str]:
     """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 葛琳的同学)."""
     nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
-    return re.compile(rf"^(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})")
+    short = "".join(relation_words().classes.get("KIN_SHORT", ()))  # 我姐, 我妈: no name
+    mine = rf"[我他她]家?的?(?:[{short}](?![{short}夫们儿]))" if short else "(?!)"
+    return re.compile(rf"^(?:(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})|{mine})")
 
 
 @cache
@@ -477,6 +508,8 @@ def _target(
         target = mention_endpoint(inside)
     elif len(surface.strip()) < 2 or _PRONOUN.search(surface) or _DEMONSTRATIVE.match(surface):
         return None  # 到了给我打电话, 这家店是我开的: no name holds a pronoun or 这/那
+    elif _COUNTED.match(surface):
+        return None  # 去日本玩了一趟: a count, no name
     else:
         label = _overlapping_label(mentions, start, end)
         target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))
@@ -497,6 +530,8 @@ def _target_words(
             return None  # 我侄女以后要…: 以后 is no name
         if not _names(mentions, start, start + len(surface)) and _is_phrase(surface):
             return None  # 我妈退休前…: a verb and a time word are no name
+        if not _names(mentions, start, start + len(surface)) and _is_verb(surface):
+            return None  # 我女儿加入了…: a verb is no name
         return surface, start, start + len(surface)
     if row.type is RelationType.STUDIES_AT:
         major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大

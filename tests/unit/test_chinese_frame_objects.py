@@ -1,0 +1,164 @@
+"""Frame objects (service/nlp/entities/chinese_frames.py, nlp_models/zh_frame_objects.json): a
+name the entity finder missed becomes a mention where a frame holds it as its object, typed by
+the frame. Every sentence is written for this test; none is from an evaluation conversation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.core.errors import ConfigurationError
+from service.nlp.entities.chinese import ChineseEntityFinder, merge_mentions
+from service.nlp.entities.chinese_frames import FrameObjects, load_frame_objects
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.extractor import RelationExtractor
+
+L = EntityLabel
+
+
+@pytest.fixture(scope="module")
+def finder() -> ChineseEntityFinder:
+    return ChineseEntityFinder()
+
+
+@pytest.fixture(scope="module")
+def frames(finder: ChineseEntityFinder) -> FrameObjects:
+    return FrameObjects(finder.word_counts)
+
+
+def mentions(finder: ChineseEntityFinder, frames: FrameObjects, text: str) -> list[EntityMention]:
+    known = finder.find(text)
+    return merge_mentions(known, frames.find(text, finder.tokens(text), known))
+
+
+def names(finder: ChineseEntityFinder, frames: FrameObjects, text: str) -> dict[str, EntityLabel]:
+    return {m.text: m.label for m in mentions(finder, frames, text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        # 在 + object + work / study / live verb
+        ("我在青松一中上班，教物理。", "青松一中", L.ORG),
+        ("我表弟在华师大附中上学。", "华师大附中", L.ORG),
+        # verb + object
+        ("我女儿加入了红星舞蹈团，每周排练。", "红星舞蹈团", L.ORG),
+        ("我毕业于南山外国语学校。", "南山外国语学校", L.ORG),
+        ("上个月我们搬到了梅溪湖，离公司近。", "梅溪湖", L.PLACE),
+        ("上周末我逛了万象城，人超多。", "万象城", L.PLACE),
+        # a name-ending word types the object over the frame (音乐节: an event)
+        ("我去年去了草莓音乐节，现场太嗨了。", "草莓音乐节", L.EVENT),
+        # 是 + object + 的 + role
+        ("她是星河幼儿园的老师。", "星河幼儿园", L.ORG),
+        ("我们是绿野徒步社的成员。", "绿野徒步社", L.ORG),
+    ],
+)
+def test_a_frame_object_becomes_a_mention(
+    finder: ChineseEntityFinder,
+    frames: FrameObjects,
+    text: str,
+    name: str,
+    label: EntityLabel,
+) -> None:
+    assert names(finder, frames, text).get(name) is label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我在公司上班，挺累的。",  # a common noun alone
+        "我在新公司上班。",  # a kind of company
+        "我在家上班。",
+        "我在这家店当店员。",  # a demonstrative
+        "我用手机拍的。",
+        "我昨天去了那边。",
+        "我在他那儿住了三天。",  # a pronoun
+        "我买了一些水果。",
+        "我是今年的新生。",  # a time word
+        "我们搬到了楼上。",
+    ],
+)
+def test_no_object_that_is_no_name(
+    finder: ChineseEntityFinder, frames: FrameObjects, text: str
+) -> None:
+    proposed = frames.find(text, finder.tokens(text), finder.find(text))
+    assert proposed == []
+
+
+def test_a_known_mention_is_kept_when_the_object_adds_no_name_ending_word(
+    finder: ChineseEntityFinder, frames: FrameObjects
+) -> None:
+    # 北京 is a place; 北京分部 is where the speaker works, not a new name
+    assert "北京分部" not in names(finder, frames, "我在北京分部上班。")
+
+
+def test_the_object_links_the_frame_relation() -> None:
+    """The relation grammar finds the relation once the object is a mention."""
+    finder, extractor = ChineseEntityFinder(), RelationExtractor()
+    frames = FrameObjects(finder.word_counts)
+    text = "我上个月加入了红星舞蹈团。"
+    found = extractor.find(text, "zh", mentions(finder, frames, text), "王芳")
+    assert ("王芳", "MEMBER_OF", "红星舞蹈团") in {
+        (r.source.name, r.type.value, r.target.name) for r in found
+    }
+
+
+def test_a_frame_naming_an_unknown_class_is_refused(tmp_path: Path) -> None:
+    table = tmp_path / "frames.json"
+    table.write_text(
+        '{"filler": "", "verb_filler": "", "max_chars": 8, "ends": [], "frames": [{"id": "x",'
+        ' "shape": "after", "classes": ["NO_SUCH_CLASS"], "label": "ORG", "confidence": 0.5}]}',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigurationError, match="NO_SUCH_CLASS"):
+        load_frame_objects(table)
+
+
+def test_a_frame_retypes_a_mention_jieba_only_guessed(
+    finder: ChineseEntityFinder, frames: FrameObjects
+) -> None:
+    text = "我表姐在墨大读研。"  # jieba tags 墨大 a place; 在X读研 says a school
+    known = finder.find(text)
+    retyped = {m.text: m.label for m in frames.retyped(text, finder.tokens(text), known)}
+    assert retyped.get("墨大") is L.ORG
+
+
+def test_a_place_ending_outweighs_jieba_organisation_tag(finder: ChineseEntityFinder) -> None:
+    assert {m.text: m.label for m in finder.find("西工区我住了很多年。")}.get("西工区") is L.PLACE
+
+
+def relations(text: str, speaker: str = "王芳") -> set[tuple[str, str, str]]:
+    finder, extractor = ChineseEntityFinder(), RelationExtractor()
+    frames = FrameObjects(finder.word_counts)
+    found = extractor.find(text, "zh", mentions(finder, frames, text), speaker)
+    return {(r.source.name, r.type.value, r.target.name) for r in found}
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        ("老韩前年创立了云岭科技。", ("老韩", "CREATED", "云岭科技")),
+        ("我去年开了一家青木书店。", ("王芳", "OWNS", "青木书店")),
+    ],
+)
+def test_create_and_open_frames(text: str, relation: tuple[str, str, str]) -> None:
+    assert relation in relations(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("我女儿加入了红星舞蹈团。", "加入"),  # a verb after a kin word is no name
+        ("我姐嫁到了苏州。", "嫁到"),
+        ("研究生在浙大，本科在川大。", "研究生"),  # a common noun is no subject
+        ("去年我去云南玩了一趟。", "一趟"),  # a count is no place
+    ],
+)
+def test_no_relation_names_a_verb_a_kind_or_a_count(text: str, bad: str) -> None:
+    assert not any(bad in (s, t) for s, _, t in relations(text))
+
+
+def test_an_unnamed_kin_subject_is_not_the_speaker() -> None:
+    """我姐嫁到了苏州: the sister lives there, not the speaker."""
+    assert ("王芳", "LIVES_IN", "苏州") not in relations("我姐嫁到了苏州。")
