@@ -28,8 +28,10 @@ def frames(finder: ChineseEntityFinder) -> FrameObjects:
 
 
 def mentions(finder: ChineseEntityFinder, frames: FrameObjects, text: str) -> list[EntityMention]:
-    known = finder.find(text)
-    return merge_mentions(known, frames.find(text, finder.tokens(text), known))
+    """As EntityExtractor.extract reads Chinese: found, retyped by frames, frame objects."""
+    words = finder.tokens(text)
+    known = frames.retyped(text, words, finder.find(text))
+    return merge_mentions(known, frames.find(text, words, known))
 
 
 def names(finder: ChineseEntityFinder, frames: FrameObjects, text: str) -> dict[str, EntityLabel]:
@@ -162,3 +164,29 @@ def test_no_relation_names_a_verb_a_kind_or_a_count(text: str, bad: str) -> None
 def test_an_unnamed_kin_subject_is_not_the_speaker() -> None:
     """我姐嫁到了苏州: the sister lives there, not the speaker."""
     assert ("王芳", "LIVES_IN", "苏州") not in relations("我姐嫁到了苏州。")
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        ("我主要靠闲鱼赚点零花钱。", ("王芳", "USES", "闲鱼")),  # 靠 + a product: uses it
+        # 十几个 is a count, not a question
+        ("我们飞鸟乐队就十几个人。", ("王芳", "MEMBER_OF", "飞鸟乐队")),
+        ("这家青山民宿我开了三年。", ("王芳", "OWNS", "青山民宿")),  # the shop first, then 我开了
+    ],
+)
+def test_rely_on_counts_and_topic_own(text: str, relation: tuple[str, str, str]) -> None:
+    assert relation in relations(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("我现在住在翠湖花园。", "翠湖花园", L.PLACE),
+        ("周末去了一趟云杉民宿。", "云杉民宿", L.ORG),
+    ],
+)
+def test_venue_endings_join_the_name_before_them(
+    finder: ChineseEntityFinder, text: str, name: str, label: EntityLabel
+) -> None:
+    assert {m.text: m.label for m in finder.find(text)}.get(name) is label

@@ -156,6 +156,7 @@ class FrameObjects:
         for mention in known:
             label = votes.get((mention.start, mention.end))
             guessed = mention.extractor.startswith(GUESSED_TYPES)
+            guessed = guessed and not text.startswith("的", mention.end)  # 用招行的卡: 招行 owns
             if label is not None and guessed and mention.label not in (label, EntityLabel.PERSON):
                 mention = replace(mention, label=self._label(mention.text, label))
             found.append(mention)

@@ -50,7 +50,7 @@ from service.nlp.relations.table import (
 _NOT_SUBJECT = re.compile(
     r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱|如果|要是|假如)"
 )
-_QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后])几[个天]")
+_QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后十])几[个天]")  # not 十几个
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
