@@ -190,3 +190,21 @@ def test_venue_endings_join_the_name_before_them(
     finder: ChineseEntityFinder, text: str, name: str, label: EntityLabel
 ) -> None:
     assert {m.text: m.label for m in finder.find(text)}.get(name) is label
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("我们搬到了林溪镇。", "林溪镇", L.PLACE),  # jieba reads a person; 搬到 names a place
+        ("我们搬到了高新区。", "高新区", L.PLACE),  # not 了高新区
+    ],
+)
+def test_place_frames_over_name_guesses(
+    finder: ChineseEntityFinder, frames: FrameObjects, text: str, name: str, label: EntityLabel
+) -> None:
+    assert names(finder, frames, text).get(name) is label
+
+
+def test_a_target_mention_cut_short_by_the_next_word() -> None:
+    """每年在北京办: the place is 北京, not 北京办."""
+    assert ("星光音乐节", "LOCATED_IN", "北京") in relations("星光音乐节每年在北京办。")

@@ -33,6 +33,8 @@ __all__ = ["FRAME_OBJECTS_PATH", "FrameObjects", "ObjectShape", "load_frame_obje
 
 # Extractors whose label is jieba's guess from its tag alone: a frame's type overrides it.
 GUESSED_TYPES = ("jieba:", "zh:place_verb")
+# Extractors that read a person's name off its first character: a place frame overrides them.
+NAME_GUESS = ("jieba:nr", "zh:surname", "zh:split")
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 # Tags of words that never stand inside a name: pronouns, prepositions, conjunctions,
 # particles, time words, modal particles, interjections, onomatopoeia, punctuation.
@@ -157,7 +159,9 @@ class FrameObjects:
             label = votes.get((mention.start, mention.end))
             guessed = mention.extractor.startswith(GUESSED_TYPES)
             guessed = guessed and not text.startswith("的", mention.end)  # 用招行的卡: 招行 owns
-            if label is not None and guessed and mention.label not in (label, EntityLabel.PERSON):
+            if mention.label is EntityLabel.PERSON:  # 住在/开在 + a name read as a person's
+                guessed = label is EntityLabel.PLACE and mention.extractor.startswith(NAME_GUESS)
+            if label is not None and guessed and mention.label is not label:
                 mention = replace(mention, label=self._label(mention.text, label))
             found.append(mention)
         return found

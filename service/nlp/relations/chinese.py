@@ -441,6 +441,13 @@ def _mention_going_on(mentions: list[EntityMention], start: int, end: int) -> En
     return max(longer, key=lambda m: m.end) if longer else None
 
 
+def _mention_cut_short(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
+    """A mention that starts the group and stops one character short of its end: the row's
+    right context began after a character that is no part of the name (北京 + 办)."""
+    short = [m for m in mentions if m.start == start and m.end == end - 1]
+    return short[0] if short else None
+
+
 def _mention_around(mentions: list[EntityMention], start: int) -> EntityMention | None:
     """A mention the group starts inside: a verb of the row took the name's first character
     (爱喝 + 喜茶 read as 爱喝喜 + 茶); no target starts within a name."""
@@ -497,6 +504,8 @@ def _target(
         mentions, start, end, at_start=not row.target_mention
     )
     inside = inside or _mention_going_on(mentions, start, end)
+    if inside is None and row.target_mention:
+        inside = _mention_cut_short(mentions, start, end)  # 在北京办: 北京, not 北京办
     if row.type is RelationType.WORKS_AT and _unnamed_department(surface, start, end, mentions):
         if inside is None or inside.label is not EntityLabel.ORG:
             return None  # 在结算中心做审核: a part of the employer named elsewhere
