@@ -208,3 +208,23 @@ def test_place_frames_over_name_guesses(
 def test_a_target_mention_cut_short_by_the_next_word() -> None:
     """每年在北京办: the place is 北京, not 北京办."""
     assert ("星光音乐节", "LOCATED_IN", "北京") in relations("星光音乐节每年在北京办。")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("下个月我们全家去鼓浪屿玩。", "鼓浪屿"),  # 去 + a rare noun + 玩: a place
+        ("明天去万象城吃饭。", "万象城"),
+    ],
+)
+def test_go_somewhere_to_play(
+    finder: ChineseEntityFinder, frames: FrameObjects, text: str, name: str
+) -> None:
+    assert names(finder, frames, text).get(name) is L.PLACE
+
+
+@pytest.mark.parametrize("text", ["我们去医院看病。", "我下午去公司看看。", "我去食堂吃饭。"])
+def test_go_to_a_common_place_names_nothing(
+    finder: ChineseEntityFinder, frames: FrameObjects, text: str
+) -> None:
+    assert frames.find(text, finder.tokens(text), finder.find(text)) == []

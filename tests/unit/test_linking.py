@@ -58,6 +58,8 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("滇南农林大学", "ORG", ["滇南农林", "滇农大", "农大"]),
         ("中国农业银行", "ORG", ["中国农业", "中农行", "农行"]),
         ("华为Mate 60", "CONCEPT", ["mate 60"]),
+        ("云杉互娱", "ORG", ["云杉"]),  # four characters, no suffix: the brand
+        ("云杉花园", "PLACE", []),  # a place keeps its whole name
     ],
 )
 def test_short_forms(name: str, kind: str, expected: list[str]) -> None:

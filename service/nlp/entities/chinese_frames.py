@@ -41,6 +41,8 @@ PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 _NEVER_INSIDE = ("r", "p", "c", "u", "t", "y", "e", "o", "x", "w")
 # Below this count in jieba's dictionary a word may be part of a name (星辰, 草莓 are; 公司 not).
 RARE_WORD_FREQ = 200
+# Below this count a noun of three characters or more in a place frame is a place's name.
+RARE_PLACE_FREQ = 50
 _NOT_IN_NAMES = re.compile(r"[我你您他她它咱的了着过吗呢吧啊]")
 _PUNCTUATION = re.compile(r"[，,。！？；;!?、：:…~～\s]")
 _OPENS_NO_NAME = re.compile(r"^[这那哪某每各另一二两三四五六七八九十几个]")
@@ -61,6 +63,7 @@ class ObjectFrame(BaseModel):
     words: tuple[str, ...] = ()
     label: EntityLabel
     confidence: float = Field(gt=0.0, le=1.0)
+    opener: str = "在"  # the word before an AT object (去 of 去X玩)
 
 
 class FrameObjectTable(BaseModel):
@@ -207,7 +210,7 @@ class FrameObjects:
         self, frame: ObjectFrame, text: str, words: Sequence[Word], at: int
     ) -> tuple[int, int] | None:
         """在 + object + filler before a trigger (AT), 是 + object + 的 before one (IS_OF)."""
-        opener, closer = ("是", "的") if frame.shape is ObjectShape.IS_OF else ("在", "")
+        opener, closer = ("是", "的") if frame.shape is ObjectShape.IS_OF else (frame.opener, "")
         before = [w for w in words if w.end <= at and at - w.end <= self.table.max_chars + 4]
         opened = next((w for w in reversed(before) if w.word == opener), None)
         if opened is None or _PUNCTUATION.search(text, opened.end, at):
@@ -241,13 +244,13 @@ class FrameObjects:
     ) -> EntityMention | None:
         surface = text[start:end]
         inside = [w for w in words if start <= w.start and w.end <= end]
-        if not self._plausible(surface, inside):
+        if not self._plausible(surface, inside, frame.label):
             return None
         extractor = f"zh:frame:{frame.id}"
         label = self._label(surface, frame.label)
         return EntityMention(surface, label, start, end, extractor, frame.confidence)
 
-    def _plausible(self, surface: str, inside: Sequence[Word]) -> bool:
+    def _plausible(self, surface: str, inside: Sequence[Word], label: EntityLabel) -> bool:
         """A name, not a phrase: see the module's docstring."""
         if len(surface) < 2 or len(surface) > self.table.max_chars:
             return False
@@ -261,8 +264,10 @@ class FrameObjects:
         if any(w.word in self._lexicon.generic_heads for w in inside[:-1]):
             return False  # 新公司, 游戏公司: a kind, not a name
         if len(inside) == 1:
-            word = inside[0]
-            return word.tag in PROPER_TAGS or self._frequency.get(word.word, 0) == 0
+            word, count = inside[0], self._frequency.get(inside[0].word, 0)
+            if label is EntityLabel.PLACE and len(word.word) >= 3 and word.tag == "n":
+                return count < RARE_PLACE_FREQ  # 去鼓浪屿玩: jieba knows it, hardly ever
+            return word.tag in PROPER_TAGS or count == 0
         return any(self._name_like(w) for w in inside)
 
     def _name_like(self, word: Word) -> bool:

@@ -181,7 +181,7 @@ def _chinese_short_forms(norm: str, entity_type: str) -> list[str]:
     latin = _BRANDED_LATIN.match(norm)
     if latin:
         return [latin.group(1)]
-    return _chinese_organisation_short_forms(norm, rules)
+    return _chinese_organisation_short_forms(norm, rules, entity_type)
 
 
 def _without_infix(norm: str, rules: ShortFormRules) -> list[str]:
@@ -212,10 +212,14 @@ def _without_suffix(norm: str, suffixes: tuple[str, ...], rules: ShortFormRules)
     return []
 
 
-def _chinese_organisation_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
+def _chinese_organisation_short_forms(
+    norm: str, rules: ShortFormRules, entity_type: str = "ORG"
+) -> list[str]:
     """Without its suffix (美的集团 -> 美的), abbreviated (浙江大学 -> 浙大), and a four-character
     company name by its first two (阿里巴巴集团 -> 阿里)."""
     cut = _without_suffix(norm, rules.org_suffixes_zh, rules)
+    if not cut and len(norm) == 4 and _HAN_ONLY.fullmatch(norm) and entity_type == "ORG":
+        return [norm[:2]]  # a brand and its trade, no suffix: 蓝鲸互娱 is also 蓝鲸
     if not cut:
         return _without_infix(norm, rules)
     stem, suffix = cut
@@ -240,6 +244,7 @@ def _abbreviations(stem: str, mark: str) -> list[str]:
     return []
 
 
+_HAN_ONLY = re.compile(r"[\u4e00-\u9fff]+")
 _BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")
 
 
