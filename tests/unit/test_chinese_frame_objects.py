@@ -228,3 +228,24 @@ def test_go_to_a_common_place_names_nothing(
     finder: ChineseEntityFinder, frames: FrameObjects, text: str
 ) -> None:
     assert frames.find(text, finder.tokens(text), finder.find(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("我表妹林可可去年结婚了。", "林可可", L.PERSON),  # a doubled given name
+        ("我们去了西瓜音乐节。", "西瓜音乐节", L.EVENT),  # a common noun before 音乐节
+    ],
+)
+def test_doubled_given_names_and_festivals(
+    finder: ChineseEntityFinder, text: str, name: str, label: EntityLabel
+) -> None:
+    assert {m.text: m.label for m in finder.find(text)}.get(name) is label
+
+
+def test_a_kin_with_a_doubled_given_name() -> None:
+    assert ("王芳", "FAMILY_OF", "林可可") in relations("我表妹林可可去年结婚了。")
+
+
+def test_a_doubled_adverb_is_no_name(finder: ChineseEntityFinder) -> None:
+    assert not finder.find("王常常来这儿。")

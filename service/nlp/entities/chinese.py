@@ -70,6 +70,8 @@ FUNCTION_CHARS = frozenset(
 )
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
+# Doubled characters that are words, not given names (常常, 刚刚, 天天, 慢慢 …).
+_NO_DOUBLE = frozenset("常刚天慢渐偏明稍往仅人个年月日星时处样件")
 _LATIN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#\-]*(?:\.[A-Za-z0-9]+)*"
     r"(?: (?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z][a-z]*)(?![A-Za-z0-9]))*"
@@ -209,7 +211,9 @@ class ChineseEntityFinder:
         for first, second in itertools.pairwise(tokens):
             given = second.word
             if first.word in self._compound_surnames or self._is_surname_token(first, given):
-                if self._could_be_given_name(given) and second.tag in GIVEN_NAME_TAGS:
+                doubled = len(given) == 2 and given[0] == given[1] and given[0] not in _NO_DOUBLE
+                fits = self._could_be_given_name(given) and second.tag in GIVEN_NAME_TAGS
+                if fits or (doubled and second.tag != "x"):  # 林 + 可可: a doubled given name
                     text = first.word + given
                     yield _mention(text, EntityLabel.PERSON, first.start, "zh:surname", 0.7)
             elif first.word in NICKNAME_PREFIXES and self._is_surname_token(second):

@@ -329,8 +329,14 @@ def _is_phrase(word: str) -> bool:
     (jieba cuts an unknown name into characters: 车/zg 振/v 宇/nr)."""
     words = list(jieba.posseg.cut(word, HMM=False))
     return len(words) > 1 and any(
-        len(w.word) > 1 and w.flag.startswith(("v", "t", "f", "d", "p")) for w in words
+        len(w.word) > 1 and w.flag.startswith(("v", "t", "f", "d", "p")) and not _doubled(w.word)
+        for w in words
     )
+
+
+def _doubled(word: str) -> bool:
+    """A doubled character (可可, 朵朵): a given name more often than the word jieba tags."""
+    return len(word) == 2 and word[0] == word[1]
 
 
 def _subject(
