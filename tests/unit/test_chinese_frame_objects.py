@@ -249,3 +249,23 @@ def test_a_kin_with_a_doubled_given_name() -> None:
 
 def test_a_doubled_adverb_is_no_name(finder: ChineseEntityFinder) -> None:
     assert not finder.find("王常常来这儿。")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("我自己开了家花店，叫半夏花坊，生意还行。", "半夏花坊"),
+        ("我们公司叫优品汇，做跨境电商。", "优品汇"),
+    ],
+)
+def test_what_a_shop_or_firm_is_called(
+    finder: ChineseEntityFinder, frames: FrameObjects, text: str, name: str
+) -> None:
+    assert names(finder, frames, text).get(name) is L.ORG
+
+
+@pytest.mark.parametrize("text", ["我家狗叫豆豆。", "那家店叫什么来着？"])
+def test_called_after_no_shop_or_a_question_names_no_organisation(
+    finder: ChineseEntityFinder, frames: FrameObjects, text: str
+) -> None:
+    assert frames.find(text, finder.tokens(text), finder.find(text)) == []

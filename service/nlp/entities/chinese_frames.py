@@ -64,6 +64,7 @@ class ObjectFrame(BaseModel):
     label: EntityLabel
     confidence: float = Field(gt=0.0, le=1.0)
     opener: str = "在"  # the word before an AT object (去 of 去X玩)
+    patterns: tuple[str, ...] = ()  # trigger regexes, matched anywhere (店，叫 of 开了家店，叫X)
 
 
 class FrameObjectTable(BaseModel):
@@ -83,6 +84,9 @@ def load_frame_objects(path: Path = FRAME_OBJECTS_PATH) -> FrameObjectTable:
         table = FrameObjectTable.model_validate_json(path.read_text(encoding="utf-8"))
         re.compile(table.filler)
         re.compile(table.verb_filler)
+        for frame in table.frames:
+            for pattern in frame.patterns:
+                re.compile(pattern)
     except OSError as e:
         raise ConfigurationError(f"cannot read the frame objects {path}: {e}") from e
     except ValidationError as e:
@@ -129,12 +133,7 @@ class FrameObjects:
         self._lexicon = lexicon if lexicon is not None else ChineseLexicon.load()
         self.table = table if table is not None else load_frame_objects()
         classes = load_relation_words().classes
-        self._frames = [
-            _Compiled(
-                f, re.compile(alternation([*f.words, *(w for c in f.classes for w in classes[c])]))
-            )
-            for f in self.table.frames
-        ]
+        self._frames = [_Compiled(f, _trigger(f, classes)) for f in self.table.frames]
         self._filler = re.compile(self.table.filler)
         self._verb_filler = re.compile(self.table.verb_filler)
         self._heads = {h for group in load_relation_words().heads.values() for h in group}
@@ -180,7 +179,7 @@ class FrameObjects:
     ) -> Iterator[tuple[int, int]]:
         shape = compiled.frame.shape
         for trigger in compiled.trigger.finditer(text):
-            if trigger.start() not in starts:
+            if trigger.start() not in starts and not trigger.group("pattern"):
                 continue  # inside a word: 在 of 现在, 用 of 费用
             if shape is ObjectShape.AFTER:
                 span = self._object_after(text, words, starts, trigger.end())
@@ -316,3 +315,15 @@ def _ending_filler(filler: re.Pattern[str], span: str) -> int:
         if filler.fullmatch(tail) and tail:
             return len(tail)
     return 0
+
+
+def _trigger(frame: ObjectFrame, classes: dict[str, tuple[str, ...]]) -> re.Pattern[str]:
+    """One regex for a frame's words (at the start of a jieba word) and its patterns (group
+    ``pattern``, anywhere)."""
+    words = [*frame.words, *(w for c in frame.classes for w in classes[c])]
+    parts = [alternation(words)] if words else []
+    if frame.patterns:
+        parts.append("(?P<pattern>" + "|".join(f"(?:{p})" for p in frame.patterns) + ")")
+    else:
+        parts.append("(?P<pattern>(?!))")
+    return re.compile("|".join(parts))
