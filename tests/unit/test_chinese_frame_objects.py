@@ -269,3 +269,21 @@ def test_called_after_no_shop_or_a_question_names_no_organisation(
     finder: ChineseEntityFinder, frames: FrameObjects, text: str
 ) -> None:
     assert frames.find(text, finder.tokens(text), finder.find(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        (
+            "我们全家去年搬到了扬州。",
+            ("王芳", "LIVES_IN", "扬州"),
+        ),  # the household is the speaker's
+        ("我和陈磊认识十年了。", ("王芳", "FRIEND_OF", "陈磊")),  # known for years: friends
+    ],
+)
+def test_household_subject_and_known_for_years(text: str, relation: tuple[str, str, str]) -> None:
+    assert relation in relations(text)
+
+
+def test_a_number_after_know_is_no_friend() -> None:
+    assert not any("二十" in t for _, _, t in relations("我跟小美认识快二十年了。"))

@@ -76,6 +76,7 @@ _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 _OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
 _PRONOUN = re.compile(r"[我你您他她]")
 _DEMONSTRATIVE = re.compile(r"^[这那哪]")
+_NUMBER_FIRST = re.compile(r"^[快近将约]?[一二两三四五六七八九十百几]{1,2}(?:[年个岁天]|$)")
 _COUNTED = re.compile(r"^[一二两三四五六七八九十几半每][趟次回遍下天年个家位]")
 # A verb after a place in a target: what one does there (去了广州读大学), not a name.
 _VERB_FIRST = re.compile(r"^(?:读|念|上|在|去|到|做|当|学|教|开|看|玩)")
@@ -547,6 +548,8 @@ def _target_words(
             return None  # 我妈退休前…: a verb and a time word are no name
         if not _names(mentions, start, start + len(surface)) and _is_verb(surface):
             return None  # 我女儿加入了…: a verb is no name
+        if _NUMBER_FIRST.match(surface):
+            return None  # 认识快二十年: a number is no name
         return surface, start, start + len(surface)
     if row.type is RelationType.STUDIES_AT:
         major = _MAJOR.match(surface)  # 江理大口腔医学专业 → 江理大

@@ -59,6 +59,8 @@ _ORGS = frozenset({EntityLabel.ORG})
 _TOPIC_SUBJECT = re.compile(r"(?:这家|那家|这个|那个)?(?:我们|我|他|她)(?!们)")
 # 的 and a short noun phrase before a topic's subject (的在职研我, 的夜校他).
 _DE_PHRASE = re.compile(r"的[\u4e00-\u9fffA-Za-z]{1,5}?(?=(?:我们|我|他|她)(?!们))")
+# Words for the speaker's household after 我们 (我们全家搬到了…): the speaker, no one else.
+_HOUSEHOLD = re.compile(r"(?<=我们)(?:全家人?|一家人?|家)|(?<=我)家")
 _NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
 
 __all__ = ["ChineseGrammar", "word_starts"]
@@ -408,7 +410,7 @@ def word_starts(text: str, offset: int = 0) -> frozenset[int]:
 def _names_a_noun(said: str) -> bool:
     """Whether the words before the trigger hold a noun other than a time word (我表哥, 公司):
     the subject is someone or something else."""
-    rest = said.replace("我们", "").replace("我", "")
+    rest = _HOUSEHOLD.sub("", said).replace("我们", "").replace("我", "")
     return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
 
 
