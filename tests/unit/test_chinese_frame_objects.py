@@ -287,3 +287,8 @@ def test_household_subject_and_known_for_years(text: str, relation: tuple[str, s
 
 def test_a_number_after_know_is_no_friend() -> None:
     assert not any("二十" in t for _, _, t in relations("我跟小美认识快二十年了。"))
+
+
+def test_an_event_named_first_then_what_the_speaker_did_there() -> None:
+    """这次 + an event + 我跑了: the speaker was there."""
+    assert ("王芳", "VISITED", "杭州马拉松") in relations("这次杭州马拉松我跑了全程。")
