@@ -11,7 +11,7 @@ from spacy.tokens import Doc, Span
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
-from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions
+from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions, may_propose
 from service.nlp.entities.linking import Gazetteer, batch_forms
 from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
@@ -228,6 +228,8 @@ class Extractor:
     ) -> list[EntityMention]:
         """Names the sentence's relation frames read as objects that no mention covers
         (service/nlp/entities/frame_objects.py)."""
+        if not may_propose(sentence, source, mentions):
+            return []
         relations = self.relations.find(source, "en", mentions, speaker, sentence)
         kept = [r for r in relations if r.confidence >= self.relation_min_confidence]
         speakers = [speaker] if speaker else []

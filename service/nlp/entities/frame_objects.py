@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from spacy.tokens import Span
+
 from service.nlp.entities.mentions import (
     EntityLabel,
     EntityMention,
@@ -19,11 +21,25 @@ from service.nlp.entities.mentions import (
 )
 from service.nlp.entities.names import identity_form
 from service.nlp.entities.type_evidence import TypeEvidenceTable
+from service.nlp.relations.english_clauses import name_shaped
 from service.nlp.relations.table import Endpoint, RelationMention
 
 # Below NER's 0.85: a frame says what a name is, not that the words are one.
 FRAME_CONFIDENCE = 0.7
 FRAME_EXTRACTOR = "frame:"
+
+
+def may_propose(sentence: Span, text: str, mentions: Sequence[EntityMention]) -> bool:
+    """Whether a frame could propose a name in ``sentence`` (whose fact is ``text``, holding
+    ``mentions``): only a word written as a name that no mention covers can be one, so a
+    sentence without such a word needs no pass of the relation readers to find proposals."""
+    base = sentence.start_char + max(sentence.text.find(text), 0)
+    covered = [(base + m.start, base + m.end) for m in mentions]
+    for token in sentence:
+        named = (token.pos_ == "PROPN" and token.text[:1].isupper()) or name_shaped(token)
+        if named and not any(start <= token.idx < end for start, end in covered):
+            return True
+    return False
 
 
 def frame_mentions(
