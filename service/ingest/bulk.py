@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from service.core.domain import AddResult, MessageIn, Scope
 from service.ingest.write_path import Extracted, StageClock, WritePath
-from service.nlp.entities.linking import KnownEntity
+from service.nlp.entities.link_rows import KnownEntity
 from service.store.writes import Reconciled
 
 # Messages per transaction when the caller does not say: one embedding call and one write of

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
 from service.core.config import Settings
-from service.nlp.entities.linking import ChangeRow, LinkedBatch
+from service.nlp.entities.link_rows import ChangeRow, LinkedBatch
 from service.nlp.preferences.lexicon import kind_of
 from service.nlp.relations.extractor import RelationType
 from service.store.writes import (

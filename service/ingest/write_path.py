@@ -35,7 +35,7 @@ from service.ingest.write_plan import (
     decide,
     near_duplicate_depth,
 )
-from service.nlp.entities.linking import KnownEntity
+from service.nlp.entities.link_rows import KnownEntity
 from service.nlp.language import detect_lang
 from service.nlp.pipeline import STATEMENT_CONFIDENCE, Extractor, Fact
 from service.observability import tracing

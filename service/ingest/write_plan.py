@@ -16,7 +16,8 @@ from service.core.config import Settings
 from service.core.domain import Scope
 from service.core.ids import scoped_id, text_hash
 from service.ingest.preferences import Moment, day_of
-from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatch, LinkInput, link
+from service.nlp.entities.link_rows import KnownEntity, LinkedBatch, LinkInput
+from service.nlp.entities.linking import LINKER_VERSION, link
 from service.nlp.entities.names import identity_form
 from service.nlp.pipeline import Fact
 from service.store.writes import (

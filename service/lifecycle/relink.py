@@ -25,7 +25,8 @@ from service.core.domain import MessageIn, Scope
 from service.core.errors import ValidationError
 from service.core.ids import text_hash
 from service.ingest.write_plan import Candidate, link_input
-from service.nlp.entities.linking import LINKER_VERSION, KnownEntity, LinkedBatch, link
+from service.nlp.entities.link_rows import KnownEntity, LinkedBatch
+from service.nlp.entities.linking import LINKER_VERSION, link
 from service.nlp.pipeline import Extractor, whole_text_fact
 from service.store.database import Database
 from service.store.repository import GraphStore, link_steps

@@ -12,7 +12,7 @@ from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
 from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions, may_propose
-from service.nlp.entities.linking import Gazetteer, batch_forms
+from service.nlp.entities.gazetteer import Gazetteer, batch_forms
 from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
 from service.nlp.entities.type_evidence import TypeEvidence

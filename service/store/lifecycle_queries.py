@@ -19,7 +19,7 @@ from service.store.database import Database
 from service.store.repository import link_steps, to_memory
 
 if TYPE_CHECKING:
-    from service.nlp.entities.linking import LinkedBatch
+    from service.nlp.entities.link_rows import LinkedBatch
 
 RESET_BATCH = 10_000
 

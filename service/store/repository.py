@@ -31,7 +31,7 @@ from service.store.writes import (
 )
 
 if TYPE_CHECKING:
-    from service.nlp.entities.linking import KnownEntity, LinkedBatch
+    from service.nlp.entities.link_rows import KnownEntity, LinkedBatch
 
 
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class GraphStore:
 
     async def link_entities(self, scope: Scope) -> list[KnownEntity]:
         """The scope's entities as the linker reads them (names, aliases, type)."""
-        from service.nlp.entities.linking import KnownEntity
+        from service.nlp.entities.link_rows import KnownEntity
 
         params = {**scope.params(), "limit": self.db.settings.link_known_max}
         rows = await self.db.read("list_link_entities", params)

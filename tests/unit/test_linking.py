@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from service.core.domain import Scope
-from service.nlp.entities.linking import Gazetteer, KnownEntity, LinkInput, batch_forms, link
+from service.nlp.entities.gazetteer import Gazetteer, batch_forms
+from service.nlp.entities.link_rows import KnownEntity, LinkInput
+from service.nlp.entities.linking import link
 from service.nlp.entities.mentions import EntityLabel, EntityMention
 from service.nlp.entities.names import entity_key, short_forms
 from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType

@@ -10,8 +10,9 @@ import pytest
 from spacy.language import Language
 
 from service.core.domain import Scope
-from service.nlp.entities.linking import VOTE_TYPES, KnownEntity, LinkInput, link
-from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote
+from service.nlp.entities.link_rows import KnownEntity, LinkInput
+from service.nlp.entities.linking import link
+from service.nlp.entities.mentions import VOTE_TYPES, EntityLabel, EntityMention, TypeVote
 from service.nlp.entities.names import entity_key
 from service.nlp.entities.type_evidence import TypeEvidence, load_gazetteers, relation_votes
 from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType

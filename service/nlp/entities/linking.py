@@ -19,18 +19,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from service.core.domain import Scope
+from service.nlp.entities.gazetteer import GAZETTEER_CONFIDENCE, Gazetteer
+from service.nlp.entities.link_rows import (
+    ChangeRow,
+    EntityRow,
+    KnownEntity,
+    LinkedBatch,
+    LinkInput,
+    MentionRow,
+    RelationRow,
+)
 from service.nlp.entities.mentions import VOTE_TYPES, TypeVote
 from service.nlp.entities.names import display_name, entity_key, identity_form, short_forms
-from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_entities, trim_span
+from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_entities
 from service.nlp.entities.type_evidence import label_weight, relation_votes
 from service.nlp.preferences.reading import Change
-from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
+from service.nlp.relations.extractor import Endpoint
 from service.nlp.relations.table import relation_words
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
 LINKER_VERSION = 3  # 3: types are a vote over every mention (type_votes, label_votes)
 SPEAKER_CONFIDENCE = 1.0
-GAZETTEER_CONFIDENCE = 0.8
 # A label a mention's type vote counts for less than any other: OTHER is "a proper noun that
 # nothing typed" and CONCEPT what NER guesses for names it does not know.
 _WEAK_TYPES = {EntityLabel.OTHER.value: 0.5, EntityLabel.CONCEPT.value: 0.9}
@@ -47,117 +56,6 @@ _FIRST_PERSON_EN = re.compile(
     r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|us|[Oo]ur|[Oo]urs)\b|\bI(?=['’](?:m|ve|d|ll)\b)"
 )
 _FIRST_PERSON_ZH = re.compile(r"我们?|咱们")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-# A word of a name: letters and digits, with the marks names carry inside (Node.js, C++, A&M).
-_WORD = re.compile(r"\w(?:[\w.+#&'’-]*[\w+#])?")
-
-
-@dataclass(frozen=True)
-class KnownEntity:
-    """An entity the scope already has, as the linker needs it; ``type_votes`` (context) and
-    ``label_votes`` (extractors' labels) are its stored votes in VOTE_TYPES order (empty for an
-    entity stored before votes were kept)."""
-
-    key: str
-    name: str
-    type: str
-    type_confidence: float
-    aliases: tuple[str, ...] = ()
-    type_votes: tuple[float, ...] = ()
-    label_votes: tuple[float, ...] = ()
-
-
-@dataclass(frozen=True)
-class LinkInput:
-    """One fact to link: its memory, text, mentions, speaker and relations."""
-
-    memory_id: str
-    text: str
-    lang: str
-    speaker: str | None
-    said_at: datetime
-    mentions: Sequence[EntityMention]
-    relations: Sequence[RelationMention] = ()
-    change: Change | None = None  # a change of mind it states (service/nlp/preferences/)
-
-
-@dataclass(frozen=True)
-class ChangeRow:
-    """A change of mind, resolved: whose (the speaker's entity), the entities of what it
-    retires and adopts (known or not), and the kinds of what it adopts."""
-
-    memory_id: str
-    subject_key: str
-    retired_keys: tuple[str, ...]
-    adopted_keys: tuple[str, ...]
-    adopted_kinds: tuple[str, ...]
-    rule: str
-
-
-@dataclass(frozen=True)
-class EntityRow:
-    """An entity to merge: its key, canonical name, the type the evidence decided, the
-    surface forms seen (aliases) and their normalised forms, and this batch's type votes in
-    VOTE_TYPES order (the store adds them to the stored ones)."""
-
-    key: str
-    name: str
-    type: str
-    type_confidence: float
-    aliases: tuple[str, ...]
-    alias_keys: tuple[str, ...]
-    first_seen: datetime | None
-    last_seen: datetime | None
-    type_votes: tuple[float, ...] = ()
-    label_votes: tuple[float, ...] = ()
-
-
-@dataclass(frozen=True)
-class MentionRow:
-    memory_id: str
-    key: str
-    surface: str
-    start: int
-    end: int
-    extractor: str
-    confidence: float
-    role: str  # "subject" (the speaker of a first-person fact), "mention" or "relation"
-    # How the surface found its entity (EntityDirectory.resolve): a merge under another name
-    # ("short_form", "long_form") stays explainable and can be undone edge by edge.
-    link: str = "name"
-
-
-@dataclass(frozen=True)
-class RelationRow:
-    memory_id: str
-    type: RelationType
-    source_key: str
-    target_key: str
-    confidence: float
-    extractor: str
-
-
-@dataclass(frozen=True)
-class LinkedBatch:
-    """What a batch writes: the entities (every speaker among them), mentions, relations."""
-
-    entities: list[EntityRow]
-    mentions: list[MentionRow]
-    relations: list[RelationRow]
-    speakers: frozenset[str] = frozenset()  # keys of the speakers' entities
-    vote_types: tuple[str, ...] = VOTE_TYPES  # the order of each row's type_votes
-    changes: list[ChangeRow] = field(default_factory=list)
-
-    def of(self, memory_ids: set[str]) -> LinkedBatch:
-        """The rows of these memories only (those a write plan creates), and the speakers."""
-        mentions = [m for m in self.mentions if m.memory_id in memory_ids]
-        relations = [r for r in self.relations if r.memory_id in memory_ids]
-        keys = {m.key for m in mentions} | {
-            k for r in relations for k in (r.source_key, r.target_key)
-        }
-        entities = [e for e in self.entities if e.key in keys | self.speakers]
-        changes = [c for c in self.changes if c.memory_id in memory_ids]
-        return LinkedBatch(entities, mentions, relations, self.speakers, self.vote_types, changes)
 
 
 @dataclass
@@ -650,66 +548,3 @@ def _unique(rows: list[MentionRow]) -> list[MentionRow]:
     for row in rows:
         seen.setdefault((row.memory_id, row.key, row.start, row.end), row)
     return list(seen.values())
-
-
-class Gazetteer:
-    """Finds known names in text: English names as runs of words (a one-word name only
-    capitalised, so "Mark" the person is not "mark" the verb), Chinese names as substrings.
-    Longest first; a name inside a mention already found is not found again. Looked up word
-    run by word run in a dict, so its cost follows the text, not the number of names."""
-
-    def __init__(self, forms: dict[str, EntityLabel]) -> None:
-        self.forms = {identity_form(f): label for f, label in forms.items() if identity_form(f)}
-        latin = [f for f in self.forms if not _HAN.search(f)]
-        self._max_words = max((len(_WORD.findall(f)) for f in latin), default=0)
-        self._max_han = max((len(f) for f in self.forms if _HAN.search(f)), default=0)
-
-    def find(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
-        taken = [(m.start, m.end) for m in mentions]
-        found: list[EntityMention] = []
-        for span in sorted(self._candidates(text), key=lambda se: (se[0] - se[1], se[0])):
-            start, end = trim_span(text, *span)  # "ACME's" -> ACME
-            surface = text[start:end]
-            latin_word = " " not in surface and not _HAN.search(surface)
-            if latin_word and not surface[0].isupper():
-                continue
-            if any(s < end and start < e for s, e in taken):
-                continue
-            label = self.forms[identity_form(surface)]
-            found.append(
-                EntityMention(surface, label, start, end, "gazetteer", GAZETTEER_CONFIDENCE)
-            )
-            taken.append((start, end))
-        return sorted(found, key=lambda m: m.start)
-
-    def _candidates(self, text: str) -> list[tuple[int, int]]:
-        """Spans of the text whose normalised form is a known name."""
-        spans = []
-        words = [w.span() for w in _WORD.finditer(text)]
-        for i, (start, _) in enumerate(words):
-            for j in range(i, min(i + self._max_words, len(words))):
-                end = words[j][1]
-                if identity_form(text[start:end]) in self.forms:
-                    spans.append((start, end))
-        for start in (i for i, char in enumerate(text) if _HAN.match(char)):
-            for end in range(start + 2, min(start + self._max_han, len(text)) + 1):
-                if identity_form(text[start:end]) in self.forms:
-                    spans.append((start, end))
-        return spans
-
-
-def batch_forms(
-    mentions: Iterable[EntityMention], speakers: Iterable[str]
-) -> dict[str, EntityLabel]:
-    """The names a batch itself introduces, with their short forms: what its later messages
-    are read for before anything is stored (the speakers are people)."""
-    forms: dict[str, EntityLabel] = {s: EntityLabel.PERSON for s in speakers if s.strip()}
-    for speaker in list(forms):
-        if _HAN.search(speaker):  # 陈志远 is 志远 to the others: "多亏志远…，他那块表…"
-            for short in short_forms(speaker, EntityLabel.PERSON.value):
-                forms.setdefault(short, EntityLabel.PERSON)
-    for m in sorted(mentions, key=lambda m: -len(m.text)):
-        forms.setdefault(m.text, m.label)
-        for short in short_forms(m.text, m.label.value):
-            forms.setdefault(short, m.label)
-    return forms
