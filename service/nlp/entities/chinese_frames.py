@@ -24,7 +24,7 @@ from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.mentions import EntityLabel, EntityMention, casefold_name
-from service.nlp.relations.chinese_words import alternation, load_relation_words
+from service.nlp.relations.chinese_words import alternation, check_classes, load_relation_words
 from service.nlp.tables import describe
 
 FRAME_OBJECTS_PATH = NLP_MODELS_DIR / "zh_frame_objects.json"
@@ -93,11 +93,7 @@ def load_frame_objects(path: Path = FRAME_OBJECTS_PATH) -> FrameObjectTable:
         raise ConfigurationError(f"{path}: {describe(e)}") from e
     except re.error as e:
         raise ConfigurationError(f"{path}: bad filler regex: {e}") from e
-    classes = load_relation_words().classes
-    for frame in table.frames:
-        unknown = [name for name in frame.classes if name not in classes]
-        if unknown:
-            raise ConfigurationError(f"{path}: frame {frame.id} names unknown classes {unknown}")
+    check_classes(path, table.frames)
     return table
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.mentions import EntityLabel
-from service.nlp.relations.chinese_words import alternation
+from service.nlp.relations.chinese_words import alternation, check_classes
 from service.nlp.relations.table import RelationType, compile_row_regex, relation_words
 from service.nlp.tables import describe
 
@@ -68,11 +68,7 @@ def load_grammar(path: Path = GRAMMAR_PATH) -> GrammarTable:
         raise ConfigurationError(f"cannot read the Chinese grammar {path}: {e}") from e
     except ValidationError as e:
         raise ConfigurationError(f"{path}: {describe(e)}") from e
-    classes = relation_words().classes
-    for row in table.frames:
-        unknown = [name for name in row.classes if name not in classes]
-        if unknown:
-            raise ConfigurationError(f"{path}: frame {row.id} names unknown classes {unknown}")
+    check_classes(path, table.frames)
     return table
 
 

@@ -9,8 +9,10 @@ the words a target may end with to take that type (合唱团 → MEMBER_OF, 大�
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -74,6 +76,26 @@ class ChineseRelationWords(BaseModel):
 def alternation(words: tuple[str, ...] | list[str]) -> str:
     """A non-capturing group of the words, escaped, longest first."""
     return "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+
+
+class NamesClasses(Protocol):
+    """A table row that names word classes of the relation words (a frame of the grammar or
+    of the frame objects)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def classes(self) -> tuple[str, ...]: ...
+
+
+def check_classes(path: Path, frames: Iterable[NamesClasses]) -> None:
+    """Raise ConfigurationError when a frame of the table at ``path`` names a word class the
+    relation words do not define."""
+    classes = load_relation_words().classes
+    for frame in frames:
+        unknown = [name for name in frame.classes if name not in classes]
+        if unknown:
+            raise ConfigurationError(f"{path}: frame {frame.id} names unknown classes {unknown}")
 
 
 @cache
