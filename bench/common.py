@@ -73,9 +73,13 @@ def free_port() -> int:
 
 
 def start_server(
-    settings: Settings, port: int, extra_env: dict[str, str] | None = None
+    settings: Settings,
+    port: int,
+    extra_env: dict[str, str] | None = None,
+    command: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """`engram serve` (local auth) on ``port`` against the settings' Neo4j, once it answers."""
+    """`engram serve` (or ``command``, which serves the app itself) with local auth on
+    ``port`` against the settings' Neo4j, once /healthz answers."""
     env = {
         **os.environ,
         "ENGRAM_AUTH_MODE": "local",
@@ -89,7 +93,7 @@ def start_server(
     log = Path(tempfile.gettempdir()) / f"engram-bench-serve-{port}.log"
     with log.open("wb") as stderr:
         server = subprocess.Popen(
-            [engram, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=stderr
+            command or [engram, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=stderr
         )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -23,17 +23,14 @@ import argparse
 import asyncio
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 from rich.console import Console
 
-from bench.common import bench_settings, ensure_neo4j, free_port, write_result
+from bench.common import bench_settings, ensure_neo4j, free_port, start_server, write_result
 from bench.overload import SEARCH, Connection
 from service.core.config import Settings
 
@@ -46,33 +43,6 @@ settings = get_settings()
 uvicorn.run(create_app(settings), host="127.0.0.1", port=settings.api_port,
             http=sys.argv[1], access_log=sys.argv[2] == "on")
 """
-
-
-def start(settings: Settings, http: str, access_log: bool) -> tuple[subprocess.Popen[bytes], str]:
-    """The app under uvicorn with ``http`` as its parser, once /healthz answers."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "ENGRAM_AUTH_MODE": "local",
-        "ENGRAM_API_PORT": str(port),
-        "ENGRAM_NEO4J_URI": settings.bolt_uri,
-        "ENGRAM_MAX_READS_IN_FLIGHT": "1",
-        "ENGRAM_MAX_REQUESTS_WAITING": "0",
-    }
-    log = Path(tempfile.gettempdir()) / f"engram-bench-refusal-{port}.log"
-    argv = [sys.executable, "-c", SERVE, http, "on" if access_log else "off"]
-    with log.open("wb") as stderr:
-        server = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return server, url
-        except httpx.HTTPError:
-            time.sleep(0.5)
-    server.kill()
-    raise RuntimeError(f"the server did not come up within 120 s; its log: {log}")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -102,7 +72,12 @@ async def load(url: str, clients: int, seconds: float) -> dict[int, int]:
 
 def measure(settings: Settings, variant: str, args: argparse.Namespace) -> dict[str, Any]:
     http, access_log = VARIANTS[variant]
-    server, url = start(settings, http, access_log)
+    port = free_port()
+    # One read slot and no line: all but one search at a time is refused.
+    limits = {"ENGRAM_MAX_READS_IN_FLIGHT": "1", "ENGRAM_MAX_REQUESTS_WAITING": "0"}
+    serve = [sys.executable, "-c", SERVE, http, "on" if access_log else "off"]
+    server = start_server(settings, port, limits, serve)
+    url = f"http://127.0.0.1:{port}"
     try:
         asyncio.run(load(url, args.clients, 2.0))  # connections, plans, caches
         began_cpu, began = cpu_seconds(server.pid), time.monotonic()
