@@ -57,9 +57,10 @@ class Phase:
     seconds: float
     retry_jitter: float = 0.0  # a Busy client waits Retry-After × (1 + this × U(0, 1))
     latencies_ms: list[float] = field(default_factory=list)
-    busy_ms: list[float] = field(default_factory=list)
-    # Busy answers to a client's first request: the whole crowd arrives in the same instant.
+    # Busy answers to a client's first request (the whole crowd arrives in the same instant)
+    # and to its later ones.
     first_busy_ms: list[float] = field(default_factory=list)
+    later_busy_ms: list[float] = field(default_factory=list)
     busy_without_retry_after: int = 0
     failed: int = 0
     loop_lag_ms: list[float] = field(default_factory=list)
@@ -85,12 +86,8 @@ class Phase:
         }
 
     @property
-    def later_busy_ms(self) -> list[float]:
-        """Busy answers after each client's first request (a multiset difference)."""
-        later = list(self.busy_ms)
-        for ms in self.first_busy_ms:
-            later.remove(ms)
-        return later
+    def busy_ms(self) -> list[float]:
+        return self.first_busy_ms + self.later_busy_ms
 
 
 def _ms(values: list[float], q: float) -> float | None:
@@ -188,9 +185,7 @@ async def search_once(
         return
     took_ms = (time.perf_counter() - began) * 1000
     if status == 503:
-        phase.busy_ms.append(took_ms)
-        if first:
-            phase.first_busy_ms.append(took_ms)
+        (phase.first_busy_ms if first else phase.later_busy_ms).append(took_ms)
         retry_after = headers.get("retry-after")
         phase.busy_without_retry_after += retry_after is None
         await asyncio.sleep(float(retry_after or "1") * (1 + phase.retry_jitter * random.random()))
