@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import h11
+import httptools
 import httpx
 from rich.console import Console
 
 from bench.common import bench_settings, ensure_neo4j, percentile, start_server, write_result
+from bench.connection import Answer, Connection
 from bench.synthetic import natural_questions, varied_messages
 from service.core.config import Settings
 from service.core.domain import Scope
@@ -61,6 +62,7 @@ class Phase:
     # and to its later ones.
     first_busy_ms: list[float] = field(default_factory=list)
     later_busy_ms: list[float] = field(default_factory=list)
+    busy_read_ms: list[float] = field(default_factory=list)  # when this process read them
     busy_without_retry_after: int = 0
     failed: int = 0
     loop_lag_ms: list[float] = field(default_factory=list)
@@ -80,10 +82,15 @@ class Phase:
             "busy_first_p95_ms": _ms(self.first_busy_ms, 95),
             "busy_later_p50_ms": _ms(self.later_busy_ms, 50),
             "busy_later_p95_ms": _ms(self.later_busy_ms, 95),
+            "busy_p95_read_ms": _ms(self.busy_read_ms, 95),
             "busy_without_retry_after": self.busy_without_retry_after,
             "failed": self.failed,
             "client_loop_lag_p95_ms": _ms(self.loop_lag_ms, 95),
         }
+
+    def busy(self, first: bool, answer: Answer) -> None:
+        (self.first_busy_ms if first else self.later_busy_ms).append(answer.arrived_ms)
+        self.busy_read_ms.append(answer.read_ms)
 
     @property
     def busy_ms(self) -> list[float]:
@@ -113,55 +120,25 @@ async def seed(settings: Settings, per_scope: int) -> None:
         await memory.close()
 
 
-class Connection:
-    """One keep-alive HTTP/1.1 connection, its messages framed by h11. Hundreds of httpx clients
-    cost the load generator, on the same cores, more than the server's Busy answers do: its
-    own queue was most of the Busy time it measured (bench/RESULTS.md, "Overload")."""
+@dataclass
+class Client:
+    """One closed-loop client: its connection, its scope and the questions it asks."""
 
-    def __init__(self, url: str) -> None:
-        self.host, self.port = httpx.URL(url).host, httpx.URL(url).port or 80
-        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self.http = h11.Connection(h11.CLIENT)
+    connection: Connection
+    scope: dict[str, str]
+    questions: list[str]
+    rng: random.Random
 
-    async def open(self) -> None:
-        self.streams = await asyncio.open_connection(self.host, self.port)
-
-    async def post(self, path: str, payload: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
-        """The status, headers and body of a POST of ``payload`` as JSON."""
-        if self.streams is None:
-            await self.open()
-        assert self.streams is not None
-        reader, writer = self.streams
-        body = json.dumps(payload).encode()
-        headers = [("Host", self.host), ("Content-Type", "application/json")]
-        headers.append(("Content-Length", str(len(body))))
-        request = h11.Request(method="POST", target=path, headers=headers)
-        writer.write(self.http.send(request) + self.http.send(h11.Data(data=body)))
-        writer.write(self.http.send(h11.EndOfMessage()))
-        response, chunks = None, []
-        while True:
-            event = self.http.next_event()
-            if event is h11.NEED_DATA:
-                self.http.receive_data(await reader.read(65536))
-            elif isinstance(event, h11.Response):
-                response = event
-            elif isinstance(event, h11.Data):
-                chunks.append(bytes(event.data))
-            elif isinstance(event, h11.EndOfMessage) and response is not None:
-                self.http.start_next_cycle()
-                named = {k.decode().lower(): v.decode() for k, v in response.headers}
-                return response.status_code, named, b"".join(chunks)
-
-    async def close(self) -> None:
-        if self.streams is not None:
-            self.streams[1].close()
+    @classmethod
+    def numbered(cls, url: str, index: int) -> Client:
+        rng = random.Random(index)
+        scope = {"userId": f"overload-{index % SCOPES}"}
+        return cls(Connection(url), scope, natural_questions(rng, 200), rng)
 
 
-async def client(connection: Connection, index: int, until: float, phase: Phase) -> None:
+async def client(it: Client, until: float, phase: Phase) -> None:
     """Closed loop: one search at a time until the time is up, on a connection of its own."""
-    rng = random.Random(index)
-    questions = natural_questions(rng, 200)
-    scope = {"userId": f"overload-{index % SCOPES}"}
+    connection, scope, questions, rng = it.connection, it.scope, it.questions, it.rng
     try:
         first = True
         while time.monotonic() < until:
@@ -176,21 +153,18 @@ async def search_once(
 ) -> None:
     """One search, recorded in ``phase``; after a Busy answer, its Retry-After."""
     body = {"query": SEARCH, "variables": {"q": question, "scope": scope}}
-    began = time.perf_counter()
     try:
-        status, headers, answer = await connection.post("/graphql", body)
-    except (OSError, h11.ProtocolError):
+        answer = await connection.post("/graphql", body)
+    except (OSError, httptools.HttpParserError):
         phase.failed += 1
-        connection.streams, connection.http = None, h11.Connection(h11.CLIENT)
         return
-    took_ms = (time.perf_counter() - began) * 1000
-    if status == 503:
-        (phase.first_busy_ms if first else phase.later_busy_ms).append(took_ms)
-        retry_after = headers.get("retry-after")
+    if answer.status == 503:
+        phase.busy(first, answer)
+        retry_after = answer.headers.get("retry-after")
         phase.busy_without_retry_after += retry_after is None
         await asyncio.sleep(float(retry_after or "1") * (1 + phase.retry_jitter * random.random()))
-    elif answered(answer):
-        phase.latencies_ms.append(took_ms)
+    elif answered(answer.body):
+        phase.latencies_ms.append(answer.arrived_ms)
     else:
         phase.failed += 1
 
@@ -211,14 +185,13 @@ async def loop_lag(until: float, phase: Phase) -> None:
 async def run_phase(url: str, clients: int, seconds: float, jitter: float = 0.0) -> Phase:
     """``clients`` closed-loop clients for ``seconds``. Their connections are opened first, as
     a fleet of keep-alive clients has them, so the crowd's first requests arrive together."""
-    connections = [Connection(url) for _ in range(clients)]
-    await asyncio.gather(*(c.open() for c in connections))
+    # Made before the clock, too: 256 clients making their questions as they start kept the
+    # load generator's loop from reading the first answers for ~0.2 s.
+    fleet = [Client.numbered(url, i) for i in range(clients)]
+    await asyncio.gather(*(c.connection.open() for c in fleet))
     phase = Phase(seconds, jitter)
     until = time.monotonic() + seconds
-    await asyncio.gather(
-        loop_lag(until, phase),
-        *(client(c, i, until, phase) for i, c in enumerate(connections)),
-    )
+    await asyncio.gather(loop_lag(until, phase), *(client(c, until, phase) for c in fleet))
     return phase
 
 

@@ -31,7 +31,8 @@ from typing import Any
 from rich.console import Console
 
 from bench.common import bench_settings, ensure_neo4j, free_port, start_server, write_result
-from bench.overload import SEARCH, Connection
+from bench.connection import Connection
+from bench.overload import SEARCH
 from service.core.config import Settings
 
 VARIANTS = {"h11+access": ("h11", True), "h11": ("h11", False), "httptools": ("httptools", False)}
@@ -61,7 +62,7 @@ async def load(url: str, clients: int, seconds: float) -> dict[int, int]:
         connection = Connection(url)
         try:
             while time.monotonic() < until:
-                status, _, _ = await connection.post("/graphql", body)
+                status = (await connection.post("/graphql", body)).status
                 statuses[status] = statuses.get(status, 0) + 1
         finally:
             await connection.close()
