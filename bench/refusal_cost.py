@@ -14,7 +14,8 @@ requests it answered. Variants, in turn, --rounds times:
 - ``h11+access``: uvicorn's pure-Python HTTP parser and its own access line, as `engram serve`
   ran before;
 - ``h11``: the same, with only Engram's access line (engram.access);
-- ``httptools``: uvicorn's C parser, with only Engram's access line: `engram serve` now.
+- ``httptools``: uvicorn's C parser, with only Engram's access line;
+- ``door``: the same, refusing at the door (service/api/door.py): `engram serve` now.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ from bench.connection import Connection
 from bench.overload import SEARCH
 from service.core.config import Settings
 
-VARIANTS = {"h11+access": ("h11", True), "h11": ("h11", False), "httptools": ("httptools", False)}
+VARIANTS = {
+    "h11+access": ("h11", True),
+    "h11": ("h11", False),
+    "httptools": ("httptools", False),
+    "door": ("service.api.door:DoorProtocol", False),
+}
 SERVE = """
 import sys, uvicorn
 from service.api.app import create_app

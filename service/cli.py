@@ -40,6 +40,7 @@ def serve(
     import uvicorn
 
     from service.api.app import create_app
+    from service.api.door import DoorProtocol
 
     settings = get_settings()
     api = guard(lambda: create_app(settings))  # refuses what settings lack before Neo4j starts
@@ -58,6 +59,7 @@ def serve(
         # engram.access logs each request once, with its id; uvicorn's line would be a second
         # write per request, a fifth of what a Busy answer costs (bench/RESULTS.md).
         access_log=False,
+        http=DoorProtocol if settings.refuse_at_door else "httptools",
     )
 
 

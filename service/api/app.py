@@ -21,7 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from service.api.admission import AdmissionLimit
+from service.api.admission import Admission, AdmissionLimit
 from service.api.auth import principal_from
 from service.api.consistency import ReadAfterBookmark
 from service.api.context import RequestContext
@@ -94,7 +94,8 @@ def create_app(settings: Settings, memory: MemoryService | None = None) -> FastA
     app.add_api_route("/healthz", healthz, methods=["GET"])
     # A scope's export file, linked by GraphQL's `export` (docs/export.md).
     app.add_api_route(EXPORT_ROUTE, download, methods=["GET"], include_in_schema=False)
-    app.add_middleware(AdmissionLimit, settings=settings, metrics=metrics)  # docs/operations.md
+    app.state.admission = Admission(settings, metrics)  # also read by the door (api/door.py)
+    app.add_middleware(AdmissionLimit, admission=app.state.admission)  # docs/operations.md
     app.add_middleware(ReadAfterBookmark)  # X-Engram-Bookmark (docs/cluster.md)
     app.add_middleware(RequestIdMiddleware)
     return app

@@ -67,6 +67,15 @@ def retry_after(
     return min(base + math.floor(spread * (base + 1)), max(ceiling_s, floor_s))
 
 
+@dataclass
+class Entry:
+    """A request SlotGate.admit let in: holding a slot (no ticket), or in line for one."""
+
+    ticket: asyncio.Future[None] | None
+    wait_s: float
+    claimed: bool = False  # wait() was called: the request gives its slot back itself
+
+
 class SlotGate:
     """The slots of one kind of request in one process (one event loop: no locks needed)."""
 
@@ -81,26 +90,54 @@ class SlotGate:
     def waiting(self) -> int:
         return len(self._waiters)
 
-    async def enter(self, budget_s: float) -> bool:
-        """Take a slot, waiting in line as allowed_wait allows; False: refused."""
+    def admit(self, budget_s: float) -> Entry | None:
+        """Let a request arriving now in, as allowed_wait allows: a slot now, or a place in
+        line; None: refused. Synchronous, so the door (service/api/door.py) decides a whole
+        crowd's requests in the order they come, before any of them runs."""
         wait_s = allowed_wait(self.limits, self.running, self.waiting, self.held_s, budget_s)
         if wait_s is None:
-            return False
+            return None
         if wait_s == 0.0:
             self.running += 1
-            return True
+            return Entry(None, 0.0)
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append(ticket)
+        return Entry(ticket, wait_s)
+
+    async def wait(self, entry: Entry) -> bool:
+        """Wait for the slot ``entry`` was promised; False: its wait ran out (refused). From
+        here the caller gives the slot back with leave()."""
+        entry.claimed = True
+        if entry.ticket is None:
+            return True
         try:
-            async with asyncio.timeout(None if math.isinf(wait_s) else wait_s):
-                await ticket
+            async with asyncio.timeout(None if math.isinf(entry.wait_s) else entry.wait_s):
+                await entry.ticket
             return True  # leave() handed the slot over: running already counts it
         except TimeoutError:
-            return self._withdraw(ticket)  # a slot handed over as the wait ended is taken
+            return self._withdraw(entry.ticket)  # a slot handed over as the wait ended is taken
         except asyncio.CancelledError:
-            if self._withdraw(ticket):
+            if self._withdraw(entry.ticket):
                 self.leave(None)  # the request went away holding a slot
             raise
+
+    async def enter(self, budget_s: float) -> bool:
+        """Take a slot, waiting in line as allowed_wait allows; False: refused."""
+        entry = self.admit(budget_s)
+        return entry is not None and await self.wait(entry)
+
+    def withdraw(self, entry: Entry) -> bool:
+        """Take ``entry`` out of the line as its wait ends; True if it was given a slot first
+        (it then holds it)."""
+        return entry.ticket is None or self._withdraw(entry.ticket)
+
+    def abandon(self, entry: Entry) -> None:
+        """Give back what admit() gave a request that ended before it came to wait()."""
+        if entry.claimed:
+            return
+        entry.claimed = True
+        if entry.ticket is None or self._withdraw(entry.ticket):
+            self.leave(None)
 
     def retry_after(self, floor_s: int, ceiling_s: int) -> int:
         """When a request refused now may come back (retry_after)."""

@@ -157,6 +157,10 @@ class Settings(BaseSettings):
     crowd refused together comes back spread out rather than all at once."""
     busy_retry_after_max_s: int = Field(default=30, ge=1, le=3600)
     """The most `Retry-After` seconds of a Busy answer (never below busy_retry_after_s)."""
+    refuse_at_door: bool = True
+    """`engram serve` refuses a request its slots would refuse as soon as the request is read,
+    before the app runs: a refusal then costs a fraction of one through the app, but writes no
+    access line. false: the app refuses it (service/api/door.py)."""
     request_timeout_s: float = Field(default=30.0, ge=0.0)
     """Each request's deadline, Neo4j's timeout for its transactions: a query still running
     then is rolled back and the request answers TimedOut. 0 = no deadline."""

@@ -74,6 +74,11 @@ def configure_logging(log_format: Literal["text", "json"]) -> logging.Handler:
     return handler
 
 
+def request_id_for(asked: str) -> str:
+    """The id of a request that sent ``asked`` in X-Request-ID: that, if usable, else new."""
+    return asked if _USABLE_ID.fullmatch(asked) else uuid.uuid4().hex
+
+
 class RequestIdMiddleware:
     """Sets the request id for the request's duration, returns it in X-Request-ID and logs one
     access line (method, path, status, milliseconds) on engram.access."""
@@ -85,8 +90,7 @@ class RequestIdMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        asked = Headers(scope=scope).get(REQUEST_ID_HEADER, "")
-        rid = asked if _USABLE_ID.fullmatch(asked) else uuid.uuid4().hex
+        rid = request_id_for(Headers(scope=scope).get(REQUEST_ID_HEADER, ""))
         token = request_id.set(rid)
         status, start = 500, time.perf_counter()
 

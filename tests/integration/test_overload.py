@@ -12,14 +12,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 from fastapi import FastAPI
 
 from neo4j import AsyncGraphDatabase
 from service.api.app import create_app
+from service.api.door import DoorProtocol
 from service.client import EngramClient
 from service.core.domain import Scope
 from service.core.errors import BusyError
@@ -102,6 +105,52 @@ def client_for(app: FastAPI) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1")
 
 
+@dataclass(frozen=True)
+class Link:
+    """How a test reaches its app: an httpx client, and the URL and transport to give
+    EngramClient."""
+
+    client: httpx.AsyncClient
+    url: str
+    transport: httpx.AsyncBaseTransport | None
+
+
+Served = Callable[[FastAPI], AbstractAsyncContextManager[Link]]
+
+
+@asynccontextmanager
+async def in_process(app: FastAPI) -> AsyncIterator[Link]:
+    transport = httpx.ASGITransport(app=app)
+    async with client_for(app) as client:
+        yield Link(client, "http://x", transport)
+
+
+@asynccontextmanager
+async def through_the_door(app: FastAPI) -> AsyncIterator[Link]:
+    """``app`` served over TCP by uvicorn with the door, as `engram serve` serves it."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, http=DoorProtocol, log_level="warning")
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(WAIT_S):
+            while not server.started:
+                await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        url = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=url, timeout=WAIT_S) as client:
+            yield Link(client, url, None)
+    finally:
+        server.should_exit = True
+        await serving
+
+
+@pytest.fixture(params=["in process", "through the door"])
+def served(request: pytest.FixtureRequest) -> Served:
+    """Each overload test both ways: the door decides what it can before the app runs, and
+    AdmissionLimit the rest, so both must give the same answers."""
+    return in_process if request.param == "in process" else through_the_door
+
+
 def add_request(messages: list[dict[str, str]]) -> dict[str, object]:
     return {"query": ADD, "variables": {"messages": messages, "scope": SCOPE}}
 
@@ -117,7 +166,7 @@ async def until_gauge(client: httpx.AsyncClient, name: str, at_least: float) -> 
 
 
 async def test_past_the_bound_a_write_is_busy_at_once_and_reads_still_run(
-    known_scope: MemoryService, neo4j_target: Neo4jTarget
+    known_scope: MemoryService, neo4j_target: Neo4jTarget, served: Served
 ) -> None:
     search = {"query": SEARCH, "variables": {"q": "where", "scope": SCOPE}}
     app = app_for(
@@ -128,7 +177,8 @@ async def test_past_the_bound_a_write_is_busy_at_once_and_reads_still_run(
         busy_retry_after_s=2,
         busy_retry_after_max_s=2,  # no spread (slots.retry_after): the answer is exactly 2
     )
-    async with client_for(app) as client:
+    async with served(app) as link:
+        client = link.client
         async with lock_entities(neo4j_target):
             held = held_add(client)
             await until_gauge(client, "engram_requests_in_flight", 1)
@@ -142,7 +192,7 @@ async def test_past_the_bound_a_write_is_busy_at_once_and_reads_still_run(
             mcp = await client.post("/mcp", json=call)
             assert mcp.status_code == 503 and mcp.json()["error"]["message"].startswith("Busy:")
             assert (await client.get("/healthz")).status_code == 200  # never limited
-            async with EngramClient("http://x", transport=httpx.ASGITransport(app=app)) as engram:
+            async with EngramClient(link.url, transport=link.transport) as engram:
                 with pytest.raises(BusyError) as busy:
                     await engram.add(KNOWN, user_id="ola")
                 assert busy.value.retry_after_s == 2
@@ -200,14 +250,15 @@ async def refused_once(client: httpx.AsyncClient) -> None:
 
 
 async def test_a_burst_of_adds_waits_its_turn_and_is_all_written(
-    known_scope: MemoryService, neo4j_target: Neo4jTarget
+    known_scope: MemoryService, neo4j_target: Neo4jTarget, served: Served
 ) -> None:
     burst = [
         [{"content": f"Ola took the ferry from Oslo on day {i}.", "id": f"burst-{i}"}]
         for i in range(12)
     ]
     app = app_for(known_scope, neo4j_target, max_writes_in_flight=1, write_wait_s=WAIT_S)
-    async with client_for(app) as client:
+    async with served(app) as link:
+        client = link.client
         async with lock_entities(neo4j_target):
             adds = [
                 asyncio.create_task(client.post("/graphql", json=add_request(messages)))
@@ -224,11 +275,12 @@ async def test_a_burst_of_adds_waits_its_turn_and_is_all_written(
 
 
 async def test_past_the_waiting_bound_a_write_is_refused_and_those_waiting_are_written(
-    known_scope: MemoryService, neo4j_target: Neo4jTarget
+    known_scope: MemoryService, neo4j_target: Neo4jTarget, served: Served
 ) -> None:
     settings = {"max_writes_in_flight": 1, "max_requests_waiting": 2, "write_wait_s": WAIT_S}
     app = app_for(known_scope, neo4j_target, **settings)
-    async with client_for(app) as client:
+    async with served(app) as link:
+        client = link.client
         async with lock_entities(neo4j_target):
             held = [held_add(client)]
             await until_gauge(client, "engram_requests_in_flight", 1)

@@ -67,6 +67,9 @@ def mcp_call(tool: str) -> bytes:
             b"[%s, %s]" % (graphql("{ a }"), graphql("mutation { b }")),
             Work.WRITE,
         ),
+        # Spelled with JSON escapes, a mutation is still one.
+        (Surface.GRAPHQL, "POST", b'{"query": "\\u006dutation { b }"}', Work.WRITE),
+        (Surface.MCP, "POST", mcp_call("add_messages").replace(b"add", b"\\u0061dd"), Work.WRITE),
         (Surface.GRAPHQL, "GET", b"", Work.READ),
         (Surface.GRAPHQL, "POST", b"not json", Work.READ),
         (Surface.GRAPHQL, "POST", b'"a string"', Work.READ),
@@ -171,6 +174,21 @@ async def test_a_cancelled_waiter_leaves_the_line_and_the_next_gets_the_slot() -
         await gone
     gate.leave(0.1)
     assert await stays and gate.running == 1 and gate.waiting == 0
+
+
+async def test_admission_decides_at_once_and_what_is_abandoned_is_given_back() -> None:
+    gate = SlotGate(SlotLimits(slots=1, max_waiting=1, max_wait_s=60.0))
+    runs, waits = gate.admit(60.0), gate.admit(60.0)
+    assert runs is not None and waits is not None and gate.admit(60.0) is None
+    assert gate.running == 1 and gate.waiting == 1  # decided before anything awaited
+    gate.abandon(waits)  # its request ended before it came to wait
+    assert gate.waiting == 0 and gate.running == 1
+    gate.abandon(runs)
+    assert gate.running == 0
+    entry = gate.admit(60.0)
+    assert entry is not None and await gate.wait(entry)
+    gate.abandon(entry)  # claimed by wait(): the request gives it back itself, not abandon
+    assert gate.running == 1
 
 
 async def test_without_a_deadline_a_waiter_waits_for_its_turn() -> None:

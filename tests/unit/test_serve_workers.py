@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from typer.testing import CliRunner
 
 from service.api.app import create_app_from_environment
+from service.api.door import DoorProtocol
 from service.cli import app
 from service.core.config import get_settings
 
@@ -53,3 +54,13 @@ def test_the_setting_sets_the_default(
 def test_each_worker_builds_its_app_from_the_environment(served: list[dict[str, Any]]) -> None:
     built = create_app_from_environment()
     assert isinstance(built, FastAPI) and built.state.settings.auth_mode == "local"
+
+
+def test_serve_refuses_at_the_door_unless_told_not_to(
+    served: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert CliRunner().invoke(app, ["serve"]).exit_code == 0
+    monkeypatch.setenv("ENGRAM_REFUSE_AT_DOOR", "false")
+    get_settings.cache_clear()
+    assert CliRunner().invoke(app, ["serve"]).exit_code == 0
+    assert [call["http"] for call in served] == [DoorProtocol, "httptools"]
