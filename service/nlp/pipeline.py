@@ -28,7 +28,7 @@ from service.nlp.preferences.chinese import read_chinese
 from service.nlp.preferences.english import read_english
 from service.nlp.preferences.lexicon import Item, ItemSpan
 from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
-from service.nlp.relations.discourse import Conversation, History, people_named
+from service.nlp.relations.discourse import Conversation, History, people_named, second_person
 from service.nlp.relations.extractor import (
     Endpoint,
     RelationExtractor,
@@ -153,11 +153,14 @@ class Extractor:
         )
         history = History()
         completed: list[list[Fact]] = []
-        for facts, addressee in zip(parsed, addressed(messages), strict=True):
+        said = [(m.speaker, m.content) for m in messages]
+        for facts, addressee, you in zip(
+            parsed, addressed(messages), second_person(said), strict=True
+        ):
             done: list[Fact] = []
             for p in facts:
                 named = tuple(n for f in done for n in people_named(f.mentions, f.relations))
-                done.append(self._complete(p, gazetteer, history.context(addressee, named)))
+                done.append(self._complete(p, gazetteer, history.context(addressee, named, you)))
             history = history.after(
                 tuple(n for f in done for n in people_named(f.mentions, f.relations))
             )

@@ -28,6 +28,7 @@ import jieba.posseg
 
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.chinese_subjects import is_you, rhetorical, without_rhetorical
 from service.nlp.relations.table import (
     CJK,
     NAME_STOPS,
@@ -113,7 +114,10 @@ class ChineseRelations:
         mentions: list[EntityMention],
         speaker: str | None,
         addressee: str | None = None,
+        you: str | None = None,
     ) -> list[RelationMention]:
+        """Relations of ``text``; ``addressee`` is whom the message answers (咱俩), ``you``
+        whom it addresses (你; chinese_subjects.py)."""
         found: list[RelationMention] = []
         people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
         me = speaker_endpoint(speaker)
@@ -122,7 +126,7 @@ class ChineseRelations:
         for _, row, match in self._matches(text, mentions):
             if not _asserted(text, match, row):
                 continue
-            sources = _sources(text, match, mentions, speaker, people, row)
+            sources = _sources(text, match, mentions, (speaker, you), people, row)
             if sources is None:
                 sources = _dropped_subject(text, match, mentions, row, me, last_sources)
             elif sources and _opens_clause(row):
@@ -211,10 +215,12 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
     stop = _CLAUSE.search(text, match.end())
     clause = text[start : stop.end() if stop else len(text)]
     personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
-    if not personal and _QUESTION.search(clause):
+    told = rhetorical(clause)  # 你不是在X上班吗: said to be so
+    if not personal and not told and _QUESTION.search(clause):
         return False
     between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]
+    between = without_rhetorical(between) if told else between
     before_target = text[start : match.start("tgt")]
     if not personal and _unreal().search(text[start : match.start("tgt")]):
         return False  # 如果, 打算, 想: supposed or wanted, not said to be so
@@ -244,17 +250,21 @@ def _sources(
     text: str,
     match: re.Match[str],
     mentions: list[EntityMention],
-    speaker: str | None,
+    said_by_to: tuple[str | None, str | None],
     people: list[Endpoint],
     row: RelationRow,
 ) -> list[Endpoint] | None:
-    """The subject's endpoints; None when the clause has no subject (continue the last one)."""
+    """The subject's endpoints; None when the clause has no subject (continue the last one).
+    ``said_by_to``: the speaker, and whom 你 means."""
     if not _has(match, "src") or not match.group("src"):
         return None
+    speaker, you = said_by_to
     subject, offset = match.group("src"), match.start("src")
     time_words = _time_prefix().match(subject)  # 去年五一我去…: the subject is 我
     if time_words and time_words.end() < len(subject):
         subject, offset = subject[time_words.end() :], offset + time_words.end()
+    if is_you(subject):  # 你去年不是来过X嘛: the one addressed
+        return [Endpoint(you, EntityLabel.PERSON)] if you else []
     if _TIME_CLAUSE.search(subject):
         return None
     subject = _before_time_word(subject)  # 甜甜上个月考进了…: the subject is 甜甜
@@ -371,11 +381,11 @@ def _subject(
 
 @cache
 def _kin_prefix() -> re.Pattern[str]:
-    """A possessor and a kin or friend noun opening a subject (我弟弟, 他的室友, 葛琳的同学)."""
+    """A possessor and a kin or friend noun opening a subject (我弟弟, 你表妹, 葛琳的同学)."""
     nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
     short = "".join(relation_words().classes.get("KIN_SHORT", ()))  # 我姐, 我妈: no name
-    mine = rf"[我他她]家?的?(?:[{short}](?![{short}夫们儿]))" if short else "(?!)"
-    return re.compile(rf"^(?:(?:[我他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})|{mine})")
+    mine = rf"[我你他她]家?的?(?:[{short}](?![{short}夫们儿]))" if short else "(?!)"
+    return re.compile(rf"^(?:(?:[我你他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})|{mine})")
 
 
 @cache

@@ -38,6 +38,13 @@ from service.nlp.relations.chinese_grammar_table import (
     load_grammar,
     trigger_regex,
 )
+from service.nlp.relations.chinese_subjects import (
+    YOU,
+    is_you,
+    rhetorical,
+    without_rhetorical,
+    you_endpoint,
+)
 from service.nlp.relations.chinese_words import alternation
 from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.table import (
@@ -92,6 +99,7 @@ class Subjects:
     me: Endpoint | None
     last: list[Endpoint] = field(default_factory=list)
     conversation: Conversation | None = None  # earlier messages: whom 他/她 may mean
+    you: Endpoint | None = None  # whom 你 means (chinese_subjects.py)
 
 
 class ChineseGrammar:
@@ -115,10 +123,11 @@ class ChineseGrammar:
         conversation: Conversation | None = None,
     ) -> list[RelationMention]:
         found: list[RelationMention] = []
-        subjects = Subjects(speaker_endpoint(speaker), conversation=conversation)
+        you = you_endpoint(conversation.you if conversation else None)
+        subjects = Subjects(speaker_endpoint(speaker), conversation=conversation, you=you)
         for start, end in self.clauses(text):
             inside = [m for m in mentions if start <= m.start and m.end <= end]
-            self._open(text, start, inside, subjects)
+            self._open(text, (start, end), inside, subjects)
             for hit in self._hits(text, start, end, inside):
                 if not _asserted(text, start, end, hit):
                     continue
@@ -136,13 +145,20 @@ class ChineseGrammar:
         return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
     def _open(
-        self, text: str, start: int, mentions: list[EntityMention], subjects: Subjects
+        self, text: str, span: tuple[int, int], mentions: list[EntityMention], subjects: Subjects
     ) -> None:
         """A clause that opens with 我 or a person's name (after a connective and filler)
         gives the subject that the clauses after it continue (X毕业以后，然后在Y干了一年)."""
+        start, end = span
         at = _end(self._opening.match(text, start), start)
+        kin = _kin_prefix().match(text[at:end])
+        if kin is not None and at + kin.end() == end:
+            return  # 林晓，我妹妹，刚考上X: an apposition, the subject goes on
         if text.startswith("我", at) and subjects.me is not None:
             subjects.last = [subjects.me]
+            return
+        if text[at : at + 1] in YOU and text[at + 1 : at + 2] != "们" and subjects.you:
+            subjects.last = [subjects.you]
             return
         people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
         if people and self.filler(text[at : people[0].start]):
@@ -324,8 +340,11 @@ class ChineseGrammar:
         if _THIRD_PERSON.fullmatch(_strip_filler(said)):
             unnamed = _someone_unnamed(text[:start])  # 我女朋友在深圳，她是X的设计师
             return _the_one_named(mentions, start, subjects, unnamed)  # 何帆也在，他在X管门店
+        if is_you(said) and subjects.you is not None:
+            subjects.last = [subjects.you]  # 你去年不是来过X嘛: the one addressed
+            return subjects.last
         if _OTHERS.search(said) or _names_a_noun(said):
-            return []  # 你在…, 我表哥在…, 公司在…: someone the clause does not name
+            return []  # 你们在…, 我表哥在…, 公司在…: someone the clause does not name
         if "我" in said and subjects.me is not None:
             subjects.last = [subjects.me]
             return subjects.last
@@ -417,10 +436,12 @@ def _names_a_noun(said: str) -> bool:
 def _asserted(text: str, start: int, end: int, hit: Hit) -> bool:
     """Not asked, not denied, not planned or supposed, in the clause."""
     clause = text[start:end]
-    if _QUESTION.search(clause) or text[end : end + 1] in ("？", "?"):
+    told = rhetorical(text[start : end + 1])  # 你不是来过X嘛: said to be so
+    if not told and (_QUESTION.search(clause) or text[end : end + 1] in ("？", "?")):
         return False
     target = hit.target
     before = text[start : target.start] + text[target.end : hit.verb_end]  # not 想 of 联想
+    before = without_rhetorical(before) if told else before
     if _NEGATION.search(before) or _unreal().search(before):
         return False
     return not (hit.frame.row.type in _PLANNED_TYPES and _PLAN.search(before))

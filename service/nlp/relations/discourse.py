@@ -5,11 +5,16 @@ A fact's own words come first (``english_clauses.py``). Only when they leave "he
 answer: the one person named in the last ``WINDOW`` messages (and in the message's earlier
 facts) who is neither the speaker nor the person addressed. Two such people: nobody. "you"
 that no name in the fact resolves is the speaker the message answers.
+
+Chinese 你 is the person the message addresses (``second_person``): the speaker it opens with as a
+vocative (美兰！…, 浩然你…), else the other speaker of a two-person conversation. With three
+speakers and no vocative, 你 names nobody.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from service.nlp.entities.patterns import EntityLabel, EntityMention
@@ -19,6 +24,8 @@ from service.nlp.relations.table import RelationMention, RelationType
 WINDOW = 2
 # Relations whose target is a person even when the mention's label says otherwise.
 _PERSON_TARGETS = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
+# After a name a message opens with, what makes it an address: 美兰！…, 浩然你…
+_VOCATIVE_END = re.compile(r"\s*(?:[，,！!：:、～~]|[你您])")
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,7 @@ class Conversation:
     answers: str | None = None  # the last other speaker before this message
     recent: tuple[str, ...] = ()  # people named lately, the most recent first
     current: tuple[str, ...] = ()  # of them, those the message's earlier facts named
+    you: str | None = None  # whom the message addresses (Chinese 你; see ``second_person``)
 
     def antecedent(self, exclude: Iterable[str]) -> str | None:
         """The one recently named person not in ``exclude`` (casefolded), else None."""
@@ -51,11 +59,13 @@ class History:
 
     named: tuple[tuple[str, ...], ...] = ()
 
-    def context(self, answers: str | None, current: tuple[str, ...] = ()) -> Conversation:
-        """The view of a fact whose message answers ``answers`` and whose earlier facts in
-        the same message named ``current``."""
+    def context(
+        self, answers: str | None, current: tuple[str, ...] = (), you: str | None = None
+    ) -> Conversation:
+        """The view of a fact whose message answers ``answers``, addresses ``you`` and whose
+        earlier facts in the same message named ``current``."""
         window = [name for message in reversed(self.named[-WINDOW:]) for name in message]
-        return Conversation(answers, (*reversed(current), *window), tuple(reversed(current)))
+        return Conversation(answers, (*reversed(current), *window), tuple(reversed(current)), you)
 
     def after(self, people: tuple[str, ...]) -> History:
         return History((*self.named, people))
@@ -71,6 +81,31 @@ def people_named(
         if r.type in _PERSON_TARGETS:
             people += [r.source.name, r.target.name]
     return tuple(dict.fromkeys(people))
+
+
+def second_person(said: Sequence[tuple[str | None, str]]) -> list[str | None]:
+    """Whom each ``(speaker, text)`` message addresses: the speaker of the batch it opens with
+    as a vocative (by full name or by the name without a one-character surname), else, when
+    the batch has exactly two speakers, the other one."""
+    speakers = list(dict.fromkeys(s for s, _ in said if s))
+    return [
+        _vocative(text, speaker, speakers) or _other(speaker, speakers) for speaker, text in said
+    ]
+
+
+def _vocative(text: str, speaker: str | None, speakers: list[str]) -> str | None:
+    opening = text.lstrip()
+    for name in (s for s in speakers if s != speaker):
+        forms = (name, name[1:]) if len(name) == 3 else (name,)
+        for form in forms:
+            if opening.startswith(form) and _VOCATIVE_END.match(opening, len(form)):
+                return name
+    return None
+
+
+def _other(speaker: str | None, speakers: list[str]) -> str | None:
+    others = [s for s in speakers if s != speaker]
+    return others[0] if len(speakers) == 2 and len(others) == 1 else None
 
 
 NO_CONVERSATION = Conversation()

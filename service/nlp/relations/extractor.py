@@ -68,14 +68,15 @@ class RelationExtractor:
     ) -> list[RelationMention]:
         """Relations stated in ``text``; English needs the parsed ``sentence`` it came from.
         ``addressee`` is whom the speaker answers (咱俩 is the speaker and them);
-        ``conversation`` what the batch's earlier messages resolve (English; discourse.py)."""
+        ``conversation`` what the batch's earlier messages resolve (he, she; 你: discourse.py)."""
         if lang == "en":
             if sentence is None:
                 raise ValueError("English relations need the parsed sentence")
             context = conversation or Conversation(addressee)
             return self._english.find(text, mentions, speaker, sentence, context)
         if lang == "zh":
-            found = self._chinese.find(text, mentions, speaker, addressee)
+            you = conversation.you if conversation else None
+            found = self._chinese.find(text, mentions, speaker, addressee, you)
             for relation in self._grammar.find(text, mentions, speaker, conversation):
                 keep_relation(found, relation)  # found by a row and the grammar: one
             return found

@@ -57,9 +57,11 @@ NAME_STOPS = (
 _STATIC_MACROS = {
     "{B}": rf"(?:^|(?<=[，,。！？；：:\s]))(?:(?:{_LEAD_INS})[，,]?)*",
     "{S}": rf"(?P<src>我们|我|他|她|[{CJK}A-Za-z][{CJK}A-Za-z0-9]{{0,7}}?)",
-    "{SN}": rf"(?P<src>(?:[我他她](?={{KIN}}))?{{KIN}}?(?![我你他她它这那])"
+    "{SN}": rf"(?P<src>(?:[我你他她](?={{KIN}}))?{{KIN}}?(?![我你他她它这那])"
     rf"[{CJK}A-Za-z](?:(?!的)[{CJK}A-Za-z0-9]){{1,7}}?)",
     "{A}": rf"(?:{_ADVERBS})*",
+    # A personal pronoun as a subject or possessor; 你 is whom the message addresses.
+    "{PRONOUN}": "(?:我|你|您|他|她)",
     "{T}": rf"(?P<tgt>[{CJK}A-Za-z0-9][{CJK}A-Za-z0-9·&+#\- ]{{0,15}}?)",
     "{P}": rf"(?P<tgt>[{CJK}A-Za-z][{CJK}A-Za-z0-9·\- ]{{0,6}}?)",
     "{N}": rf"(?P<tgt>(?![{NAME_STOPS}])[{CJK}]{{2,3}})",

@@ -1,0 +1,49 @@
+"""Subjects a Chinese clause gives by pronoun or leaves out, and rhetorical questions.
+
+你/您 is the person the message addresses (``Conversation.you``: a vocative, or the other one
+of two speakers). 你不是来过X嘛 asks nothing and denies nothing: 不是 … 吗/嘛 is a rhetorical
+question that says the clause is so.
+"""
+
+from __future__ import annotations
+
+import re
+
+import jieba.posseg
+
+from service.nlp.entities.mentions import EntityLabel
+from service.nlp.relations.table import Endpoint
+
+# 不是 … 吗/嘛 at the end of the clause, not the 不是 of 是不是 (a real question).
+_RHETORICAL = re.compile(
+    r"(?<!是)不是(?=[^，,。！？!?；;]*[吗嘛][啊呀哈]*(?:[，,。！？!?～~…\s]|$))"
+)
+_NOT_SO = re.compile(r"(?<!是)不是")
+YOU = frozenset({"你", "您"})
+# Words around a subject that name no one: adverbs, time words, connectives, punctuation.
+_NO_ONE = ("d", "t", "f", "x", "c", "u")
+
+__all__ = ["YOU", "is_you", "rhetorical", "without_rhetorical", "you_endpoint"]
+
+
+def rhetorical(clause: str) -> bool:
+    """Whether the clause is a rhetorical 不是…吗/嘛 (你不是在X上班吗): an assertion."""
+    return _RHETORICAL.search(clause) is not None
+
+
+def without_rhetorical(text: str) -> str:
+    """Part of a rhetorical clause without its 不是, so that it reads as no denial."""
+    return _NOT_SO.sub("", text)
+
+
+def is_you(said: str) -> bool:
+    """Whether the words before a trigger name 你/您 alone, with adverbs and time words (你去年
+    冬天不是…): the addressee is the subject."""
+    words = jieba.posseg.cut(without_rhetorical(said), HMM=False)
+    kept = [w for w, tag in words if not tag.startswith(_NO_ONE)]
+    return len(kept) == 1 and kept[0] in YOU
+
+
+def you_endpoint(you: str | None) -> Endpoint | None:
+    """The addressee as a subject, when the message has one."""
+    return Endpoint(you, EntityLabel.PERSON) if you else None

@@ -1,0 +1,101 @@
+"""Subjects a Chinese clause gives by 你 or past an apposition, and rhetorical questions
+(service/nlp/relations/chinese_subjects.py, discourse.second_person). Invented sentences; none
+is from an evaluation conversation, and their names do not occur in the dev set."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.chinese_subjects import is_you, rhetorical
+from service.nlp.relations.discourse import Conversation, second_person
+from service.nlp.relations.extractor import RelationExtractor
+
+L = EntityLabel
+Triple = tuple[str, str, str]
+
+
+@pytest.fixture(scope="module")
+def extractor() -> RelationExtractor:
+    return RelationExtractor()
+
+
+def mentions(text: str, labels: dict[str, EntityLabel]) -> list[EntityMention]:
+    found, after = [], 0
+    for name, label in labels.items():
+        start = text.index(name, after)
+        after = start + len(name)
+        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
+    return found
+
+
+def find(
+    extractor: RelationExtractor, text: str, you: str | None, **labels: EntityLabel
+) -> set[Triple]:
+    context = Conversation(answers=you, you=you)
+    found = extractor.find(text, "zh", mentions(text, labels), "王芳", conversation=context)
+    return {(r.source.name, r.type.value, r.target.name) for r in found}
+
+
+def test_you_is_the_vocative_or_the_other_of_two_speakers() -> None:
+    two = [("王芳", "你最近忙吗"), ("赵鹏", "还行"), ("王芳", "赵鹏，你周末去哪了")]
+    assert second_person(two) == ["赵鹏", "王芳", "赵鹏"]
+    three = [("王芳", "你最近忙吗"), ("赵一鹏", "还行"), ("孙悦", "一鹏你也去了？")]
+    assert second_person(three) == [None, None, "赵一鹏"]  # a given name as a vocative
+    assert second_person([("王芳", "赵鹏说他也去")]) == [None]  # a subject, no address
+
+
+YOU_STATED: list[tuple[str, dict[str, EntityLabel], Triple]] = [
+    ("你去年不是去过桂林嘛，还记得那家米粉店吗", {"桂林": L.PLACE}, ("赵鹏", "VISITED", "桂林")),
+    ("你在顺丰一直干到现在了", {"顺丰": L.ORG}, ("赵鹏", "WORKS_AT", "顺丰")),
+    ("你不是在青岛住了五年吗", {"青岛": L.PLACE}, ("赵鹏", "LIVES_IN", "青岛")),
+    ("你一直用钉钉吧", {"钉钉": L.PRODUCT}, ("赵鹏", "USES", "钉钉")),
+    (
+        "你表妹孙悦在厦门大学读书",
+        {"孙悦": L.PERSON, "厦门大学": L.ORG},
+        ("赵鹏", "FAMILY_OF", "孙悦"),
+    ),
+    ("孙悦是你表妹", {"孙悦": L.PERSON}, ("赵鹏", "FAMILY_OF", "孙悦")),
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), YOU_STATED)
+def test_you_is_whom_the_message_addresses(
+    extractor: RelationExtractor, text: str, labels: dict[str, EntityLabel], expected: Triple
+) -> None:
+    assert expected in find(extractor, text, "赵鹏", **labels)
+
+
+YOU_NOT_STATED: list[tuple[str, dict[str, EntityLabel]]] = [
+    ("你是不是在网易上班？", {"网易": L.ORG}),  # a real question
+    ("你去过桂林吗", {"桂林": L.PLACE}),
+    ("你们在顺丰干了几年了", {"顺丰": L.ORG}),  # plural: not one person
+    ("你不在顺丰干了", {"顺丰": L.ORG}),  # denied
+]
+
+
+@pytest.mark.parametrize(("text", "labels"), YOU_NOT_STATED)
+def test_you_in_a_question_a_denial_or_plural_gives_nothing(
+    extractor: RelationExtractor, text: str, labels: dict[str, EntityLabel]
+) -> None:
+    assert not {t for t in find(extractor, text, "赵鹏", **labels) if t[0] == "赵鹏"}
+
+
+def test_you_without_an_addressee_is_nobody(extractor: RelationExtractor) -> None:
+    assert not find(extractor, "你在顺丰一直干到现在了", None, 顺丰=L.ORG)
+
+
+def test_rhetorical_question() -> None:
+    assert rhetorical("你不是来过桂林嘛")
+    assert rhetorical("他不是在顺丰上班吗？")
+    assert not rhetorical("你是不是在顺丰上班吗")
+    assert not rhetorical("我不是在顺丰上班")
+    assert is_you("你去年冬天不是")
+    assert not is_you("你们")
+    assert not is_you("你妈")
+
+
+def test_the_subject_goes_on_past_an_apposition(extractor: RelationExtractor) -> None:
+    found = find(extractor, "陶然，我表弟，刚考上浙江大学", None, 陶然=L.PERSON, 浙江大学=L.ORG)
+    assert ("陶然", "STUDIES_AT", "浙江大学") in found
+    assert ("王芳", "STUDIES_AT", "浙江大学") not in found
