@@ -20,6 +20,7 @@ import spacy
 from service.nlp.entities.patterns import EntityMention
 from service.nlp.relations.chinese import ChineseRelations
 from service.nlp.relations.chinese_grammar import ChineseGrammar
+from service.nlp.relations.chinese_kin import KinStatements, Said
 from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.english import EnglishRelations
 from service.nlp.relations.table import (
@@ -55,6 +56,7 @@ class RelationExtractor:
         self._english = EnglishRelations([row for row in rows if row.lang == "en"])
         self._chinese = ChineseRelations([row for row in rows if row.lang == "zh"])
         self._grammar = ChineseGrammar()
+        self._kin = KinStatements()
 
     def find(
         self,
@@ -77,7 +79,11 @@ class RelationExtractor:
         if lang == "zh":
             you = conversation.you if conversation else None
             found = self._chinese.find(text, mentions, speaker, addressee, you)
-            for relation in self._grammar.find(text, mentions, speaker, conversation):
+            said = Said(speaker, you)
+            for relation in [
+                *self._grammar.find(text, mentions, speaker, conversation),
+                *self._kin.find(text, mentions, said),
+            ]:
                 keep_relation(found, relation)  # found by a row and the grammar: one
             return found
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")

@@ -1,0 +1,58 @@
+"""Kin and friends said with a copula, 跟/和 + 是, or an apposition, with words qualifying the
+noun (service/nlp/relations/chinese_kin.py). Invented sentences; none is from an evaluation
+conversation, and their names do not occur in the dev set."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.chinese_kin import KinStatements, Said
+
+L = EntityLabel
+Triple = tuple[str, str, str]
+
+
+def mentions(text: str, labels: dict[str, EntityLabel]) -> list[EntityMention]:
+    found, after = [], 0
+    for name, label in labels.items():
+        start = text.index(name, after)
+        after = start + len(name)
+        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
+    return found
+
+
+KIN_STATED: list[tuple[str, dict[str, EntityLabel], Triple]] = [
+    ("陶然是我亲哥，在比亚迪上班", {"陶然": L.PERSON}, ("王芳", "FAMILY_OF", "陶然")),
+    ("钱多多跟我是高中同学", {"钱多多": L.PERSON}, ("王芳", "FRIEND_OF", "钱多多")),
+    ("钱多多是我认识十几年的老朋友了", {"钱多多": L.PERSON}, ("王芳", "FRIEND_OF", "钱多多")),
+    ("我的好闺蜜钱多多下周结婚", {"钱多多": L.PERSON}, ("王芳", "FRIEND_OF", "钱多多")),
+    ("这是我妹，陶然", {"陶然": L.PERSON}, ("王芳", "FAMILY_OF", "陶然")),
+    ("陶然，我表弟，刚考上浙大", {"陶然": L.PERSON}, ("王芳", "FAMILY_OF", "陶然")),
+    ("陶然是孙悦的亲姐姐", {"陶然": L.PERSON, "孙悦": L.PERSON}, ("孙悦", "FAMILY_OF", "陶然")),
+    ("陶然是你表哥吧", {"陶然": L.PERSON}, ("赵鹏", "FAMILY_OF", "陶然")),
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), KIN_STATED)
+def test_kin_and_friends_with_a_qualifier_or_a_comma(
+    text: str, labels: dict[str, EntityLabel], expected: Triple
+) -> None:
+    found = KinStatements().find(text, mentions(text, labels), Said("王芳", "赵鹏"))
+    assert expected in {(r.source.name, r.type.value, r.target.name) for r in found}
+
+
+KIN_NOT_STATED: list[tuple[str, dict[str, EntityLabel]]] = [
+    ("陶然是我朋友的儿子", {"陶然": L.PERSON}),  # someone else's kin
+    ("陶然不是我表哥", {"陶然": L.PERSON}),  # denied
+    ("陶然是你表哥吗？", {"陶然": L.PERSON}),  # asked
+    ("陶然是我们的老师", {"陶然": L.PERSON}),  # no kin or friend noun
+    ("陶然是我哥的同事", {"陶然": L.PERSON}),  # the noun does not end the phrase
+]
+
+
+@pytest.mark.parametrize(("text", "labels"), KIN_NOT_STATED)
+def test_no_kin_from_another_noun_a_denial_or_a_question(
+    text: str, labels: dict[str, EntityLabel]
+) -> None:
+    assert not KinStatements().find(text, mentions(text, labels), Said("王芳", "赵鹏"))
