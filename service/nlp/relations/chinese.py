@@ -97,6 +97,8 @@ COMMON_WORD_FREQ = 1000
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
 _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
+_PLACED = frozenset({RelationType.LIVES_IN, RelationType.LOCATED_IN})
+_NO_PLACE = frozenset({EntityLabel.PRODUCT, EntityLabel.PERSON})
 _MY_HOME = frozenset({"家里", "我家", "我家里", "我们家"})  # the speaker's household
 
 
@@ -141,6 +143,8 @@ class ChineseRelations:
             for source in sources:
                 confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
                 relation_type = _relation_type(row, source, target)
+                if relation_type in _PLACED and target.label in _NO_PLACE:
+                    continue  # 在玩X: 在 of an action in progress, X no place
                 keep_relation(
                     found,
                     RelationMention(relation_type, source, target, f"pattern:{row.id}", confidence),

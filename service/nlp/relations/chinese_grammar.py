@@ -68,6 +68,10 @@ _TOPIC_SUBJECT = re.compile(r"(?:这家|那家|这个|那个)?(?:我们|我|他|
 _DE_PHRASE = re.compile(r"的[\u4e00-\u9fffA-Za-z]{1,5}?(?=(?:我们|我|他|她)(?!们))")
 # Words for the speaker's household after 我们 (我们全家搬到了…): the speaker, no one else.
 _HOUSEHOLD = re.compile(r"(?<=我们)(?:全家人?|一家人?|家)|(?<=我)家")
+# A copula between what is judged and the judgement (X才是神作, X简直是天花板).
+_COPULA = re.compile(r"(?:才|就|真|简直|永远|绝对|果然|确实|真的|也)?是")
+_MAX_PREDICATE = 6  # characters of a noun phrase after 是 (国产单机) before the judgement
+_MAX_ASPECT = 3  # characters of what of a thing is judged (抽卡, 客服) before the judgement
 _NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
 
 __all__ = ["ChineseGrammar", "word_starts"]
@@ -179,6 +183,10 @@ class ChineseGrammar:
                 yield from self._in_place(frame, text, mentions)
             elif shape is Shape.TOPIC:
                 yield from self._topic(frame, text, start, end, mentions)
+            elif shape is Shape.BA:
+                yield from self._ba(frame, text, start, end, mentions)
+            elif shape is Shape.VERDICT:
+                yield from self._verdict(frame, text, (start, end), mentions)
             else:
                 yield from self._sited(frame, text, end, mentions)
 
@@ -199,6 +207,35 @@ class ChineseGrammar:
         verb = self._trigger_after(frame, text, said, end)
         if verb is not None:
             yield Hit(frame, said, verb, target)
+
+    def _ba(
+        self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """把 + target + filler + trigger: the object before its verb (把X卸载了)."""
+        starts = word_starts(text[start:end], start)
+        for at in (i for i in range(start, end) if text[i] == "把" and i in starts):
+            target = self._target_after(frame, text, at + 1, mentions, max_gap=2)
+            if target is None:
+                continue
+            verb = self._trigger_after(frame, text, target.end, end)
+            if verb is not None:
+                yield Hit(frame, at, verb, target)
+
+    def _verdict(
+        self, frame: Frame, text: str, span: tuple[int, int], mentions: list[EntityMention]
+    ) -> Iterator[Hit]:
+        """A target, then filler and a judgement (X真香), or a few words of no other name
+        before it: what of the target is judged (X抽卡太坑了), or 是 and a noun (X才是国产单机
+        yyds). The judge is the one named before in the clause, else the speaker."""
+        start, end = span
+        for target in (m for m in mentions if start <= m.start and _fits(frame.row, m)):
+            copula = _COPULA.match(text, target.end)
+            at = _end(copula, target.end)
+            gap = _MAX_PREDICATE if copula else _MAX_ASPECT
+            verb = self._trigger_after(frame, text, at, end)
+            verb = verb or _judged(frame, text, (at, end), mentions, gap)
+            if verb is not None:
+                yield Hit(frame, target.start, verb, target)
 
     def _at(
         self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
@@ -336,6 +373,8 @@ class ChineseGrammar:
         if people:
             subjects.last = [mention_endpoint(people[-1], EntityLabel.PERSON)]
             return subjects.last
+        if hit.frame.row.shape is Shape.VERDICT:  # X真香: the speaker's judgement
+            return [subjects.me] if subjects.me is not None else []
         said = _without(text, start, hit.opens, hit.target, hit.frame.row.shape)
         if _THIRD_PERSON.fullmatch(_strip_filler(said)):
             unnamed = _someone_unnamed(text[:start])  # 我女朋友在深圳，她是X的设计师
@@ -354,6 +393,22 @@ class ChineseGrammar:
         if subjects.me is None or named_before or _OTHERS.search(text, 0, start):
             return []
         return [subjects.me]
+
+
+def _judged(
+    frame: Frame, text: str, span: tuple[int, int], mentions: list[EntityMention], gap: int
+) -> int | None:
+    """The end of a judgement starting a word at most ``gap`` characters into ``span``, with
+    no punctuation and no mention before it."""
+    start, end = span
+    starts = word_starts(text[start:end], start)
+    for i in range(start, min(end, start + gap + 1)):
+        if any(start <= m.start < i for m in mentions) or _PUNCTUATION.match(text, i):
+            return None
+        word = frame.trigger.match(text, i, end) if i in starts else None
+        if word is not None:
+            return word.end()
+    return None
 
 
 def _past_de_phrase(text: str, end: int) -> int:

@@ -33,6 +33,8 @@ class Shape(StrEnum):
     SITED = "sited"  # organisation + site word + filler + trigger + target (X总部在Y)
     IN_PLACE = "in_place"  # place + filler + organisation (长沙的X): LOCATED_IN
     TOPIC = "topic"  # target first, then subject + filler + trigger (西工区我住了半辈子)
+    BA = "ba"  # 把 + target + filler + trigger (把X卸载了)
+    VERDICT = "verdict"  # target + filler or 是 + a short noun + judgement (X才是神作, X太坑了)
 
 
 class FrameRow(BaseModel):
