@@ -29,6 +29,7 @@ import jieba.posseg
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.chinese_subjects import is_you, rhetorical, without_rhetorical
+from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
 from service.nlp.relations.table import (
     CJK,
     NAME_STOPS,
@@ -115,11 +116,11 @@ class ChineseRelations:
         text: str,
         mentions: list[EntityMention],
         speaker: str | None,
-        addressee: str | None = None,
-        you: str | None = None,
+        context: Conversation = NO_CONVERSATION,
     ) -> list[RelationMention]:
-        """Relations of ``text``; ``addressee`` is whom the message answers (咱俩), ``you``
-        whom it addresses (你; chinese_subjects.py)."""
+        """Relations of ``text``; ``context`` says whom the message answers (咱俩), whom it
+        addresses (你; discourse.py)."""
+        addressee, you = context.answers, context.you
         found: list[RelationMention] = []
         people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
         me = speaker_endpoint(speaker)

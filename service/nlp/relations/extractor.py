@@ -77,11 +77,11 @@ class RelationExtractor:
             context = conversation or Conversation(addressee)
             return self._english.find(text, mentions, speaker, sentence, context)
         if lang == "zh":
-            you = conversation.you if conversation else None
-            found = self._chinese.find(text, mentions, speaker, addressee, you)
-            said = Said(speaker, you)
+            context = conversation or Conversation(addressee)
+            found = self._chinese.find(text, mentions, speaker, context)
+            said = Said(speaker, context.you)
             for relation in [
-                *self._grammar.find(text, mentions, speaker, conversation),
+                *self._grammar.find(text, mentions, speaker, context),
                 *self._kin.find(text, mentions, said),
             ]:
                 keep_relation(found, relation)  # found by a row and the grammar: one
