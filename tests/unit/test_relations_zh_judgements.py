@@ -77,3 +77,34 @@ def test_in_before_an_action_places_nothing() -> None:
     text = "最近在玩星露谷"
     found = RelationExtractor().find(text, "zh", mentions(text, {"星露谷": L.PRODUCT}), "王芳")
     assert not [r for r in found if r.type.value in ("LIVES_IN", "LOCATED_IN")]
+
+
+LEFT_OUT: list[tuple[str, dict[str, EntityLabel], Triple]] = [
+    ("青城山就在都江堰边上，我前年路过过", {"青城山": L.PLACE}, ("王芳", "VISITED", "青城山")),
+    ("昨天试了鹿角巷，真香", {"鹿角巷": L.ORG}, ("王芳", "LIKES", "鹿角巷")),
+    ("每天都在刷星露谷，玩了两年还是真爱", {"星露谷": L.PRODUCT}, ("王芳", "LIKES", "星露谷")),
+    ("得物用了半年，上周卸载了", {"得物": L.PRODUCT}, ("王芳", "DISLIKES", "得物")),
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), LEFT_OUT)
+def test_a_verb_ending_its_clause_takes_the_object_said_before(
+    grammar: ChineseGrammar, text: str, labels: dict[str, EntityLabel], expected: Triple
+) -> None:
+    assert expected in find(grammar, text, labels)
+
+
+LEFT_OUT_NOT_STATED: list[tuple[str, dict[str, EntityLabel]]] = [
+    ("我前年路过过", {}),  # nothing said before
+    ("陶然人很好，真的绝绝子", {"陶然": L.PERSON}),  # a person is no object of these frames
+    ("青城山就在都江堰边上，我没路过过", {"青城山": L.PLACE}),  # denied
+    ("得物用了半年，打算下周卸载", {"得物": L.PRODUCT}),  # planned
+]
+
+
+@pytest.mark.parametrize(("text", "labels"), LEFT_OUT_NOT_STATED)
+def test_no_object_carried_to_nothing_a_person_a_denial_or_a_plan(
+    grammar: ChineseGrammar, text: str, labels: dict[str, EntityLabel]
+) -> None:
+    found = find(grammar, text, labels)
+    assert not {t for t in found if t[1] in ("LIKES", "DISLIKES", "VISITED")}

@@ -71,6 +71,8 @@ _HOUSEHOLD = re.compile(r"(?<=我们)(?:全家人?|一家人?|家)|(?<=我)家")
 # A copula between what is judged and the judgement (X才是神作, X简直是天花板).
 _COPULA = re.compile(r"(?:才|就|真|简直|永远|绝对|果然|确实|真的|也)?是")
 _MAX_PREDICATE = 6  # characters of a noun phrase after 是 (国产单机) before the judgement
+# What may end a clause after its verb when the object is left out (路过过啦😂).
+_CLAUSE_TAIL = re.compile(r"[了过啦呀啊哈的吧呢哦嘛喔～~\s\U0001f300-\U0001faff\u2600-\u27bf]")
 _MAX_ASPECT = 3  # characters of what of a thing is judged (抽卡, 客服) before the judgement
 _NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
 
@@ -132,7 +134,8 @@ class ChineseGrammar:
         for start, end in self.clauses(text):
             inside = [m for m in mentions if start <= m.start and m.end <= end]
             self._open(text, (start, end), inside, subjects)
-            for hit in self._hits(text, start, end, inside):
+            earlier = [m for m in mentions if m.end <= start]  # objects a clause leaves out
+            for hit in self._hits(text, start, end, inside, earlier):
                 if not _asserted(text, start, end, hit):
                     continue
                 for source in self._sources(text, start, hit, mentions, subjects):
@@ -169,14 +172,19 @@ class ChineseGrammar:
             subjects.last = [mention_endpoint(people[0], EntityLabel.PERSON)]
 
     def _hits(
-        self, text: str, start: int, end: int, mentions: list[EntityMention]
+        self,
+        text: str,
+        start: int,
+        end: int,
+        mentions: list[EntityMention],
+        earlier: list[EntityMention],
     ) -> Iterator[Hit]:
         for frame in self.frames:
             shape = frame.row.shape
             if shape is Shape.AT:
                 yield from self._at(frame, text, start, end, mentions)
             elif shape is Shape.VERB:
-                yield from self._verb(frame, text, start, end, mentions)
+                yield from self._verb(frame, text, (start, end), mentions, earlier)
             elif shape is Shape.IS_OF:
                 yield from self._is_of(frame, text, start, end, mentions)
             elif shape is Shape.IN_PLACE:
@@ -186,7 +194,7 @@ class ChineseGrammar:
             elif shape is Shape.BA:
                 yield from self._ba(frame, text, start, end, mentions)
             elif shape is Shape.VERDICT:
-                yield from self._verdict(frame, text, (start, end), mentions)
+                yield from self._verdict(frame, text, (start, end), mentions, earlier)
             else:
                 yield from self._sited(frame, text, end, mentions)
 
@@ -222,13 +230,19 @@ class ChineseGrammar:
                 yield Hit(frame, at, verb, target)
 
     def _verdict(
-        self, frame: Frame, text: str, span: tuple[int, int], mentions: list[EntityMention]
+        self,
+        frame: Frame,
+        text: str,
+        span: tuple[int, int],
+        mentions: list[EntityMention],
+        earlier: list[EntityMention],
     ) -> Iterator[Hit]:
         """A target, then filler and a judgement (X真香), or a few words of no other name
         before it: what of the target is judged (X抽卡太坑了), or 是 and a noun (X才是国产单机
         yyds). The judge is the one named before in the clause, else the speaker."""
         start, end = span
-        for target in (m for m in mentions if start <= m.start and _fits(frame.row, m)):
+        targets = [m for m in mentions if start <= m.start and m.end <= end and _fits(frame.row, m)]
+        for target in targets:
             copula = _COPULA.match(text, target.end)
             at = _end(copula, target.end)
             gap = _MAX_PREDICATE if copula else _MAX_ASPECT
@@ -236,6 +250,16 @@ class ChineseGrammar:
             verb = verb or _judged(frame, text, (at, end), mentions, gap)
             if verb is not None:
                 yield Hit(frame, target.start, verb, target)
+        carried = None if targets else _carried_object(frame, earlier)
+        for i in sorted(word_starts(text[start:end], start)) if carried else ():
+            word = frame.trigger.match(text, i, end)
+            if (
+                word is not None
+                and carried
+                and _leaves_out_object(text, (start, i), word.end(), end)
+            ):
+                yield Hit(frame, i, word.end(), carried)  # 在肝X，玩了三年还是真爱
+                return
 
     def _at(
         self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
@@ -251,14 +275,23 @@ class ChineseGrammar:
                 yield Hit(frame, at, verb, target)
 
     def _verb(
-        self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
+        self,
+        frame: Frame,
+        text: str,
+        span: tuple[int, int],
+        mentions: list[EntityMention],
+        earlier: list[EntityMention],
     ) -> Iterator[Hit]:
-        """Trigger + filler + target."""
+        """Trigger + filler + target, or a trigger that ends the clause and the object an
+        earlier clause named."""
+        start, end = span
         for i in sorted(word_starts(text[start:end], start)):
             word = frame.trigger.match(text, i, end)
             if word is None:
                 continue
             target = self._target_after(frame, text, word.end(), mentions)
+            if target is None and _leaves_out_object(text, (start, i), word.end(), end):
+                target = _carried_object(frame, earlier)  # X在Y，我去年路过过
             if target is not None:
                 yield Hit(frame, i, word.end(), target)
 
@@ -395,6 +428,22 @@ class ChineseGrammar:
         return [subjects.me]
 
 
+def _leaves_out_object(text: str, before: tuple[int, int], at: int, end: int) -> bool:
+    """Whether a verb or judgement ending at ``at`` ends its clause (particles, spaces and
+    emoji aside) with no noun before it in the clause (价格太坑了 judges the price)."""
+    if _CLAUSE_TAIL.sub("", text[at:end]):
+        return False
+    words = jieba.posseg.cut(text[before[0] : before[1]], HMM=False)
+    return not any(tag.startswith(_NOUN_TAGS) for _, tag in words)
+
+
+def _carried_object(frame: Frame, earlier: list[EntityMention]) -> EntityMention | None:
+    """The object a clause leaves out: the last mention of the fact's earlier clauses that the
+    frame takes (X大学就在X市中心，我去年路过过: X), not a person."""
+    before = [m for m in earlier if _fits(frame.row, m) and m.voted_label is not EntityLabel.PERSON]
+    return before[-1] if len({m.text for m in before}) == 1 else None  # two: which one?
+
+
 def _judged(
     frame: Frame, text: str, span: tuple[int, int], mentions: list[EntityMention], gap: int
 ) -> int | None:
@@ -496,6 +545,8 @@ def _asserted(text: str, start: int, end: int, hit: Hit) -> bool:
         return False
     target = hit.target
     before = text[start : target.start] + text[target.end : hit.verb_end]  # not 想 of 联想
+    if target.end <= start:  # an object carried from an earlier clause
+        before = text[start : hit.verb_end]
     before = without_rhetorical(before) if told else before
     if _NEGATION.search(before) or _unreal().search(before):
         return False
