@@ -99,3 +99,20 @@ def test_the_subject_goes_on_past_an_apposition(extractor: RelationExtractor) ->
     found = find(extractor, "陶然，我表弟，刚考上浙江大学", None, 陶然=L.PERSON, 浙江大学=L.ORG)
     assert ("陶然", "STUDIES_AT", "浙江大学") in found
     assert ("王芳", "STUDIES_AT", "浙江大学") not in found
+
+
+def test_a_discourse_you_is_no_subject_for_the_next_clause(extractor: RelationExtractor) -> None:
+    found = find(extractor, "你猜怎么着，上周入职了蓝鲸科技", "赵鹏", 蓝鲸科技=L.ORG)
+    assert ("赵鹏", "WORKS_AT", "蓝鲸科技") not in found
+    assert ("王芳", "WORKS_AT", "蓝鲸科技") in found
+
+
+def test_an_unnamed_kin_opening_the_fact_is_not_the_speaker(extractor: RelationExtractor) -> None:
+    text = "我老公在蓝鲸科技，天天加班，上个月还去了趟惠州"
+    found = find(extractor, text, None, 蓝鲸科技=L.ORG, 惠州=L.PLACE)
+    assert not {t for t in found if t[0] == "王芳" and t[1] != "FAMILY_OF"}
+
+
+def test_a_companion_is_no_subject(extractor: RelationExtractor) -> None:
+    found = find(extractor, "和老公一起去的惠州，顺便逛了西湖", None, 惠州=L.PLACE, 西湖=L.PLACE)
+    assert ("王芳", "VISITED", "惠州") in found

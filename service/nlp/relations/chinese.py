@@ -87,6 +87,8 @@ _TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|(?<=[\u4e00-\u9fff])[
 # Whose subjects are people, so that a subject no mention names must look like a name.
 _PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, RelationType.CREATED})
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
+_OPENING = compile_row_regex("^{B}{A}")
+_NAME_NEXT = re.compile(rf"(?![{NAME_STOPS}])[{CJK}]{{2,3}}?(?=[{NAME_STOPS}，,。！？\s]|$)")
 _NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过]")
 _ORG_TAIL = re.compile(
     r"(?:大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|"
@@ -125,13 +127,17 @@ class ChineseRelations:
         people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
         me = speaker_endpoint(speaker)
         # A fact that opens with 我 keeps 我 as the subject of clauses that have none.
-        last_sources: list[Endpoint] = [me] if me and _OPENS_WITH_I.match(text) else []
+        last_sources: list[Endpoint] = [me] if me and _opens_with_i(text) else []
+        # A fact that opens with someone unnamed (我老公在X，…) is not the speaker's.
+        unnamed_first = _opens_with_kin(text)
         for _, row, match in self._matches(text, mentions):
             if not _asserted(text, match, row):
                 continue
             sources = _sources(text, match, mentions, (speaker, you), people, row)
             if sources is None:
                 sources = _dropped_subject(text, match, mentions, row, me, last_sources)
+                if unnamed_first and not last_sources and row.type not in _PERSONAL:
+                    sources = []
             elif sources and _opens_clause(row):
                 last_sources = sources
             target = _target(text, match, mentions, row, addressee)
@@ -165,6 +171,21 @@ class ChineseRelations:
                 regex = self._static[row.id]
             found += [(m.start(), row, m) for m in regex.finditer(text)]
         return sorted(found, key=lambda item: item[0])
+
+
+def _opens_with_i(text: str) -> bool:
+    """Whether the fact opens with 我 as its subject: not 我们, not 我老公 (someone else)."""
+    opening = _OPENS_WITH_I.match(text)
+    return opening is not None and _kin_prefix().match(text[opening.end() - 1 :]) is None
+
+
+def _opens_with_kin(text: str) -> bool:
+    """Whether the fact opens with a kin, friend or peer noun and no name after it (我老公在
+    X, 同事说…): its clauses with no subject are that person's, whom the graph cannot name."""
+    opening = _OPENING.match(text)
+    at = opening.end() if opening else 0
+    kin = _kin_prefix().match(text[at:])
+    return kin is not None and not _NAME_NEXT.match(text, at + kin.end())
 
 
 def _dropped_subject(

@@ -39,7 +39,6 @@ from service.nlp.relations.chinese_grammar_table import (
     trigger_regex,
 )
 from service.nlp.relations.chinese_subjects import (
-    YOU,
     is_you,
     rhetorical,
     without_rhetorical,
@@ -74,6 +73,8 @@ _MAX_PREDICATE = 6  # characters of a noun phrase after 是 (国产单机) befor
 # What may end a clause after its verb when the object is left out (路过过啦😂).
 _CLAUSE_TAIL = re.compile(r"[了过啦呀啊哈的吧呢哦嘛喔～~\s\U0001f300-\U0001faff\u2600-\u27bf]")
 _MAX_ASPECT = 3  # characters of what of a thing is judged (抽卡, 客服) before the judgement
+# Whom one does something with is no subject: 和老公一起去的X.
+_COMPANION = re.compile(r"(?:和|跟|与|陪|带着?)[\u4e00-\u9fff]{1,4}?一起")
 _NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
 
 __all__ = ["ChineseGrammar", "word_starts"]
@@ -106,6 +107,7 @@ class Subjects:
     last: list[Endpoint] = field(default_factory=list)
     conversation: Conversation | None = None  # earlier messages: whom 他/她 may mean
     you: Endpoint | None = None  # whom 你 means (chinese_subjects.py)
+    unnamed: bool = False  # the last clause was about someone unnamed (我老公在X，…)
 
 
 class ChineseGrammar:
@@ -161,14 +163,14 @@ class ChineseGrammar:
         kin = _kin_prefix().match(text[at:end])
         if kin is not None and at + kin.end() == end:
             return  # 林晓，我妹妹，刚考上X: an apposition, the subject goes on
+        people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
+        if kin is not None and not (people and people[0].start == at + kin.end()):
+            subjects.last, subjects.unnamed = [], True  # 我老公在X，上个月去了Y: not me
+            return
         if text.startswith("我", at) and subjects.me is not None:
             subjects.last = [subjects.me]
             return
-        if text[at : at + 1] in YOU and text[at + 1 : at + 2] != "们" and subjects.you:
-            subjects.last = [subjects.you]
-            return
-        people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
-        if people and self.filler(text[at : people[0].start]):
+        if people and (self.filler(text[at : people[0].start]) or kin is not None):
             subjects.last = [mention_endpoint(people[0], EntityLabel.PERSON)]
 
     def _hits(
@@ -422,6 +424,8 @@ class ChineseGrammar:
             return subjects.last
         if subjects.last:
             return subjects.last
+        if subjects.unnamed:
+            return []
         named_before = any(m.voted_label is EntityLabel.PERSON for m in mentions if m.end <= start)
         if subjects.me is None or named_before or _OTHERS.search(text, 0, start):
             return []
@@ -533,7 +537,7 @@ def word_starts(text: str, offset: int = 0) -> frozenset[int]:
 def _names_a_noun(said: str) -> bool:
     """Whether the words before the trigger hold a noun other than a time word (我表哥, 公司):
     the subject is someone or something else."""
-    rest = _HOUSEHOLD.sub("", said).replace("我们", "").replace("我", "")
+    rest = _COMPANION.sub("", _HOUSEHOLD.sub("", said)).replace("我们", "").replace("我", "")
     return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
 
 
