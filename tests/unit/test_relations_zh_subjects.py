@@ -116,3 +116,11 @@ def test_an_unnamed_kin_opening_the_fact_is_not_the_speaker(extractor: RelationE
 def test_a_companion_is_no_subject(extractor: RelationExtractor) -> None:
     found = find(extractor, "和老公一起去的惠州，顺便逛了西湖", None, 惠州=L.PLACE, 西湖=L.PLACE)
     assert ("王芳", "VISITED", "惠州") in found
+
+
+def test_a_person_at_an_organisation_is_there_as_its_member(extractor: RelationExtractor) -> None:
+    found = find(
+        extractor, "去年在蓝鲸科技实习过，现在在青柠数据", None, 蓝鲸科技=L.ORG, 青柠数据=L.ORG
+    )
+    assert ("王芳", "WORKS_AT", "青柠数据") in found
+    assert ("王芳", "LIVES_IN", "青柠数据") not in found

@@ -220,6 +220,8 @@ def _opens_clause(row: RelationRow) -> bool:
 def _relation_type(row: RelationRow, source: Endpoint, target: Endpoint) -> RelationType:
     """The row's type, or the one its source's, target's label or target's head calls for."""
     if row.person_type is not None and source.label is EntityLabel.PERSON:
+        if row.person_type is RelationType.LIVES_IN and target.label is EntityLabel.ORG:
+            return _member_type(target)  # 现在在X (an organisation): where one works
         return row.person_type
     if row.place_type is not None and target.label is EntityLabel.PLACE:
         return row.place_type
@@ -229,6 +231,13 @@ def _relation_type(row: RelationRow, source: Endpoint, target: Endpoint) -> Rela
     if row.type is RelationType.WORKS_AT and head_type == RelationType.MEMBER_OF:
         return RelationType.MEMBER_OF  # 在X协会当志愿者: a club has members, not staff
     return row.type
+
+
+def _member_type(target: Endpoint) -> RelationType:
+    """Where a person is, when it is an organisation: a school's student, a club's member,
+    else an employee (by the head of its name)."""
+    head = relation_words().head_type(target.name)
+    return RelationType(head) if head is not None else RelationType.WORKS_AT
 
 
 def _is_we(match: re.Match[str]) -> bool:
