@@ -28,6 +28,7 @@ from service.nlp.preferences.chinese import read_chinese
 from service.nlp.preferences.english import read_english
 from service.nlp.preferences.lexicon import Item, ItemSpan
 from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
+from service.nlp.relations.chinese_kin import kin_named
 from service.nlp.relations.discourse import Conversation, History, people_named, second_person
 from service.nlp.relations.extractor import (
     Endpoint,
@@ -160,9 +161,12 @@ class Extractor:
             done: list[Fact] = []
             for p in facts:
                 named = tuple(n for f in done for n in people_named(f.mentions, f.relations))
-                done.append(self._complete(p, gazetteer, history.context(addressee, named, you)))
+                kin = tuple(k for f in done for k in kin_named(f.source_text, f.relations))
+                context = history.context(addressee, named, you, kin)
+                done.append(self._complete(p, gazetteer, context))
             history = history.after(
-                tuple(n for f in done for n in people_named(f.mentions, f.relations))
+                tuple(n for f in done for n in people_named(f.mentions, f.relations)),
+                tuple(k for f in done for k in kin_named(f.source_text, f.relations)),
             )
             completed.append(done)
         return completed

@@ -1,5 +1,6 @@
 """Kin and friends said with a copula, 跟/和 + 是, or an apposition, with words qualifying the
-noun (service/nlp/relations/chinese_kin.py). Invented sentences; none is from an evaluation
+noun, and a bare kin noun standing for the person named with it before
+(service/nlp/relations/chinese_kin.py). Invented sentences; none is from an evaluation
 conversation, and their names do not occur in the dev set."""
 
 from __future__ import annotations
@@ -7,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from service.nlp.entities.patterns import EntityLabel, EntityMention
-from service.nlp.relations.chinese_kin import KinStatements, Said
+from service.nlp.relations.chinese_kin import KinStatements, Said, kin_named, kin_subject
+from service.nlp.relations.discourse import Conversation, Kin
+from service.nlp.relations.extractor import RelationExtractor
 
 L = EntityLabel
 Triple = tuple[str, str, str]
@@ -56,3 +59,32 @@ def test_no_kin_from_another_noun_a_denial_or_a_question(
     text: str, labels: dict[str, EntityLabel]
 ) -> None:
     assert not KinStatements().find(text, mentions(text, labels), Said("王芳", "赵鹏"))
+
+
+def test_a_bare_kin_noun_is_the_person_named_with_it_before() -> None:
+    extractor = RelationExtractor()
+    first = "我表哥陶然下个月结婚"
+    said = mentions(first, {"陶然": L.PERSON})
+    relations = extractor.find(first, "zh", said, "王芳")
+    known = kin_named(first, relations)
+    assert known == [Kin("王芳", "表哥", "陶然")]
+    later = "我表哥在蓝鲸科技上班，去年在惠州买了房"
+    context = Conversation(kin=tuple(known))
+    found = extractor.find(
+        later,
+        "zh",
+        mentions(later, {"蓝鲸科技": L.ORG, "惠州": L.PLACE}),
+        "王芳",
+        conversation=context,
+    )
+    triples = {(r.source.name, r.type.value, r.target.name) for r in found}
+    assert {("陶然", "WORKS_AT", "蓝鲸科技"), ("陶然", "LIVES_IN", "惠州")} <= triples
+    # someone else's 表哥, or a 表哥 never named: nobody
+    assert kin_subject("我表哥", "赵鹏", context) is None
+    assert kin_subject("我表姐", "王芳", context) is None
+
+
+def test_kin_named_after_the_name() -> None:
+    text = "钱多多是我大学室友"
+    relations = KinStatements().find(text, mentions(text, {"钱多多": L.PERSON}), Said("王芳", None))
+    assert kin_named(text, relations) == [Kin("王芳", "室友", "钱多多")]

@@ -38,6 +38,7 @@ from service.nlp.relations.chinese_grammar_table import (
     load_grammar,
     trigger_regex,
 )
+from service.nlp.relations.chinese_kin import kin_subject
 from service.nlp.relations.chinese_subjects import (
     is_you,
     rhetorical,
@@ -165,7 +166,9 @@ class ChineseGrammar:
             return  # 林晓，我妹妹，刚考上X: an apposition, the subject goes on
         people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
         if kin is not None and not (people and people[0].start == at + kin.end()):
-            subjects.last, subjects.unnamed = [], True  # 我老公在X，上个月去了Y: not me
+            named = _kin_named_before(text[at : at + kin.end()], subjects)
+            subjects.last = [named] if named else []  # 我老公在X，上个月去了Y: not me
+            subjects.unnamed = named is None
             return
         if text.startswith("我", at) and subjects.me is not None:
             subjects.last = [subjects.me]
@@ -417,6 +420,10 @@ class ChineseGrammar:
         if is_you(said) and subjects.you is not None:
             subjects.last = [subjects.you]  # 你去年不是来过X嘛: the one addressed
             return subjects.last
+        named = _kin_named_before(_strip_filler(said), subjects)
+        if named is not None:
+            subjects.last = [named]  # 我表哥在X (我表哥刘洋… said before): 刘洋
+            return subjects.last
         if _OTHERS.search(said) or _names_a_noun(said):
             return []  # 你们在…, 我表哥在…, 公司在…: someone the clause does not name
         if "我" in said and subjects.me is not None:
@@ -462,6 +469,14 @@ def _judged(
         if word is not None:
             return word.end()
     return None
+
+
+def _kin_named_before(phrase: str, subjects: Subjects) -> Endpoint | None:
+    """The person a bare kin or friend noun (我表哥, 你闺蜜) stands for, when the batch named
+    them with it before (chinese_kin.kin_subject)."""
+    me = subjects.me.name if subjects.me else None
+    name = kin_subject(phrase, me, subjects.conversation)
+    return Endpoint(name, EntityLabel.PERSON) if name else None
 
 
 def _past_de_phrase(text: str, end: int) -> int:

@@ -18,12 +18,13 @@ qualifier holds no punctuation, pronoun, negation, 是, or kin or friend noun (�
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
 from service.nlp.entities.mentions import EntityLabel, EntityMention
 from service.nlp.relations.chinese import _QUESTION
+from service.nlp.relations.discourse import Conversation, Kin
 from service.nlp.relations.table import (
     Endpoint,
     RelationMention,
@@ -41,7 +42,7 @@ _END = r"(?=[了啊呀吧呢哦哈嘛～~！!。，,？?；;…\s]|$)"
 _POSSESSOR = r"(?P<poss>我(?!们)|你(?!们)|您|\x00\x01*)"  # \x00\x01*: a person mention
 _ADVERB = r"(?:也|就|还|可|都|正好|其实)?"
 
-__all__ = ["CONFIDENCE", "KinStatements", "Said"]
+__all__ = ["CONFIDENCE", "KinStatements", "Said", "kin_named", "kin_subject"]
 
 
 @dataclass(frozen=True)
@@ -145,3 +146,51 @@ def _named(mention: EntityMention) -> bool:
 def _names_someone(qualifier: str) -> bool:
     """A kin or friend noun inside the qualifier: the noun is someone else's (朋友的儿子)."""
     return any(w in qualifier for w in (*kin_words(), *friend_words(), *_short_kin()))
+
+
+def kin_named(text: str, relations: Iterable[RelationMention]) -> list[Kin]:
+    """The kin and friends a fact names with their noun (我表哥刘洋, 刘洋是我表哥): whose, which
+    noun, who; so that a later 我表哥 with no name is 刘洋 (``kin_subject``)."""
+    found: list[Kin] = []
+    for r in relations:
+        target = r.target
+        if r.type not in _PERSONAL or target.start is None or target.end is None:
+            continue
+        noun = _noun_before().search(text, 0, target.start) or _noun_after().match(text, target.end)
+        if noun is not None:
+            found.append(Kin(r.source.name, noun.group("noun"), target.name))
+    return found
+
+
+def kin_subject(said: str, speaker: str | None, context: Conversation | None) -> str | None:
+    """The person ``said`` names by a kin or friend noun alone (我表哥, 你闺蜜) when the batch
+    named them before with that noun, else None."""
+    phrase = _bare_kin().fullmatch(said.strip())
+    if phrase is None or context is None:
+        return None
+    owner = speaker if phrase.group("poss") == "我" else context.you
+    return context.kin_of(owner, phrase.group("noun")) if owner else None
+
+
+_PERSONAL = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
+
+
+def _nouns() -> str:
+    return "|".join(sorted((*kin_words(), *friend_words(), *_short_kin()), key=len, reverse=True))
+
+
+@cache
+def _noun_before() -> re.Pattern[str]:
+    return re.compile(rf"(?P<noun>{_nouns()})(?:叫)?[，,]?\s*$")
+
+
+@cache
+def _noun_after() -> re.Pattern[str]:
+    return re.compile(
+        rf"\s*[，,]?\s*{_ADVERB}是?(?:我|你|您)的?[^，,。！？]{{0,8}}?(?P<noun>{_nouns()})"
+    )
+
+
+@cache
+def _bare_kin() -> re.Pattern[str]:
+    return re.compile(rf"(?P<poss>我|你)家?的?(?P<noun>{_nouns()})")

@@ -29,6 +29,15 @@ _VOCATIVE_END = re.compile(r"\s*(?:[，,！!：:、～~]|[你您])")
 
 
 @dataclass(frozen=True)
+class Kin:
+    """A person named as someone's kin or friend: 刘洋 as 王芳's 表哥."""
+
+    owner: str
+    noun: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Conversation:
     """One fact's view of its batch: whom its message answers, and who was named lately."""
 
@@ -36,6 +45,12 @@ class Conversation:
     recent: tuple[str, ...] = ()  # people named lately, the most recent first
     current: tuple[str, ...] = ()  # of them, those the message's earlier facts named
     you: str | None = None  # whom the message addresses (Chinese 你; see ``second_person``)
+    kin: tuple[Kin, ...] = ()  # kin and friends named so far in the batch (我表哥刘洋)
+
+    def kin_of(self, owner: str, noun: str) -> str | None:
+        """The one person the batch named as ``owner``'s ``noun`` (我表哥 → 刘洋), else None."""
+        names = {k.name for k in self.kin if k.owner == owner and k.noun == noun}
+        return next(iter(names)) if len(names) == 1 else None
 
     def antecedent(self, exclude: Iterable[str]) -> str | None:
         """The one recently named person not in ``exclude`` (casefolded), else None."""
@@ -58,17 +73,23 @@ class History:
     """The people each earlier message of a batch named, oldest first."""
 
     named: tuple[tuple[str, ...], ...] = ()
+    kin: tuple[Kin, ...] = ()  # every kin or friend named so far, the whole batch
 
     def context(
-        self, answers: str | None, current: tuple[str, ...] = (), you: str | None = None
+        self,
+        answers: str | None,
+        current: tuple[str, ...] = (),
+        you: str | None = None,
+        kin: tuple[Kin, ...] = (),
     ) -> Conversation:
         """The view of a fact whose message answers ``answers``, addresses ``you`` and whose
-        earlier facts in the same message named ``current``."""
+        earlier facts in the same message named ``current`` and ``kin``."""
         window = [name for message in reversed(self.named[-WINDOW:]) for name in message]
-        return Conversation(answers, (*reversed(current), *window), tuple(reversed(current)), you)
+        recent = (*reversed(current), *window)
+        return Conversation(answers, recent, tuple(reversed(current)), you, (*self.kin, *kin))
 
-    def after(self, people: tuple[str, ...]) -> History:
-        return History((*self.named, people))
+    def after(self, people: tuple[str, ...], kin: tuple[Kin, ...] = ()) -> History:
+        return History((*self.named, people), (*self.kin, *kin))
 
 
 def people_named(
