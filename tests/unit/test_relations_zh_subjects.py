@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.chinese_subjects import is_you, rhetorical
 from service.nlp.relations.discourse import Conversation, second_person
 from service.nlp.relations.extractor import RelationExtractor
@@ -124,3 +125,19 @@ def test_a_person_at_an_organisation_is_there_as_its_member(extractor: RelationE
     )
     assert ("王芳", "WORKS_AT", "青柠数据") in found
     assert ("王芳", "LIVES_IN", "青柠数据") not in found
+
+
+TOPIC_NO_SUBJECT: list[tuple[str, dict[str, EntityLabel], Triple | None]] = [
+    ("这次兰州马拉松跑得太爽了", {"兰州马拉松": L.EVENT}, ("王芳", "VISITED", "兰州马拉松")),
+    ("七里河区住了大半辈子", {"七里河区": L.PLACE}, ("王芳", "LIVES_IN", "七里河区")),
+    ("七里河区住了很多老人", {"七里河区": L.PLACE}, None),  # a noun after the verb: others
+]
+
+
+@pytest.mark.parametrize(("text", "labels", "expected"), TOPIC_NO_SUBJECT)
+def test_a_topic_with_its_subject_left_out(
+    text: str, labels: dict[str, EntityLabel], expected: Triple | None
+) -> None:
+    found = ChineseGrammar().find(text, mentions(text, labels), "王芳")
+    triples = {(r.source.name, r.type.value, r.target.name) for r in found}
+    assert triples == ({expected} if expected else set())

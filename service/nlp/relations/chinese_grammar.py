@@ -215,7 +215,12 @@ class ChineseGrammar:
         subject = _TOPIC_SUBJECT.match(text, after)
         named = [m for m in mentions if m.start == after]
         said = subject.end() if subject else named[0].end if named else None
-        if said is None or (named and named[0].voted_label is not EntityLabel.PERSON):
+        if named and named[0].voted_label is not EntityLabel.PERSON:
+            return
+        if said is None:  # 这次X跑得太爽了: the subject is left out
+            verb = self._trigger_after(frame, text, target.end, end)
+            if verb is not None and not _names_a_thing(text[verb:end]):
+                yield Hit(frame, target.end, verb, target)
             return
         verb = self._trigger_after(frame, text, said, end)
         if verb is not None:
@@ -554,6 +559,18 @@ def _names_a_noun(said: str) -> bool:
     the subject is someone or something else."""
     rest = _COMPANION.sub("", _HOUSEHOLD.sub("", said)).replace("我们", "").replace("我", "")
     return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
+
+
+def _names_a_thing(rest: str) -> bool:
+    """Whether the rest of a clause after its verb holds a noun other than a time word or a
+    duration (住了很多老人: the topic is where others live, not the subject's home)."""
+    rest = _duration().sub("", rest)
+    return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
+
+
+@lru_cache(maxsize=1)
+def _duration() -> re.Pattern[str]:
+    return compile_row_regex("{DURATION}")
 
 
 def _asserted(text: str, start: int, end: int, hit: Hit) -> bool:
