@@ -141,3 +141,18 @@ def test_a_topic_with_its_subject_left_out(
     found = ChineseGrammar().find(text, mentions(text, labels), "王芳")
     triples = {(r.source.name, r.type.value, r.target.name) for r in found}
     assert triples == ({expected} if expected else set())
+
+
+WORK_PHRASES: list[tuple[str, dict[str, EntityLabel]]] = [
+    ("我目前就职于青柠数据", {"青柠数据": L.ORG}),
+    ("我给青柠数据打工三年了", {"青柠数据": L.ORG}),
+    ("我是青柠数据研发部的工程师", {"青柠数据": L.ORG}),
+]
+
+
+@pytest.mark.parametrize(("text", "labels"), WORK_PHRASES)
+def test_work_verbs_with_a_preposition_or_于(text: str, labels: dict[str, EntityLabel]) -> None:
+    found = ChineseGrammar().find(text, mentions(text, labels), "王芳")
+    assert ("王芳", "WORKS_AT", "青柠数据") in {
+        (r.source.name, r.type.value, r.target.name) for r in found
+    }

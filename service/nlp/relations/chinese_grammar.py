@@ -274,9 +274,10 @@ class ChineseGrammar:
     def _at(
         self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
     ) -> Iterator[Hit]:
-        """在 + target + filler + trigger."""
+        """在 (or the frame's prepositions: 给X打工) + target + filler + trigger."""
         starts = word_starts(text[start:end], start)
-        for at in (i for i in range(start, end) if text[i] == "在" and i in starts):
+        opens = frame.row.prepositions
+        for at in (i for i in range(start, end) if text[i] in opens and i in starts):
             target = self._target_after(frame, text, at + 1, mentions, max_gap=2)
             if target is None:
                 continue
@@ -308,12 +309,15 @@ class ChineseGrammar:
     def _is_of(
         self, frame: Frame, text: str, start: int, end: int, mentions: list[EntityMention]
     ) -> Iterator[Hit]:
-        """是 + target + 的 + filler + trigger."""
+        """是 + target + a part of it or not (X急诊科) + 的 + filler + trigger."""
         for at in (i for i in range(start, end) if text[i] == "是"):
             target = self._target_after(frame, text, at + 1, mentions, max_gap=0)
-            if target is None or not text.startswith("的", target.end):
+            if target is None:
                 continue
-            role = self._trigger_after(frame, text, target.end + 1, end)
+            of = self._after_part(text, target.end)
+            if not text.startswith("的", of):
+                continue
+            role = self._trigger_after(frame, text, of + 1, end)
             if role is not None:
                 yield Hit(frame, at, role, target)
 

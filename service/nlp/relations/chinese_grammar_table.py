@@ -27,7 +27,7 @@ __all__ = ["GRAMMAR_PATH", "FrameRow", "GrammarTable", "Shape", "load_grammar", 
 
 
 class Shape(StrEnum):
-    AT = "at"  # 在 + target + filler + trigger (在X干了三年)
+    AT = "at"  # 在 (or the frame's prepositions) + target + filler + trigger (在X干了三年)
     VERB = "verb"  # trigger + filler + target (入职了X)
     IS_OF = "is_of"  # 是 + target + 的 + filler + trigger (是X的HR)
     SITED = "sited"  # organisation + site word + filler + trigger + target (X总部在Y)
@@ -46,6 +46,7 @@ class FrameRow(BaseModel):
     classes: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     patterns: tuple[str, ...] = ()  # regexes, with the macros of the regex rows ({DURATION})
+    prepositions: tuple[str, ...] = ("在",)  # what opens the AT shape (给X打工, 在X上班)
     targets: tuple[EntityLabel, ...]
     by_head: bool = False
     confidence: float = Field(gt=0.0, le=1.0)
