@@ -47,6 +47,10 @@ STATED: list[tuple[str, dict[str, EntityLabel], Triple]] = [
     ("我昨天把得物卸载了", {"得物": L.PRODUCT}, ("王芳", "DISLIKES", "得物")),
     ("我吹爆星露谷", {"星露谷": L.PRODUCT}, ("王芳", "LIKES", "星露谷")),
     ("陶然说星露谷yyds", {"陶然": L.PERSON, "星露谷": L.PRODUCT}, ("陶然", "LIKES", "星露谷")),
+    ("星露谷是我的最爱", {"星露谷": L.PRODUCT}, ("王芳", "LIKES", "星露谷")),
+    ("星露谷太好玩了", {"星露谷": L.PRODUCT}, ("王芳", "LIKES", "星露谷")),
+    ("得物真的太难用了", {"得物": L.PRODUCT}, ("王芳", "DISLIKES", "得物")),
+    ("上个月跑了兰州马拉松", {"兰州马拉松": L.EVENT}, ("王芳", "VISITED", "兰州马拉松")),
 ]
 
 
