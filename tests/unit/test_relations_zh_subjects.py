@@ -131,6 +131,9 @@ TOPIC_NO_SUBJECT: list[tuple[str, dict[str, EntityLabel], Triple | None]] = [
     ("这次兰州马拉松跑得太爽了", {"兰州马拉松": L.EVENT}, ("王芳", "VISITED", "兰州马拉松")),
     ("七里河区住了大半辈子", {"七里河区": L.PLACE}, ("王芳", "LIVES_IN", "七里河区")),
     ("七里河区住了很多老人", {"七里河区": L.PLACE}, None),  # a noun after the verb: others
+    ("敦煌我去过两次", {"敦煌": L.PLACE}, ("王芳", "VISITED", "敦煌")),
+    ("敦煌去过两次，挺美的", {"敦煌": L.PLACE}, ("王芳", "VISITED", "敦煌")),
+    ("敦煌我没去过", {"敦煌": L.PLACE}, None),  # denied
 ]
 
 
