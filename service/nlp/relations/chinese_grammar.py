@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 import jieba
@@ -32,15 +31,22 @@ from service.nlp.relations.chinese import (
     _unreal,
 )
 from service.nlp.relations.chinese_grammar_table import (
+    Frame,
     FrameRow,
     GrammarTable,
+    Hit,
     Shape,
     load_grammar,
     trigger_regex,
 )
-from service.nlp.relations.chinese_kin import kin_subject
+from service.nlp.relations.chinese_sources import (
+    NOUN_TAGS,
+    Subjects,
+    kin_named_before,
+    past_de_phrase,
+    sources,
+)
 from service.nlp.relations.chinese_subjects import (
-    is_you,
     rhetorical,
     without_rhetorical,
     you_endpoint,
@@ -59,56 +65,17 @@ from service.nlp.relations.table import (
 )
 
 _PUNCTUATION = re.compile(r"[，,。！？；;!?、：:…~～\n]")
-_OTHERS = re.compile(r"[你您他她它]|大家|别人|人家")
-_THIRD_PERSON = re.compile(r"[他她]")
 _SITED = frozenset({EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.EVENT})
 _ORGS = frozenset({EntityLabel.ORG})
 _TOPIC_SUBJECT = re.compile(r"(?:这家|那家|这个|那个)?(?:我们|我|他|她)(?!们)")
-# 的 and a short noun phrase before a topic's subject (的在职研我, 的夜校他).
-_DE_PHRASE = re.compile(r"的[\u4e00-\u9fffA-Za-z]{1,5}?(?=(?:我们|我|他|她)(?!们))")
-# Words for the speaker's household after 我们 (我们全家搬到了…): the speaker, no one else.
-_HOUSEHOLD = re.compile(r"(?<=我们)(?:全家人?|一家人?|家)|(?<=我)家")
 # A copula between what is judged and the judgement (X才是神作, X简直是天花板).
 _COPULA = re.compile(r"(?:才|就|真|简直|永远|绝对|果然|确实|真的|也)?是")
 _MAX_PREDICATE = 6  # characters of a noun phrase after 是 (国产单机) before the judgement
 # What may end a clause after its verb when the object is left out (路过过啦😂).
 _CLAUSE_TAIL = re.compile(r"[了过啦呀啊哈的吧呢哦嘛喔～~\s\U0001f300-\U0001faff\u2600-\u27bf]")
 _MAX_ASPECT = 3  # characters of what of a thing is judged (抽卡, 客服) before the judgement
-# Whom one does something with is no subject: 和老公一起去的X.
-_COMPANION = re.compile(r"(?:和|跟|与|陪|带着?)[\u4e00-\u9fff]{1,4}?一起")
-_NOUN_TAGS = ("n", "s", "vn", "nr", "ns", "nt", "nz", "j", "eng")
 
 __all__ = ["ChineseGrammar", "word_starts"]
-
-
-@dataclass(frozen=True)
-class Frame:
-    """A frame with its trigger: its words (longest first) or its patterns."""
-
-    row: FrameRow
-    trigger: re.Pattern[str]
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One frame matched in a clause: where its subject must stand before, its target."""
-
-    frame: Frame
-    opens: int  # the subject is named before this offset
-    verb_end: int  # plans and denials are looked for up to here
-    target: EntityMention
-    source: EntityMention | None = None  # the SITED shape names its own subject
-
-
-@dataclass
-class Subjects:
-    """Who the fact is about so far: the speaker, the last clause's subject."""
-
-    me: Endpoint | None
-    last: list[Endpoint] = field(default_factory=list)
-    conversation: Conversation | None = None  # earlier messages: whom 他/她 may mean
-    you: Endpoint | None = None  # whom 你 means (chinese_subjects.py)
-    unnamed: bool = False  # the last clause was about someone unnamed (我老公在X，…)
 
 
 class ChineseGrammar:
@@ -141,7 +108,7 @@ class ChineseGrammar:
             for hit in self._hits(text, start, end, inside, earlier):
                 if not _asserted(text, start, end, hit):
                     continue
-                for source in self._sources(text, start, hit, mentions, subjects):
+                for source in sources(text, start, hit, mentions, subjects):
                     keep_relation(found, _relation(hit, source))
         return found
 
@@ -166,7 +133,7 @@ class ChineseGrammar:
             return  # 林晓，我妹妹，刚考上X: an apposition, the subject goes on
         people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
         if kin is not None and not (people and people[0].start == at + kin.end()):
-            named = _kin_named_before(text[at : at + kin.end()], subjects)
+            named = kin_named_before(text[at : at + kin.end()], subjects)
             subjects.last = [named] if named else []  # 我老公在X，上个月去了Y: not me
             subjects.unnamed = named is None
             return
@@ -211,7 +178,7 @@ class ChineseGrammar:
         target = self._target_after(frame, text, at, mentions)
         if target is None:
             return
-        after = _past_de_phrase(text, target.end)  # 中南大学的夜校我读了两年: 我
+        after = past_de_phrase(text, target.end)  # 中南大学的夜校我读了两年: 我
         subject = _TOPIC_SUBJECT.match(text, after)
         named = [m for m in mentions if m.start == after]
         said = subject.end() if subject else named[0].end if named else None
@@ -398,55 +365,6 @@ class ChineseGrammar:
             return False
         return True
 
-    def _sources(
-        self,
-        text: str,
-        start: int,
-        hit: Hit,
-        mentions: list[EntityMention],
-        subjects: Subjects,
-    ) -> list[Endpoint]:
-        """The hit's subject: its own (SITED), a person named before it, 我, or the last."""
-        if hit.source is not None:
-            return [mention_endpoint(hit.source)]
-        people = [
-            m
-            for m in mentions
-            if m.voted_label is EntityLabel.PERSON
-            and start <= m.start
-            and m.end <= hit.opens
-            and m is not hit.target
-        ]
-        if people:
-            subjects.last = [mention_endpoint(people[-1], EntityLabel.PERSON)]
-            return subjects.last
-        if hit.frame.row.shape is Shape.VERDICT:  # X真香: the speaker's judgement
-            return [subjects.me] if subjects.me is not None else []
-        said = _without(text, start, hit.opens, hit.target, hit.frame.row.shape)
-        if _THIRD_PERSON.fullmatch(_strip_filler(said)):
-            unnamed = _someone_unnamed(text[:start])  # 我女朋友在深圳，她是X的设计师
-            return _the_one_named(mentions, start, subjects, unnamed)  # 何帆也在，他在X管门店
-        if is_you(said) and subjects.you is not None:
-            subjects.last = [subjects.you]  # 你去年不是来过X嘛: the one addressed
-            return subjects.last
-        named = _kin_named_before(_strip_filler(said), subjects)
-        if named is not None:
-            subjects.last = [named]  # 我表哥在X (我表哥刘洋… said before): 刘洋
-            return subjects.last
-        if _OTHERS.search(said) or _names_a_noun(said):
-            return []  # 你们在…, 我表哥在…, 公司在…: someone the clause does not name
-        if "我" in said and subjects.me is not None:
-            subjects.last = [subjects.me]
-            return subjects.last
-        if subjects.last:
-            return subjects.last
-        if subjects.unnamed:
-            return []
-        named_before = any(m.voted_label is EntityLabel.PERSON for m in mentions if m.end <= start)
-        if subjects.me is None or named_before or _OTHERS.search(text, 0, start):
-            return []
-        return [subjects.me]
-
 
 def _leaves_out_object(text: str, before: tuple[int, int], at: int, end: int) -> bool:
     """Whether a verb or judgement ending at ``at`` ends its clause (particles, spaces and
@@ -454,7 +372,7 @@ def _leaves_out_object(text: str, before: tuple[int, int], at: int, end: int) ->
     if _CLAUSE_TAIL.sub("", text[at:end]):
         return False
     words = jieba.posseg.cut(text[before[0] : before[1]], HMM=False)
-    return not any(tag.startswith(_NOUN_TAGS) for _, tag in words)
+    return not any(tag.startswith(NOUN_TAGS) for _, tag in words)
 
 
 def _carried_object(frame: Frame, earlier: list[EntityMention]) -> EntityMention | None:
@@ -480,96 +398,17 @@ def _judged(
     return None
 
 
-def _kin_named_before(phrase: str, subjects: Subjects) -> Endpoint | None:
-    """The person a bare kin or friend noun (我表哥, 你闺蜜) stands for, when the batch named
-    them with it before (chinese_kin.kin_subject)."""
-    me = subjects.me.name if subjects.me else None
-    name = kin_subject(phrase, me, subjects.conversation)
-    return Endpoint(name, EntityLabel.PERSON) if name else None
-
-
-def _past_de_phrase(text: str, end: int) -> int:
-    """Past 的 and the noun it makes the target's (X的在职研, X的房子), when a subject follows
-    it; else ``end``. What the topic names is then a part of the target: a course of a school,
-    a shop of a firm."""
-    phrase = _DE_PHRASE.match(text, end)
-    return phrase.end() if phrase else end
-
-
-def _without(text: str, start: int, end: int, target: EntityMention, shape: Shape) -> str:
-    """The text from ``start`` to ``end`` without the target (西工区我住了: 我), and without
-    the 的-phrase of a topic target (X的夜校我读了: 我)."""
-    if start <= target.start and target.end <= end:
-        after = _past_de_phrase(text, target.end) if shape is Shape.TOPIC else target.end
-        return text[start : target.start] + text[after:end]
-    return text[start:end]
-
-
-def _strip_filler(said: str) -> str:
-    """The words before a trigger without adverbs, time words, connectives and punctuation
-    (，然后他也一直 → 他)."""
-    kept = (
-        w
-        for w, tag in jieba.posseg.cut(said, HMM=False)
-        if not tag.startswith(("d", "t", "x", "c"))
-    )
-    return "".join(kept)
-
-
-def _someone_unnamed(before: str) -> bool:
-    """Whether the fact speaks of a kin, a friend or a peer before the pronoun (我女朋友): 他/
-    她 may be them, whom an earlier message's name is not."""
-    return _kin_prefix().search(before) is not None
-
-
-def _the_one_named(
-    mentions: list[EntityMention], start: int, subjects: Subjects, unnamed: bool = False
-) -> list[Endpoint]:
-    """他/她: the one person named before in the fact (or the last clause's subject, if it
-    is not the speaker); two or none give nothing."""
-    named = {m.text: m for m in mentions if m.voted_label is EntityLabel.PERSON and m.end <= start}
-    if subjects.me is not None:
-        named.pop(subjects.me.name, None)
-    if len(named) == 1:
-        return [mention_endpoint(next(iter(named.values())), EntityLabel.PERSON)]
-    last = [p for p in subjects.last if p != subjects.me]
-    if named or len(last) > 1:
-        return []
-    if last:
-        return last
-    return [] if unnamed else _named_earlier(subjects)
-
-
-def _named_earlier(subjects: Subjects) -> list[Endpoint]:
-    """他/她 of a fact that names nobody: the one person the message's earlier sentences, or
-    else the last messages, named, who is neither the speaker nor the one answered."""
-    conversation = subjects.conversation
-    if conversation is None:
-        return []
-    exclude = [p.name for p in (subjects.me,) if p is not None]
-    exclude += [conversation.answers] if conversation.answers else []
-    name = conversation.last_named(exclude)
-    return [Endpoint(name, EntityLabel.PERSON)] if name else []
-
-
 @lru_cache(maxsize=256)
 def word_starts(text: str, offset: int = 0) -> frozenset[int]:
     """Where jieba's words of ``text`` start, shifted by ``offset``."""
     return frozenset(offset + start for _, start, _ in jieba.tokenize(text, HMM=False))
 
 
-def _names_a_noun(said: str) -> bool:
-    """Whether the words before the trigger hold a noun other than a time word (我表哥, 公司):
-    the subject is someone or something else."""
-    rest = _COMPANION.sub("", _HOUSEHOLD.sub("", said)).replace("我们", "").replace("我", "")
-    return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
-
-
 def _names_a_thing(rest: str) -> bool:
     """Whether the rest of a clause after its verb holds a noun other than a time word or a
     duration (住了很多老人: the topic is where others live, not the subject's home)."""
     rest = _duration().sub("", rest)
-    return any(tag.startswith(_NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
+    return any(tag.startswith(NOUN_TAGS) for _, tag in jieba.posseg.cut(rest, HMM=False))
 
 
 @lru_cache(maxsize=1)

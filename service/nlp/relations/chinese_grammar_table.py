@@ -8,6 +8,7 @@ have; the table also says which words are filler between them. Read by ``chinese
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.entities.mentions import EntityLabel
+from service.nlp.entities.mentions import EntityLabel, EntityMention
 from service.nlp.relations.chinese_words import alternation, check_classes
 from service.nlp.relations.table import RelationType, compile_row_regex, relation_words
 from service.nlp.tables import describe
@@ -85,3 +86,22 @@ def trigger_regex(row: FrameRow) -> re.Pattern[str]:
 
 def _longest_first(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(sorted(set(words), key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame with its trigger: its words (longest first) or its patterns."""
+
+    row: FrameRow
+    trigger: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One frame matched in a clause: where its subject must stand before, its target."""
+
+    frame: Frame
+    opens: int  # the subject is named before this offset
+    verb_end: int  # plans and denials are looked for up to here
+    target: EntityMention
+    source: EntityMention | None = None  # the SITED shape names its own subject
