@@ -31,6 +31,7 @@ from service.nlp.relations.english_clauses import (
     prep_objects,
     speaker_by_default,
 )
+from service.nlp.relations.english_described import described
 from service.nlp.relations.english_frames import Pairs, matches, trigger_forms
 from service.nlp.relations.english_targets import targets
 from service.nlp.relations.table import (
@@ -361,4 +362,5 @@ _READERS = {
     RelationKind.MINE: frames.mine,
     RelationKind.VERDICT: frames.verdict,
     RelationKind.PLACE_POSSESSOR: frames.place_possessor,
+    RelationKind.DESCRIBED: described,
 }

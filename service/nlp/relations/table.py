@@ -219,6 +219,8 @@ class RelationKind(StrEnum):
     MINE = "mine"  # <target> is mine: "the bakery is officially ours"
     VERDICT = "verdict"  # <target> is <judgement>: "Teams is the worst", "X is useless"
     PLACE_POSSESSOR = "place_possessor"  # <source> is <target>'s <noun>: "X is Leith's best cafe"
+    # <name>, a <noun> <prep | poss | compound> <other>: "X, a cafe in Y", "X is Y's novel"
+    DESCRIBED = "described"
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
@@ -237,6 +239,7 @@ class RelationRow(BaseModel):
     # VERB_PREP: the lemmas the prepositional object must have ("club", "office")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
+    source_labels: tuple[EntityLabel, ...] = ()  # DESCRIBED: when set, the source must have one
     # English: verbs of the clause that undo it ("I lost my job at X", "stopped working at X")
     cancelled_by: tuple[str, ...] = ()
     when_negated: bool = False  # read from a denial only: "not a fan of X" is DISLIKES
@@ -281,6 +284,7 @@ class RelationRow(BaseModel):
             RelationKind.NOUN_PREP,
             RelationKind.OUR_PREP,
             RelationKind.NAME_IN,
+            RelationKind.DESCRIBED,
         }
         if self.kind in prep_kinds and not self.preps:
             raise ValueError(f"kind {self.kind.value!r} needs a 'preps' list")
