@@ -53,8 +53,12 @@ UNTRIGGERED = frozenset(
         RelationKind.POSSESSED_MODIFIER,
         RelationKind.OUR_PREP,
         RelationKind.NAME_IN,
+        RelationKind.TOOL_SUBJECT,
     }
 )
+# Kinds read last, whose relation stands only where no other row links the same two names: a
+# tool that serves the speaker is used, unless a row said more ("X hired me").
+FALLBACK = frozenset({RelationKind.TOOL_SUBJECT})
 # Particles the parser takes for prepositions: "based out of X", "moved over to X".
 PARTICLES = frozenset({"out", "up", "over", "back", "down", "off"})
 # Nouns that name an organisation, which is "based" in a place: "Our startup, X, is in Y".
@@ -73,8 +77,9 @@ class EnglishRelations:
         # Rows by trigger word, so that a token is tried only against rows it can start.
         self._by_word: dict[str, list[RelationRow]] = {}
         self._always: list[RelationRow] = []
+        self._fallback = [row for row in rows if row.kind in FALLBACK]
         for row in rows:
-            if row.kind in UNTRIGGERED:
+            if row.kind in UNTRIGGERED and row.kind not in FALLBACK:
                 self._always.append(row)
             for word in () if row.kind in UNTRIGGERED else row.trigger:
                 self._by_word.setdefault(word, []).append(row)
@@ -104,11 +109,29 @@ class EnglishRelations:
                         kind, source, target, f"dep:{row.id}", row.confidence
                     )
                     keep_relation(found, relation)
-        return _one_frame_per_name(found)
+        found = _one_frame_per_name(found)
+        for relation in self._fallback_relations(fact, sentence):
+            if not any(_links(old, relation) for old in found):
+                keep_relation(found, relation)
+        return found
+
+    def _fallback_relations(self, fact: FactContext, sentence: Span) -> list[RelationMention]:
+        return [
+            RelationMention(row.type, source, target, f"dep:{row.id}", row.confidence)
+            for token in sentence
+            for row in self._fallback
+            for source, target in _READERS[row.kind](fact, row, token)
+        ]
 
     def _rows_for(self, token: Token) -> list[RelationRow]:
         rows = [row for form in trigger_forms(token) for row in self._by_word.get(form, [])]
         return [*dict.fromkeys(rows), *self._always]
+
+
+def _links(a: RelationMention, b: RelationMention) -> bool:
+    """Whether two relations join the same two names, in either direction."""
+    ends = {a.source.name.casefold(), a.target.name.casefold()}
+    return ends == {b.source.name.casefold(), b.target.name.casefold()}
 
 
 def _organisation(fact: FactContext, source: Endpoint) -> bool:
@@ -363,4 +386,5 @@ _READERS = {
     RelationKind.VERDICT: frames.verdict,
     RelationKind.PLACE_POSSESSOR: frames.place_possessor,
     RelationKind.DESCRIBED: described,
+    RelationKind.TOOL_SUBJECT: frames.tool_subject,
 }

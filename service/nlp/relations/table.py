@@ -221,6 +221,9 @@ class RelationKind(StrEnum):
     PLACE_POSSESSOR = "place_possessor"  # <source> is <target>'s <noun>: "X is Leith's best cafe"
     # <name>, a <noun> <prep | poss | compound> <other>: "X, a cafe in Y", "X is Y's novel"
     DESCRIBED = "described"
+    # <tool> <verb> <me | my noun>: "X plans all my runs", "X saves me hours"; read only where
+    # no other row links the two
+    TOOL_SUBJECT = "tool_subject"
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
@@ -276,6 +279,7 @@ class RelationRow(BaseModel):
             RelationKind.POSSESSED_MODIFIER,
             RelationKind.OUR_PREP,
             RelationKind.NAME_IN,
+            RelationKind.TOOL_SUBJECT,
         }
         if needs_trigger and not self.trigger:
             raise ValueError(f"kind {self.kind.value!r} needs a 'trigger' list")
