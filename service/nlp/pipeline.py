@@ -29,7 +29,14 @@ from service.nlp.preferences.english import read_english
 from service.nlp.preferences.lexicon import Item, ItemSpan
 from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
 from service.nlp.relations.chinese_kin import kin_named
-from service.nlp.relations.discourse import Conversation, History, people_named, second_person
+from service.nlp.relations.discourse import (
+    Conversation,
+    History,
+    Kin,
+    english_kin_named,
+    people_named,
+    second_person,
+)
 from service.nlp.relations.extractor import (
     Endpoint,
     RelationExtractor,
@@ -161,12 +168,12 @@ class Extractor:
             done: list[Fact] = []
             for p in facts:
                 named = tuple(n for f in done for n in people_named(f.mentions, f.relations))
-                kin = tuple(k for f in done for k in kin_named(f.source_text, f.relations))
+                kin = tuple(k for f in done for k in _kin_named(f))
                 context = history.context(addressee, named, you, kin)
                 done.append(self._complete(p, gazetteer, context))
             history = history.after(
                 tuple(n for f in done for n in people_named(f.mentions, f.relations)),
-                tuple(k for f in done for k in kin_named(f.source_text, f.relations)),
+                tuple(k for f in done for k in _kin_named(f)),
             )
             completed.append(done)
         return completed
@@ -308,6 +315,13 @@ def addressed(messages: list[MessageIn]) -> list[str | None]:
         if message.speaker:
             last.append(message.speaker)
     return found
+
+
+def _kin_named(fact: Fact) -> list[Kin]:
+    """The kin and friends a fact names with their noun, in either language."""
+    if fact.lang == "en":
+        return list(english_kin_named(fact.relations))
+    return kin_named(fact.source_text, fact.relations)
 
 
 def whole_text_fact(text: str, facts: list[Fact], confidence: float | None) -> Fact:

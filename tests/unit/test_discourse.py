@@ -116,3 +116,37 @@ def test_the_antecedent_skips_the_excluded_and_needs_exactly_one() -> None:
     assert talk.antecedent(["pell"]) == "Osric"
     assert talk.antecedent([]) is None
     assert Conversation().antecedent([]) is None
+
+
+def test_a_kin_noun_stands_for_the_relative_named_before(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Wren", "My brother Osric just got a new job!"),
+            ("Pell", "Oh nice, where?"),
+            ("Wren", "My brother works at Quillhaven Press now."),
+        ],
+    )
+    assert ("Osric", "WORKS_AT", "Quillhaven Press") in found
+
+
+def test_two_relatives_by_one_noun_resolve_nobody(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Wren", "My brother Osric and my brother Thaddeus came over."),
+            ("Wren", "My brother works at Quillhaven Press now."),
+        ],
+    )
+    assert not {r for r in found if r[1] == "WORKS_AT"}
+
+
+def test_someone_elses_kin_noun_is_not_the_speakers(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Wren", "My brother Osric just got a new job!"),
+            ("Pell", "My brother works at Quillhaven Press now."),
+        ],
+    )
+    assert ("Osric", "WORKS_AT", "Quillhaven Press") not in found

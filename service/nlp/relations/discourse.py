@@ -9,6 +9,9 @@ that no name in the fact resolves is the speaker the message answers.
 Chinese 你 is the person the message addresses (``second_person``): the speaker it opens with as a
 vocative (美兰！…, 浩然你…), else the other speaker of a two-person conversation. With three
 speakers and no vocative, 你 names nobody.
+
+An English kin or friend noun without a name ("my brother works at X") is the one person an
+earlier fact named with that noun and owner ("my brother Sam"): ``english_kin_named``.
 """
 
 from __future__ import annotations
@@ -127,6 +130,16 @@ def _vocative(text: str, speaker: str | None, speakers: list[str]) -> str | None
 def _other(speaker: str | None, speakers: list[str]) -> str | None:
     others = [s for s in speakers if s != speaker]
     return others[0] if len(speakers) == 2 and len(others) == 1 else None
+
+
+def english_kin_named(relations: Iterable[RelationMention]) -> tuple[Kin, ...]:
+    """The kin and friends an English fact names by a noun, read from the word each relation
+    was read from: "my brother Sam" is the speaker's brother."""
+    return tuple(
+        Kin(r.source.name, r.via, r.target.name)
+        for r in relations
+        if r.type in _PERSON_TARGETS and r.via and r.target.start is not None
+    )
 
 
 NO_CONVERSATION = Conversation()

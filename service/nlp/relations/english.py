@@ -106,7 +106,7 @@ class EnglishRelations:
                     moved = row.type is RelationType.LIVES_IN and _organisation(fact, source)
                     kind = RelationType.LOCATED_IN if moved else row.type
                     relation = RelationMention(
-                        kind, source, target, f"dep:{row.id}", row.confidence
+                        kind, source, target, f"dep:{row.id}", row.confidence, token.lemma_.lower()
                     )
                     keep_relation(found, relation)
         found = _one_frame_per_name(found)

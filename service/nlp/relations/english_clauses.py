@@ -108,6 +108,10 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
     owners = [c for c in token.children if c.dep_ == "poss"]
     if token.lemma_.lower() in COLLECTIVE and owners:  # "my team works in X": the speaker
         return endpoint(fact, owners[0])
+    if token.pos_ == "NOUN" and owners and fact.covering(token) is None:
+        named = _relative(fact, token, owners[0])
+        if named is not None:  # "my brother works at X", after "my brother Sam"
+            return named
     mention = fact.covering(token)
     # "at Larkspur Dental lol", "Oaxaca tbh", "at Halden College 😩": a filler or an emoji the
     # parser took for the noun that the name modifies.
@@ -125,6 +129,15 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
     if span is not None and token.ent_type_ not in NOT_NAMES:  # "in May" names no thing
         return Endpoint(fact.text[span[0] : span[1]], EntityLabel.OTHER, span[0], span[1])
     return None
+
+
+def _relative(fact: FactContext, noun: Token, owner: Token) -> Endpoint | None:
+    """The person the batch named earlier as the owner's kin or friend by this noun."""
+    whose = endpoint(fact, owner)
+    if whose is None:
+        return None
+    name = fact.conversation.kin_of(whose.name, noun.lemma_.lower())
+    return Endpoint(name, EntityLabel.PERSON) if name is not None else None
 
 
 def _relative_antecedent(pronoun: Token) -> Token | None:

@@ -195,6 +195,7 @@ class RelationMention:
     target: Endpoint
     extractor: str  # "dep:<row id>" (English, from the parse) or "pattern:<row id>" (Chinese)
     confidence: float
+    via: str = ""  # English: the lemma of the word read as its trigger ("sister", "work")
 
 
 class RelationKind(StrEnum):
