@@ -36,6 +36,7 @@ from service.nlp.relations.english_frames import Pairs, matches, trigger_forms
 from service.nlp.relations.english_targets import targets
 from service.nlp.relations.table import (
     Endpoint,
+    Recipient,
     RelationKind,
     RelationMention,
     RelationRow,
@@ -222,6 +223,10 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
     sources = _sources(fact, row, token)
+    if row.recipient is not Recipient.IGNORED:
+        recipients, objects = _recipients(fact, token, objects)
+        if recipients or row.recipient is Recipient.REQUIRED:
+            sources = recipients
     agents = [o for c in token.children if c.dep_ == "agent" for o in c.children]
     if agents:  # "X was founded by Ingrid": the agent does it to the passive subject
         objects = [c for c in token.children if c.dep_ == "nsubjpass"]
@@ -231,6 +236,21 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _recipients(
+    fact: FactContext, verb: Token, objects: list[Token]
+) -> tuple[list[Endpoint], list[Token]]:
+    """Whom a verb of giving gives to, and what it gives: "got me X", "bought X for Sam", and
+    "bought Sam a X", which the small model parses as two objects."""
+    given = [c for c in verb.children if c.dep_ == "dative"]
+    if len(objects) > 1:
+        given, objects = [*given, objects[0]], objects[1:]
+    # "got a Kindle for Sam": the parser may hang "for" on the object.
+    given += prep_objects(verb, ("for",), depth=0)
+    given += [o for obj in objects for o in prep_objects(obj, ("for",), depth=0)]
+    people = [e for e in (endpoint(fact, t) for t in given) if e is not None and _is_person(e)]
+    return people, objects
 
 
 def _copula_subject(noun: Token) -> Token | None:

@@ -228,6 +228,14 @@ class RelationKind(StrEnum):
     REGEX = "regex"  # Chinese: named groups src and tgt
 
 
+class Recipient(StrEnum):
+    """Whether a verb's recipient ("got me X", "bought X for Sam") is the relation's source."""
+
+    IGNORED = "ignored"  # the subject is the source, recipient or not
+    PREFERRED = "preferred"  # the recipient when there is one, else the subject ("bought")
+    REQUIRED = "required"  # the recipient, and without one nothing ("gave")
+
+
 class RelationRow(BaseModel):
     """One row of the relation table."""
 
@@ -248,6 +256,7 @@ class RelationRow(BaseModel):
     cancelled_by: tuple[str, ...] = ()
     when_negated: bool = False  # read from a denial only: "not a fan of X" is DISLIKES
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
+    recipient: Recipient = Recipient.IGNORED  # VERB_OBJECT: "Sam got me X" is mine
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
     regex: str | None = None
     person_type: RelationType | None = None  # the type when the source is a person (X在Y)
