@@ -91,3 +91,48 @@ def test_no_description_no_relation(
 ) -> None:
     found = find_en(finder, english, text, **labels)
     assert not {t for t in found if t[1] in {"CREATED", "LOCATED_IN"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "expected"),
+    [
+        # a group, a workplace, a school of one's own, named beside the noun
+        ("our choir, Voxtide, has a gig Friday", {"Voxtide": ORG}, ("MEMBER_OF", "Voxtide")),
+        ("Voxtide is my band", {"Voxtide": ORG}, ("MEMBER_OF", "Voxtide")),
+        ("my company Quillwork is hiring", {"Quillwork": ORG}, ("WORKS_AT", "Quillwork")),
+        (
+            "my old school, Ashgrove High, closed",
+            {"Ashgrove_High": ORG},
+            ("STUDIES_AT", "Ashgrove High"),
+        ),
+    ],
+)
+def test_an_owned_group_noun_names_the_speakers_group(
+    finder: RelationExtractor,
+    english: Language,
+    text: str,
+    labels: dict[str, EntityLabel],
+    expected: tuple[str, str],
+) -> None:
+    assert ("Ann", *expected) in find_en(finder, english, text, **labels)
+
+
+def test_my_favourite_band_is_no_band_of_mine(finder: RelationExtractor, english: Language) -> None:
+    found = find_en(finder, english, "Voxtide is my favourite band", Voxtide=ORG)
+    assert ("Ann", "MEMBER_OF", "Voxtide") not in found
+
+
+def test_a_plural_kin_noun_relates_each_name(finder: RelationExtractor, english: Language) -> None:
+    found = find_en(
+        finder, english, "my sisters Ingrid and Bo are visiting", Ingrid=PERSON, Bo=PERSON
+    )
+    assert {("Ann", "FAMILY_OF", "Ingrid"), ("Ann", "FAMILY_OF", "Bo")} <= found
+
+
+def test_an_organisation_that_opened_in_a_place_is_there(
+    finder: RelationExtractor, english: Language
+) -> None:
+    found = find_en(
+        finder, english, "Quillwork opened in Tartu in 2015", Quillwork=ORG, Tartu=PLACE
+    )
+    assert ("Quillwork", "LOCATED_IN", "Tartu") in found

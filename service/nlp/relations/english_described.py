@@ -1,6 +1,7 @@
 """English relations read from a noun that describes a name, with or without a verb: "Crumbs
 is a tiny cafe in Leith", "Crumbs, a cafe in Leith", "a Tartu startup called Pellworth",
-"Salt Roads is Halvard's first novel", "a podcast by Imani".
+"Salt Roads is Halvard's first novel", "a podcast by Imani", "our choir, Voxtide"
+(the speaker's group).
 
 The row's ``trigger`` lists the describing nouns (a class of nouns, as data), its ``preps``
 the slots of the noun that name the other end: a preposition ("in", "by"), "poss" (the

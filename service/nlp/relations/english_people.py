@@ -48,8 +48,12 @@ def kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     owners = [c for h in hosts for c in h.children if c.dep_ == "poss" and c.i != name.i]
     default = fact.speaker if row.speaker_default else None
     owner = endpoint(fact, owners[0]) if owners else default
-    if owner is not None:
-        yield owner, relative
+    if owner is None:
+        return
+    yield owner, relative
+    if token.tag_ in {"NNS", "NNPS"}:  # "my sisters Ingrid and Bo": each of them
+        for other in (e for c in name.conjuncts if (e := endpoint(fact, c)) is not None):
+            yield owner, Endpoint(other.name, EntityLabel.PERSON, other.start, other.end)
 
 
 def _kin_of_speaker(fact: FactContext, token: Token) -> Pairs:
