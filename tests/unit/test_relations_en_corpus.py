@@ -496,6 +496,9 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("you should totally move to Ghent!", {"Ghent": PLACE}),
     ("they're huge fans of Arsenal", {"Arsenal": ORG}),
     ("my friend's cousin lives in Hobart", {"Hobart": PLACE}),
+    # one lives in places, not in tools
+    ("I've been living in Ledgerly lately", {"Ledgerly": PRODUCT}),
+    ("we moved our infra to Stackwise", {"Stackwise": PRODUCT}),
 ]
 
 
