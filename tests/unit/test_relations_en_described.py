@@ -136,3 +136,27 @@ def test_an_organisation_that_opened_in_a_place_is_there(
         finder, english, "Quillwork opened in Tartu in 2015", Quillwork=ORG, Tartu=PLACE
     )
     assert ("Quillwork", "LOCATED_IN", "Tartu") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "home"),
+    [
+        # one travels from home: each subject lives there
+        (
+            "my husband Bo and I will drive down from Tartu on Friday",
+            {"Bo": PERSON, "Tartu": PLACE},
+            {("Ann", "LIVES_IN", "Tartu"), ("Bo", "LIVES_IN", "Tartu")},
+        ),
+        # a trip back from a place is a visit there, not a home
+        ("Halvard flew back from Tartu yesterday", {"Halvard": PERSON, "Tartu": PLACE}, set()),
+    ],
+)
+def test_travel_from_a_place_starts_at_home(
+    finder: RelationExtractor,
+    english: Language,
+    text: str,
+    labels: dict[str, EntityLabel],
+    home: set[tuple[str, str, str]],
+) -> None:
+    found = find_en(finder, english, text, **labels)
+    assert {t for t in found if t[1] == "LIVES_IN"} == home

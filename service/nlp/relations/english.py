@@ -183,11 +183,11 @@ def _said(row: RelationRow, token: Token) -> bool:
 
 
 def _cancelled(row: RelationRow, token: Token) -> bool:
-    """ "I lost my job at X", "I stopped working at X", "started college at X" (no job): the
-    clause's verb, its head or its object undoes the relation."""
+    """ "I lost my job at X", "I stopped working at X", "started college at X" (no job), "flew
+    back from X" (no home): the clause's verb, its head, its object or an adverb undoes it."""
     verb = clause_verb(token)
     words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
-    words |= {c.lemma_.lower() for c in verb.children if c.dep_ == "dobj"}
+    words |= {c.lemma_.lower() for c in verb.children if c.dep_ in {"dobj", "advmod"}}
     return not words.isdisjoint(row.cancelled_by)
 
 
