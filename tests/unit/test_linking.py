@@ -42,6 +42,7 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
     [
         ("Acme Robotics", "ORG", ["acme"]),
         ("Finch Analytics", "ORG", ["finch"]),
+        ("Jackson State", "ORG", []),  # "Jackson" is the town it is named for
         ("University of Washington", "ORG", ["uw"]),
         ("Zion National Park", "PLACE", ["zion"]),
         ("Rebecca Stone", "PERSON", ["rebecca", "becca", "becky"]),

@@ -61,6 +61,33 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("I left my Corvala at the garage.", "Corvala", "PRODUCT frame:owned"),
         ("That amp beats his battered Brevik.", "Brevik", "PRODUCT frame:owned"),
         ("Honestly this Zuno never listens to me.", "Zuno", "PRODUCT frame:owned"),
+        # a given name pointed at is a thing all the same
+        ("Honestly this Beatrix never listens to me.", "Beatrix", "PRODUCT frame:owned"),
+        (
+            "We grabbed pizza from Marco Tarrant's after the game.",
+            "Marco Tarrant",
+            "ORG frame:business",
+        ),
+        ("Marlow's has been open since 1990.", "Marlow", "ORG frame:business"),
+        ("We walked around downtown Cleveland all day.", "Cleveland", "PLACE frame:place_modifier"),
+        ("We drove down from Charlotte on Friday.", "Charlotte", "PLACE frame:known_place"),
+        ("Taco Loco (Fresno) has the best tacos.", "Taco Loco", "ORG frame:branch"),
+        ("Quinta tickets sold out in an hour.", "Quinta", "EVENT frame:event_part"),
+        ("We got tickets to Riverbloom for August.", "Riverbloom", "EVENT frame:event_part"),
+        (
+            "The band opens the tour at Riverbloom next week.",
+            "Riverbloom",
+            "EVENT frame:event_venue",
+        ),
+        ("I quit my job at Dunmore last week.", "Dunmore", "ORG frame:employment"),
+        ("handing in my notice at Dunmore Friday", "Dunmore", "ORG frame:employment"),
+        (
+            "Brenna plans my workouts, honestly the best app ever.",
+            "Brenna",
+            "PRODUCT frame:described_app",
+        ),
+        ("Wow, 90 day streak! Quillo keeps me honest.", "Quillo", "PRODUCT context:app"),
+        ("Ohio State won the game again.", "Ohio State", "ORG head:org"),
     ],
 )
 def test_english_context_votes(
@@ -81,6 +108,31 @@ def test_a_person_after_a_possessive_is_owned_by_nobody(
     evidence: TypeEvidence, english: Language, text: str, name: str
 ) -> None:
     assert not any("frame:owned" in v for v in voted(evidence, english, text, name))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "frame"),
+    [
+        ("We stayed at Emma's place.", "Emma", "frame:business"),  # her place, a noun after
+        ("Ask Kenta about the app.", "Kenta", "context:app"),  # NER's person: not an app
+        ("I moved to Washington state last year.", "Washington", "head:org"),
+        ("Jonah booked tickets for us.", "Jonah", "frame:event_part"),
+    ],
+)
+def test_a_frame_does_not_fire_beside_its_look_alike(
+    evidence: TypeEvidence, english: Language, text: str, name: str, frame: str
+) -> None:
+    assert not any(frame in v for v in voted(evidence, english, text, name))
+
+
+def test_a_first_name_possessive_weighs_less_than_the_given_name(
+    evidence: TypeEvidence, english: Language
+) -> None:
+    doc = english("Dinner at Emma's tonight?")
+    span = doc.char_span(10, 14)
+    assert span is not None
+    weights = {v.why: (v.label, v.weight) for v in evidence.english(span)}
+    assert weights["frame:business"][1] < weights["gazetteer:given_name"][1]
 
 
 def test_a_family_name_prefix_is_no_product_shape(

@@ -79,6 +79,8 @@ class ShortFormRules:
 
     org_suffixes_en: tuple[str, ...]
     place_suffixes_en: tuple[str, ...]
+    # Words after a town an organisation is named for: Jackson State is not "Jackson".
+    town_named_suffixes_en: frozenset[str]
     initials_skip_en: frozenset[str]
     nicknames_en: dict[str, tuple[str, ...]]
     org_suffixes_zh: tuple[str, ...]
@@ -102,6 +104,7 @@ def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
     return ShortFormRules(
         org_suffixes_en=tuple(raw["org_suffixes_en"]),
         place_suffixes_en=tuple(raw["place_suffixes_en"]),
+        town_named_suffixes_en=frozenset(raw.get("town_named_suffixes_en", [])),
         initials_skip_en=frozenset(raw["initials_skip_en"]),
         nicknames_en={k: tuple(v) for k, v in raw["nicknames_en"].items()},
         # Longest first: 有限公司 is stripped whole, not as 公司.
@@ -160,6 +163,7 @@ def _organisation_short_forms(words: list[str], rules: ShortFormRules) -> list[s
         stripped = words[:-1]  # Finch Analytics -> finch
     short = " ".join(stripped)
     keep = len(short) >= rules.min_short_chars_en and stripped[-1] not in rules.initials_skip_en
+    keep = keep and words[-1] not in rules.town_named_suffixes_en
     forms = [short] if keep else []
     significant = [w for w in words if w not in rules.initials_skip_en]
     if len(words) >= 3 and len(significant) >= 2:

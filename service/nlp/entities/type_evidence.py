@@ -30,6 +30,7 @@ from spacy.tokens import Span, Token
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
+from service.nlp.entities.english_type_frames import english_frame_votes
 from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote, casefold_name
 
 TYPE_EVIDENCE_PATH = NLP_MODELS_DIR / "type_evidence.json"
@@ -38,6 +39,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _NAMED_KINDS = frozenset(
     {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.EVENT}
 )
+_GIVEN_NAME = "gazetteer:given_name"
 
 
 class Weights(BaseModel):
@@ -55,6 +57,13 @@ class Weights(BaseModel):
     relation: float
     world_place: float
     given_name: float
+    business_possessive: float = 1.5  # "from Lou Malnati's": a shop named by its owner
+    home_possessive: float = 0.5  # "at Gino's": a shop, or his home: less than a given name
+    event_frame: float = 1.2  # "tickets to X"
+    event_venue: float = 0.7  # "the tour at X": a festival, or a venue
+    place_modifier: float = 1.5  # "downtown X"
+    branch: float = 1.5  # "X (Fresno)"
+    product_context: float = 0.7  # a name in a message about apps
 
 
 class EnglishWords(BaseModel):
@@ -68,8 +77,15 @@ class EnglishWords(BaseModel):
     product_verbs: frozenset[str]
     kind_nouns: dict[EntityLabel, frozenset[str]]
     product_parts: frozenset[str]
-    owners: frozenset[str]  # possessives and demonstratives before a thing: my Tesla
+    owners: frozenset[str]  # possessives before a thing: my Tesla
+    pointers: frozenset[str] = frozenset()  # demonstratives: this Zuno (never a person)
     not_surnames: frozenset[str]  # words that end organisations' names (Jackson State)
+    capitalised_org_heads: frozenset[str] = frozenset()  # "Ohio State", not "Ohio state"
+    place_modifiers: frozenset[str] = frozenset()
+    event_part_nouns: frozenset[str] = frozenset()
+    event_nouns: frozenset[str] = frozenset()
+    employment_nouns: frozenset[str] = frozenset()
+    app_nouns: frozenset[str] = frozenset()
     org_part_nouns: frozenset[str]
     device_verbs: frozenset[str]
     employer_verbs: frozenset[str]
@@ -123,6 +139,9 @@ class Gazetteers:
     places: frozenset[str]
     given_names: frozenset[str]
 
+    def is_given_name(self, surface: str) -> bool:
+        return casefold_name(surface) in self.given_names
+
     def votes(self, surface: str, weights: Weights) -> list[TypeVote]:
         name = casefold_name(surface)
         place = name in self.places
@@ -134,7 +153,7 @@ class Gazetteers:
             return [TypeVote(EntityLabel.PLACE, weights.world_place, "gazetteer:place")]
         # "Jackson State", "Florence Nightingale Hospital": a head word says more than a first name.
         if person and not place and len(name.split()) <= 2 and not _headed(name):
-            return [TypeVote(EntityLabel.PERSON, weights.given_name, "gazetteer:given_name")]
+            return [TypeVote(EntityLabel.PERSON, weights.given_name, _GIVEN_NAME)]
         return []
 
 
@@ -178,7 +197,7 @@ class TypeEvidence:
         """Votes for the mention that is ``span`` of a parsed doc."""
         words, weights = self.table.en, self.table.weights
         votes = self.gazetteers.votes(span.text, weights)
-        votes += _head_votes(span[-1].lower_, words, weights)
+        votes += _head_votes(span, words, weights)
         if _looks_like_a_product(span.text):
             votes.append(TypeVote(EntityLabel.PRODUCT, weights.place_frame, "name:product"))
         before = _word_before(span)
@@ -186,13 +205,27 @@ class TypeEvidence:
             votes.append(TypeVote(EntityLabel.PERSON, weights.title, "frame:title"))
         elif _named_person(span, before, words.person_nouns):
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
-        votes += _frame_votes(span, words, weights)
+        votes += self._known_place(_frame_votes(span, words, weights), span.text)
+        votes += english_frame_votes(span, words, weights, self.gazetteers.is_given_name)
         if before is not None and before.lower_ == "the" and span[0].ent_type_ == "PERSON":
             # "three hours in the Uffizi": no one is "the <name>"; NER's PERSON is a guess
             votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:the_name"))
         votes += _kind_votes(span, words, weights)
         if not any(v.label in _NAMED_KINDS for v in votes):  # "our Jenna" is a person
-            votes += _owned_votes(span, words, weights)
+            votes += _owned_votes(span, words.owners | words.pointers, words, weights)
+        elif not any(v.label in _NAMED_KINDS and v.why != _GIVEN_NAME for v in votes):
+            # "this Alexa": no one points at a person by a bare given name
+            votes += _owned_votes(span, words.pointers, words, weights)
+        return votes
+
+    def _known_place(self, votes: list[TypeVote], name: str) -> list[TypeVote]:
+        """A place frame ("drive down from X") about a name of the world's places outweighs
+        its being a given name too (the gazetteers then say nothing of it)."""
+        if any(v.why == "frame:place" for v in votes) and casefold_name(name) in (
+            self.gazetteers.places
+        ):
+            weight = self.table.weights.world_place
+            votes.append(TypeVote(EntityLabel.PLACE, weight, "frame:known_place"))
         return votes
 
     def chinese(self, text: str, start: int, end: int) -> list[TypeVote]:
@@ -282,7 +315,10 @@ def _looks_like_a_product(name: str) -> bool:
     return bool(_CAMEL.search(name) or _MODEL_NUMBER.search(name))
 
 
-def _head_votes(head: str, words: EnglishWords, weights: Weights) -> list[TypeVote]:
+def _head_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeVote]:
+    head = span[-1].lower_
+    if len(span) > 1 and span[-1].text in words.capitalised_org_heads:  # "Ohio State"
+        return [TypeVote(EntityLabel.ORG, weights.head, "head:org")]
     if head in words.event_heads:
         return [TypeVote(EntityLabel.EVENT, weights.head, "head:event")]
     if head in words.org_heads:
@@ -307,15 +343,17 @@ def _word_before(span: Span) -> Token | None:
     return token if token.is_alpha or token.text.rstrip(".").isalpha() else None
 
 
-def _owned_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeVote]:
+def _owned_votes(
+    span: Span, owners: frozenset[str], words: EnglishWords, weights: Weights
+) -> list[TypeVote]:
     """ "my Tesla", "his cheap Squier", "this Nimbus": a name owned or pointed at like a thing.
     People are named bare or after a kin or role noun ("my sister Emma"), which the parse
     makes the head, so the name is then no noun phrase's head with a determiner of its own."""
     root = span.root
     if root.dep_ in {"compound", "appos"} or span[0].lower_.rstrip(".") in words.titles:
         return []
-    owners = [c for c in root.children if c.i < span.start and c.lower_ in words.owners]
-    if not owners:
+    owning = [c for c in root.children if c.i < span.start and c.lower_ in owners]
+    if not owning:
         return []
     return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:owned")]
 
