@@ -88,6 +88,10 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ),
         ("Wow, 90 day streak! Quillo keeps me honest.", "Quillo", "PRODUCT context:app"),
         ("Ohio State won the game again.", "Ohio State", "ORG head:org"),
+        ("We spent a week in northern Portugal.", "Portugal", "PLACE frame:place_modifier"),
+        ("Heading to Riverfest tomorrow!", "Riverfest", "EVENT head:event"),
+        ("DragonCon was amazing this year.", "DragonCon", "EVENT head:event"),
+        ("The Eastfield Homecoming is Saturday.", "Eastfield Homecoming", "EVENT head:event"),
     ],
 )
 def test_english_context_votes(
@@ -117,6 +121,8 @@ def test_a_person_after_a_possessive_is_owned_by_nobody(
         ("Ask Kenta about the app.", "Kenta", "context:app"),  # NER's person: not an app
         ("I moved to Washington state last year.", "Washington", "head:org"),
         ("Jonah booked tickets for us.", "Jonah", "frame:event_part"),
+        ("I grew up in North Berwick.", "Berwick", "frame:place_modifier"),
+        ("We watched a falcon with Falcon.", "Falcon", "head:event"),
     ],
 )
 def test_a_frame_does_not_fire_beside_its_look_alike(

@@ -70,7 +70,8 @@ def _business_possessive(span: Span) -> bool:
 
 
 def _is_place_modifier(token: Token, span: Span, words: EnglishWords) -> bool:
-    return token.i < span.start and token.lower_ in words.place_modifiers
+    # lower case: "North" in "North Berwick" is part of a name
+    return token.i < span.start and token.text.islower() and token.text in words.place_modifiers
 
 
 def _branch(span: Span, is_given_name: Callable[[str], bool]) -> bool:

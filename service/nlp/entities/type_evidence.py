@@ -84,6 +84,8 @@ class EnglishWords(BaseModel):
     place_modifiers: frozenset[str] = frozenset()
     event_part_nouns: frozenset[str] = frozenset()
     event_nouns: frozenset[str] = frozenset()
+    event_suffixes: tuple[str, ...] = ()  # one-word names: "Riverfest"
+    event_camel_suffixes: tuple[str, ...] = ()  # "DragonCon", not "Falcon"
     employment_nouns: frozenset[str] = frozenset()
     app_nouns: frozenset[str] = frozenset()
     org_part_nouns: frozenset[str]
@@ -319,13 +321,23 @@ def _head_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeV
     head = span[-1].lower_
     if len(span) > 1 and span[-1].text in words.capitalised_org_heads:  # "Ohio State"
         return [TypeVote(EntityLabel.ORG, weights.head, "head:org")]
-    if head in words.event_heads:
+    if head in words.event_heads or _one_word_event(span[-1].text, words):
         return [TypeVote(EntityLabel.EVENT, weights.head, "head:event")]
     if head in words.org_heads:
         return [TypeVote(EntityLabel.ORG, weights.head, "head:org")]
     if head in words.place_heads:
         return [TypeVote(EntityLabel.PLACE, weights.head, "head:place")]
     return []
+
+
+def _one_word_event(word: str, words: EnglishWords) -> bool:
+    """ "Riverfest", "DragonCon": a festival's or convention's mark inside one word."""
+    if len(word) > 6 and word.lower().endswith(words.event_suffixes):
+        return True
+    return any(
+        word.endswith(s) and len(word) > len(s) and word[-len(s) - 1].islower()
+        for s in words.event_camel_suffixes
+    )
 
 
 def _named_person(span: Span, before: Token | None, nouns: frozenset[str]) -> bool:
