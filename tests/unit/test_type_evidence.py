@@ -90,6 +90,7 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Ohio State won the game again.", "Ohio State", "ORG head:org"),
         ("We spent a week in northern Portugal.", "Portugal", "PLACE frame:place_modifier"),
         ("Heading to Riverfest tomorrow!", "Riverfest", "EVENT head:event"),
+        ("Are you still on Quillo these days?", "Quillo", "PRODUCT frame:on_platform"),
         ("DragonCon was amazing this year.", "DragonCon", "EVENT head:event"),
         ("The Eastfield Homecoming is Saturday.", "Eastfield Homecoming", "EVENT head:event"),
     ],
@@ -122,6 +123,7 @@ def test_a_person_after_a_possessive_is_owned_by_nobody(
         ("I moved to Washington state last year.", "Washington", "head:org"),
         ("Jonah booked tickets for us.", "Jonah", "frame:event_part"),
         ("I grew up in North Berwick.", "Berwick", "frame:place_modifier"),
+        ("We were on Maui for a week.", "Maui", "frame:on_platform"),  # a place
         ("We watched a falcon with Falcon.", "Falcon", "head:event"),
     ],
 )

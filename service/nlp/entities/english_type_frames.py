@@ -8,7 +8,8 @@
 - what tickets are for is an event: "Quinta tickets", "tickets to Riverbloom" (EVENT), and
   where a tour or a set is played, weakly: "open the tour at Riverbloom";
 - where a job is held is an employer: "my notice at Kroger", "a shift at Kroger" (ORG);
-- a name described as an app in its clause ("Brenna plans my runs, the best app ever"), or
+- being on a name that is no place ("we're still on Grafana"), weakly, and a name described
+  as an app in its clause ("Brenna plans my runs, the best app ever"), or
   named, not as a person, in a message about apps ("my streak", "the subscription"): PRODUCT.
 
 The words are data (nlp_models/type_evidence.json); each frame is a few token comparisons on
@@ -28,11 +29,15 @@ if TYPE_CHECKING:
     from service.nlp.entities.type_evidence import EnglishWords, Weights
 
 _POSSESSIVE = frozenset({"'s", "’s"})
-_PLACE_ENTITIES = frozenset({"GPE", "LOC"})
+_PLACE_ENTITIES = frozenset({"GPE", "LOC", "FAC"})
 
 
 def english_frame_votes(
-    span: Span, words: EnglishWords, weights: Weights, is_given_name: Callable[[str], bool]
+    span: Span,
+    words: EnglishWords,
+    weights: Weights,
+    is_given_name: Callable[[str], bool],
+    is_place: Callable[[str], bool],
 ) -> list[TypeVote]:
     """The votes of this module's frames for the mention ``span``."""
     votes = []
@@ -48,6 +53,8 @@ def english_frame_votes(
     votes += _event_votes(span, words, weights)
     if _prep_object_of(span, {"at"}, words.employment_nouns):
         votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:employment"))
+    if _on_a_platform(span) and not is_place(span.text):
+        votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_context, "frame:on_platform"))
     if _described_as_an_app(span, words):
         votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:described_app"))
     elif _in_app_talk(span, words):
@@ -115,6 +122,15 @@ def _prep_object_of(span: Span, preps: set[str], nouns: frozenset[str]) -> bool:
         return True
     objects = (c for c in attached.children if c.dep_ in {"dobj", "obj"})
     return attached.pos_ in {"VERB", "AUX"} and any(o.lemma_.lower() in nouns for o in objects)
+
+
+def _on_a_platform(span: Span) -> bool:
+    """ "we're still on Grafana", "are you on Quillo?": being on a named thing that is no
+    place (the caller asks the gazetteer) is using it."""
+    root = span.root
+    prep = root.head
+    on = root.dep_ == "pobj" and prep.lower_ == "on" and prep.head.lemma_ == "be"
+    return on and root.ent_type_ not in _PLACE_ENTITIES  # "on Maui"
 
 
 def _described_as_an_app(span: Span, words: EnglishWords) -> bool:

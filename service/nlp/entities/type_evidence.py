@@ -144,6 +144,9 @@ class Gazetteers:
     def is_given_name(self, surface: str) -> bool:
         return casefold_name(surface) in self.given_names
 
+    def is_place(self, surface: str) -> bool:
+        return casefold_name(surface) in self.places
+
     def votes(self, surface: str, weights: Weights) -> list[TypeVote]:
         name = casefold_name(surface)
         place = name in self.places
@@ -208,7 +211,10 @@ class TypeEvidence:
         elif _named_person(span, before, words.person_nouns):
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
         votes += self._known_place(_frame_votes(span, words, weights), span.text)
-        votes += english_frame_votes(span, words, weights, self.gazetteers.is_given_name)
+        gazetteers = self.gazetteers
+        votes += english_frame_votes(
+            span, words, weights, gazetteers.is_given_name, gazetteers.is_place
+        )
         if before is not None and before.lower_ == "the" and span[0].ent_type_ == "PERSON":
             # "three hours in the Uffizi": no one is "the <name>"; NER's PERSON is a guess
             votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:the_name"))
