@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from service.core.errors import ConfigurationError
-from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.chinese_grammar_table import load_grammar
 from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.extractor import RelationExtractor
+from tests.mentions import mentions
 
 L = EntityLabel
 
@@ -22,15 +23,6 @@ L = EntityLabel
 @pytest.fixture(scope="module")
 def grammar() -> ChineseGrammar:
     return ChineseGrammar()
-
-
-def mentions(text: str, labels: dict[str, EntityLabel]) -> list[EntityMention]:
-    found, after = [], 0
-    for name, label in labels.items():
-        start = text.index(name, after)
-        after = start + len(name)
-        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
-    return found
 
 
 def find(grammar: ChineseGrammar, text: str, **labels: EntityLabel) -> set[tuple[str, str, str]]:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.extractor import RelationExtractor
+from tests.mentions import mentions
 
 L = EntityLabel
 Triple = tuple[str, str, str]
@@ -18,15 +19,6 @@ Triple = tuple[str, str, str]
 @pytest.fixture(scope="module")
 def grammar() -> ChineseGrammar:
     return ChineseGrammar()
-
-
-def mentions(text: str, labels: dict[str, EntityLabel]) -> list[EntityMention]:
-    found, after = [], 0
-    for name, label in labels.items():
-        start = text.index(name, after)
-        after = start + len(name)
-        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
-    return found
 
 
 def find(grammar: ChineseGrammar, text: str, labels: dict[str, EntityLabel]) -> set[Triple]:

@@ -7,22 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.chinese_kin import KinStatements, Said, kin_named, kin_subject
 from service.nlp.relations.discourse import Conversation, Kin
 from service.nlp.relations.extractor import RelationExtractor
+from tests.mentions import mentions
 
 L = EntityLabel
 Triple = tuple[str, str, str]
-
-
-def mentions(text: str, labels: dict[str, EntityLabel]) -> list[EntityMention]:
-    found, after = [], 0
-    for name, label in labels.items():
-        start = text.index(name, after)
-        after = start + len(name)
-        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
-    return found
 
 
 KIN_STATED: list[tuple[str, dict[str, EntityLabel], Triple]] = [

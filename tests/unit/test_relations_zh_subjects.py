@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.chinese_subjects import is_you, rhetorical
 from service.nlp.relations.discourse import Conversation, second_person
 from service.nlp.relations.extractor import RelationExtractor
+from tests.mentions import mentions
 
 L = EntityLabel
 Triple = tuple[str, str, str]
@@ -19,15 +20,6 @@ Triple = tuple[str, str, str]
 @pytest.fixture(scope="module")
 def extractor() -> RelationExtractor:
     return RelationExtractor()
-
-
-def mentions(text: str, labels: dict[str, EntityLabel]) -> list[EntityMention]:
-    found, after = [], 0
-    for name, label in labels.items():
-        start = text.index(name, after)
-        after = start + len(name)
-        found.append(EntityMention(name, label, start, start + len(name), "test", 1.0))
-    return found
 
 
 def find(
