@@ -489,7 +489,7 @@ def _hedges(child: Token) -> bool:
 
 def _asks(verb: Token) -> bool:
     """A question clause: "?" and the auxiliary before the subject, or a wh-word first."""
-    if not verb.sent.text.rstrip().endswith("?"):
+    if not _ends_with_question_mark(verb):
         return False
     subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
     auxiliaries = [c for c in verb.children if c.dep_ in {"aux", "auxpass"}]
@@ -498,6 +498,17 @@ def _asks(verb: Token) -> bool:
     inverted = bool(subjects and auxiliaries and min(a.i for a in auxiliaries) < subjects[0].i)
     first = min((t for t in verb.subtree), key=lambda t: t.i)
     return inverted or not subjects or first.tag_ in INTERROGATIVE
+
+
+def _ends_with_question_mark(token: Token) -> bool:
+    """Whether the token's sentence ends with "?" (its text right-stripped): read from its last
+    tokens, since building the sentence's text costs a Token object per word."""
+    sentence, doc = token.sent, token.doc
+    for i in range(sentence.end - 1, sentence.start - 1, -1):
+        text: str = doc[i].text.rstrip()
+        if text:
+            return text.endswith("?")
+    return False
 
 
 def happened(token: Token) -> bool:
