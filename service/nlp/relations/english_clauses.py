@@ -9,7 +9,10 @@ it is negated, asked or conditional, and it happened unless it is planned or in 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import wraps
+from typing import TypeVar
 
 from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 from spacy.tokens import Token
@@ -58,6 +61,27 @@ PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", 
 HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
 UNREAL_VERBS = frozenset({"wish", "imagine", "pretend", "dream", "suppose"})
 FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
+# Where a parsed doc keeps the answers of _once_per_token (Doc.user_data).
+_ANSWERS = "engram.relations.clause_answers"
+
+_Answer = TypeVar("_Answer")
+
+
+def _once_per_token(read: Callable[[Token], _Answer]) -> Callable[[Token], _Answer]:
+    """``read`` computed once per token of a doc and kept with the doc: every row a trigger
+    word starts asks the same clause question of it again. Answers must not be mutated."""
+    question = read.__name__
+
+    @wraps(read)
+    def answer(token: Token) -> _Answer:
+        answers = token.doc.user_data.setdefault(_ANSWERS, {})
+        key = (question, token.i)
+        if key not in answers:
+            answers[key] = read(token)
+        found: _Answer = answers[key]
+        return found
+
+    return answer
 
 
 @dataclass(frozen=True)
@@ -388,6 +412,15 @@ def clause_verb(token: Token) -> Token:
 
 def clause_subjects(token: Token) -> list[Token]:
     """The subject tokens of the clause a token belongs to, with their conjuncts."""
+    return list(_clause_subjects(token))
+
+
+@_once_per_token
+def _clause_subjects(token: Token) -> tuple[Token, ...]:
+    return tuple(_read_clause_subjects(token))
+
+
+def _read_clause_subjects(token: Token) -> list[Token]:
     verb = clause_verb(token)
     misread = _name_before_misread_verb(verb)
     if misread is not None:
@@ -446,6 +479,7 @@ def _lost_conjuncts(subjects: list[Token]) -> list[Token]:
     return lost
 
 
+@_once_per_token
 def asserted(token: Token) -> bool:
     """Not negated, asked, conditional or only possible: "I don't work at X", "Do you use X?",
     "if I move to X", "I might try X"."""
@@ -459,6 +493,7 @@ def asserted(token: Token) -> bool:
     return not _asks(verb)
 
 
+@_once_per_token
 def denied(token: Token) -> bool:
     """Said and negated, not asked or conditional: "I can't stand X", "not a fan of X"."""
     verb = clause_verb(token)
@@ -511,6 +546,7 @@ def _ends_with_question_mark(token: Token) -> bool:
     return False
 
 
+@_once_per_token
 def happened(token: Token) -> bool:
     """Past, not planned: "went hiking in X" yes; "I'll go to X", "want to visit X" no."""
     verb = clause_verb(token)
