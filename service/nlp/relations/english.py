@@ -60,6 +60,13 @@ UNTRIGGERED = frozenset(
 # Kinds read last, whose relation stands only where no other row links the same two names: a
 # tool that serves the speaker is used, unless a row said more ("X hired me").
 FALLBACK = frozenset({RelationKind.TOOL_SUBJECT})
+# The parts of speech a token must have for some untriggered kinds' readers to find anything
+# in it (each reader checks again): these kinds are tried on every token, so most are skipped.
+STARTS_ON = {
+    RelationKind.POSSESSED_MODIFIER: frozenset({"NOUN"}),
+    RelationKind.NAME_IN: frozenset({"PROPN", "NOUN"}),
+    RelationKind.TOOL_SUBJECT: frozenset({"VERB"}),
+}
 # Particles the parser takes for prepositions: "based out of X", "moved over to X".
 PARTICLES = frozenset({"out", "up", "over", "back", "down", "off"})
 # Nouns that name an organisation, which is "based" in a place: "Our startup, X, is in Y".
@@ -84,6 +91,9 @@ class EnglishRelations:
                 self._always.append(row)
             for word in () if row.kind in UNTRIGGERED else row.trigger:
                 self._by_word.setdefault(word, []).append(row)
+        # The untriggered rows, then the fallback rows, a token of each part of speech may start.
+        self._always_by_pos: dict[str, list[RelationRow]] = {}
+        self._fallback_by_pos: dict[str, list[RelationRow]] = {}
 
     def find(
         self,
@@ -120,13 +130,22 @@ class EnglishRelations:
         return [
             RelationMention(row.type, source, target, f"dep:{row.id}", row.confidence)
             for token in sentence
-            for row in self._fallback
+            for row in _starting_on(self._fallback_by_pos, self._fallback, token.pos_)
             for source, target in _READERS[row.kind](fact, row, token)
         ]
 
     def _rows_for(self, token: Token) -> list[RelationRow]:
         rows = [row for form in trigger_forms(token) for row in self._by_word.get(form, [])]
-        return [*dict.fromkeys(rows), *self._always]
+        return [*dict.fromkeys(rows), *_starting_on(self._always_by_pos, self._always, token.pos_)]
+
+
+def _starting_on(
+    by_pos: dict[str, list[RelationRow]], rows: list[RelationRow], pos: str
+) -> list[RelationRow]:
+    """The rows a token tagged ``pos`` may start, in table order (kept in ``by_pos``)."""
+    if pos not in by_pos:
+        by_pos[pos] = [row for row in rows if pos in STARTS_ON.get(row.kind, (pos,))]
+    return by_pos[pos]
 
 
 def _links(a: RelationMention, b: RelationMention) -> bool:
