@@ -24,6 +24,7 @@ from service.nlp.relations.english_clauses import (
     asserted,
     clause_subjects,
     clause_verb,
+    clause_words,
     denied,
     endpoint,
     happened,
@@ -204,10 +205,7 @@ def _said(row: RelationRow, token: Token) -> bool:
 def _cancelled(row: RelationRow, token: Token) -> bool:
     """ "I lost my job at X", "I stopped working at X", "started college at X" (no job), "flew
     back from X" (no home): the clause's verb, its head, its object or an adverb undoes it."""
-    verb = clause_verb(token)
-    words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
-    words |= {c.lemma_.lower() for c in verb.children if c.dep_ in {"dobj", "advmod"}}
-    return not words.isdisjoint(row.cancelled_by)
+    return not clause_words(token).isdisjoint(row.cancelled_by)
 
 
 # --- one reader per kind -----------------------------------------------------------------

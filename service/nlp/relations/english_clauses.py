@@ -410,6 +410,16 @@ def clause_verb(token: Token) -> Token:
     return verb
 
 
+@_once_per_token
+def clause_words(token: Token) -> frozenset[str]:
+    """The lemmas of the clause's verb, its head, its objects and adverbs: the words that may
+    undo what the clause says ("I lost my job at X", "flew back from X")."""
+    verb = clause_verb(token)
+    words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
+    words |= {c.lemma_.lower() for c in verb.children if c.dep_ in {"dobj", "advmod"}}
+    return frozenset(words)
+
+
 def clause_subjects(token: Token) -> list[Token]:
     """The subject tokens of the clause a token belongs to, with their conjuncts."""
     return list(_clause_subjects(token))
