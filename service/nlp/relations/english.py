@@ -221,6 +221,8 @@ def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
     if row.objects:  # "with the Riverside Running Club": the object must be a club
         objects = [o for o in objects if o.lemma_.lower() in row.objects]
+    if not objects:  # no target: its sources need not be read
+        return
     named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
     sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
     if row.past_only:  # "went hiking in X with Carol", "Bram took me to X": Carol, I went too
@@ -385,6 +387,8 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         ):
             hosts.append(child)
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
+    if not objects:  # no target: its sources need not be read
+        return
     sources = []
     for subject in (s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}):
         source = endpoint(fact, subject)
