@@ -96,9 +96,10 @@ def _names_owner(child: Token) -> bool:
 def possessed(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "my Tesla", "his new Fujifilm": the possessor owns the named thing. Only a name (not
     "my painting") and only a pronoun possessor ("Ed Sheeran's Perfect" is his song)."""
+    if not (token.pos_ == "PROPN" or token.text[:1].isupper()):
+        return  # read on every token: the cheap test first
     owners = [c for c in token.children if c.dep_ == "poss" and c.tag_ == "PRP$"]
-    named = token.pos_ == "PROPN" or token.text[:1].isupper()
-    mention = fact.covering(token) if owners and named else None
+    mention = fact.covering(token) if owners else None
     if mention is None or mention.label is EntityLabel.TEMPORAL:
         return
     if any(c.lower_ in KIN_WORDS or (c.i > token.i and c.pos_ == "NOUN") for c in token.children):
