@@ -85,6 +85,8 @@ class Lexicon:
         # English forms are runs of whole words, looked up word run by word run (a plural s
         # allowed); Chinese ones are substrings, found by one alternation.
         self._max_words = max((len(f.split()) for f in self._forms), default=1)
+        # The first words of the forms of more than one word: no run starts elsewhere.
+        self._first_words = {f.split(" ", 1)[0] for f in self._forms if " " in f}
         forms = sorted(self._forms, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(f) for f in forms))
 
@@ -104,7 +106,8 @@ class Lexicon:
         words = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text, start, end)]
         found, i = [], 0
         while i < len(words):
-            for n in range(min(self._max_words, len(words) - i), 0, -1):
+            longest = self._max_words if words[i][2] in self._first_words else 1
+            for n in range(min(longest, len(words) - i), 0, -1):
                 form = " ".join(w for _, _, w in words[i : i + n])
                 hit = self._forms.get(form) or self._forms.get(form.removesuffix("s"))
                 if hit is not None:
