@@ -82,10 +82,11 @@ def fact_spans(doc: Doc, min_words: int = 6, max_words: int = 40) -> list[Span]:
     previous_end = -1
     standalone_end = -1
     for sent in doc.sents:
-        if not sent.text.strip() or is_filler(sent.text, "en"):
+        text = sent.text  # built from the tokens on every read
+        if not text.strip() or is_filler(text, "en"):
             continue
         words = sum(t.is_alpha for t in sent)
-        if find_slot(sent.text, "en") is not None:
+        if find_slot(text, "en") is not None:
             groups.append((sent, words))
             previous_end = standalone_end = sent.end
             continue
@@ -186,7 +187,8 @@ class Extractor:
             [*fact.mentions, *gazetteer.find(fact.source_text, fact.mentions)],
             key=lambda m: m.start,
         )
-        mentions = [replace(m, votes=self._votes(fact, sentence, m)) for m in mentions]
+        base = None if sentence is None else _fact_start(fact, sentence)
+        mentions = [replace(m, votes=self._votes(fact, sentence, base, m)) for m in mentions]
         relations = [
             r
             for r in self.relations.find(
@@ -199,13 +201,12 @@ class Extractor:
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
     def _votes(
-        self, fact: Fact, sentence: Span | None, mention: EntityMention
+        self, fact: Fact, sentence: Span | None, base: int | None, mention: EntityMention
     ) -> tuple[TypeVote, ...]:
-        """What the mention's context says of its type (service/nlp/entities/type_evidence.py)."""
-        if sentence is None:
+        """What the mention's context says of its type (service/nlp/entities/type_evidence.py);
+        ``base`` is where the fact starts in the sentence's doc."""
+        if sentence is None or base is None:
             return tuple(self.type_evidence.chinese(fact.source_text, mention.start, mention.end))
-        offset = sentence.text.find(fact.source_text)
-        base = sentence.start_char + max(offset, 0)
         span = sentence.doc.char_span(
             base + mention.start, base + mention.end, alignment_mode="expand"
         )
@@ -221,16 +222,17 @@ class Extractor:
         mentions = self.entities.extract_doc(doc)
         facts: list[_Parsed] = []
         for sent in fact_spans(doc, *self.fact_words):
-            source = sent.text.strip()
-            start = sent.start_char + sent.text.index(source)
+            text = sent.text
+            source = text.strip()
+            start = sent.start_char + text.index(source)
             inside = [
                 replace(m, start=m.start - start, end=m.end - start)
                 for m in mentions
                 if m.start >= start and m.end <= start + len(source)
             ]
             inside += self._proposed(source, inside, speaker, sent)
-            text = resolve_first_person_tokens(sent, speaker)
-            fact = self._fact(source, text, index, "en", said_at, inside)
+            resolved = resolve_first_person_tokens(sent, speaker)
+            fact = self._fact(source, resolved, index, "en", said_at, inside)
             reading = read_english(
                 source, sent, _is_question(fact), _is_future(fact, said_at), _names(fact)
             )
@@ -284,6 +286,13 @@ class Extractor:
             times=find_time_tags(source, said_at, lang),
             slot=None if question else find_slot(source, lang),
         )
+
+
+def _fact_start(fact: Fact, sentence: Span) -> int:
+    """Where the fact's source text starts in its sentence's doc (the sentence's start if the
+    text is not found in it)."""
+    start: int = sentence.start_char + max(sentence.text.find(fact.source_text), 0)
+    return start
 
 
 def _is_question(fact: Fact) -> bool:

@@ -104,9 +104,10 @@ class EnglishRelations:
         sentence: Span,
         conversation: Conversation = NO_CONVERSATION,
     ) -> list[RelationMention]:
-        offset = sentence.text.find(text) if text else -1
+        whole = sentence.text  # built from the tokens on every read
+        offset = whole.find(text) if text else -1
         if offset < 0:  # not the span's stripped text: count from its first non-space
-            offset = len(sentence.text) - len(sentence.text.lstrip())
+            offset = len(whole) - len(whole.lstrip())
         base = sentence.start_char + offset
         fact = FactContext(text, base, mentions, speaker_endpoint(speaker), None)
         fact = FactContext(text, base, mentions, fact.speaker, addressee(fact), conversation)
