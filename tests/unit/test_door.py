@@ -254,7 +254,7 @@ async def test_a_refusal_to_a_client_that_closes_closes_the_connection(full: Doo
     assert full.transport.closed
 
 
-def test_the_door_finds_the_admission_inside_uvicorns_wrappers(settings: Settings) -> None:
+async def test_the_door_finds_the_admission_inside_uvicorns_wrappers(settings: Settings) -> None:
     door = Door(settings)
     assert door.protocol.admission is door.admission
     assert admission_of(Starlette()) is None  # another app: the door never holds anything
