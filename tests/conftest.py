@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from neo4j.exceptions import TransientError
 
 from neo4j import AsyncGraphDatabase
 from service.core.config import Settings
@@ -123,7 +124,11 @@ async def churning(target: Neo4jTarget, *statements: str) -> AsyncIterator[None]
     async def churn() -> None:
         while not stop.is_set():
             for statement in statements:
-                await run_cypher(target, statement)
+                try:
+                    await run_cypher(target, statement)
+                except TransientError:
+                    # Neo4j picked the churner as a deadlock's victim: a real process retries.
+                    continue
 
     task = asyncio.create_task(churn())
     try:
