@@ -112,7 +112,6 @@ def test_chinese_frame(
 
 NOT_FRAMES = [
     ("我们北京见吧。", {"北京": L.PLACE}),  # a meeting place, not a home
-    ("我们美团的同事都很好。", {"美团": L.ORG}),  # 我们 + X的: not said of the speaker alone
     ("我打算明年去丽江玩。", {"丽江": L.PLACE}),  # a plan, no past word
     ("我用了好多年了。", {}),  # a duration is no tool
     ("我侄女以后要当医生。", {}),  # 以后 is no name

@@ -79,6 +79,8 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         speaker: directory.link(speaker, EntityLabel.PERSON.value, SPEAKER_CONFIDENCE, at)
         for speaker, at in _speakers(facts)
     }
+    for speaker, _ in _speakers(facts):  # each fact someone says is a vote that they are a person
+        directory.drafts[speaker_keys[speaker]].vote(EntityLabel.PERSON.value, SPEAKER_CONFIDENCE)
     speakers = set(speaker_keys.values())
     addressees = _addressees(facts, speaker_keys)
     # Longest names first, so that "Acme Robotics" is the entity "Acme" later links to.

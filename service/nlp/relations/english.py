@@ -34,7 +34,9 @@ from service.nlp.relations.english_clauses import (
 )
 from service.nlp.relations.english_described import described
 from service.nlp.relations.english_frames import Pairs, matches, trigger_forms
+from service.nlp.relations.english_learned import learned_relations
 from service.nlp.relations.english_targets import targets
+from service.nlp.relations.learned import fresh
 from service.nlp.relations.table import (
     Endpoint,
     Recipient,
@@ -43,6 +45,7 @@ from service.nlp.relations.table import (
     RelationRow,
     RelationType,
     keep_relation,
+    links,
     speaker_endpoint,
 )
 
@@ -124,7 +127,10 @@ class EnglishRelations:
                     keep_relation(found, relation)
         found = _one_frame_per_name(found)
         for relation in self._fallback_relations(fact, sentence):
-            if not any(_links(old, relation) for old in found):
+            if not any(links(old, relation) for old in found):
+                keep_relation(found, relation)
+        for relation in learned_relations(fact, sentence):
+            if fresh(relation, found):
                 keep_relation(found, relation)
         return found
 
@@ -148,12 +154,6 @@ def _starting_on(
     if pos not in by_pos:
         by_pos[pos] = [row for row in rows if pos in STARTS_ON.get(row.kind, (pos,))]
     return by_pos[pos]
-
-
-def _links(a: RelationMention, b: RelationMention) -> bool:
-    """Whether two relations join the same two names, in either direction."""
-    ends = {a.source.name.casefold(), a.target.name.casefold()}
-    return ends == {b.source.name.casefold(), b.target.name.casefold()}
 
 
 def _organisation(fact: FactContext, source: Endpoint) -> bool:

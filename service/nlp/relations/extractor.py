@@ -21,8 +21,10 @@ from service.nlp.entities.patterns import EntityMention
 from service.nlp.relations.chinese import ChineseRelations
 from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.chinese_kin import KinStatements, Said
+from service.nlp.relations.chinese_pairs import learned_relations
 from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.english import EnglishRelations
+from service.nlp.relations.learned import fresh
 from service.nlp.relations.table import (
     RELATIONS_PATH,
     SYMMETRIC,
@@ -85,5 +87,8 @@ class RelationExtractor:
                 *self._kin.find(text, mentions, said),
             ]:
                 keep_relation(found, relation)  # found by a row and the grammar: one
+            for relation in learned_relations(text, mentions, speaker, context.you):
+                if fresh(relation, found):
+                    keep_relation(found, relation)
             return found
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")

@@ -339,5 +339,11 @@ def keep_relation(found: list[RelationMention], relation: RelationMention) -> No
     found.append(relation)
 
 
+def links(a: RelationMention, b: RelationMention) -> bool:
+    """Whether two relations join the same two names, in either direction."""
+    ends = {a.source.name.casefold(), a.target.name.casefold()}
+    return ends == {b.source.name.casefold(), b.target.name.casefold()}
+
+
 def _same(a: Endpoint, b: Endpoint) -> bool:
     return a.name.casefold() == b.name.casefold()

@@ -1,0 +1,162 @@
+"""The learned relation reader: a linear model over a pair's features, trained on a corpus.
+
+The table's rows read the phrasings someone wrote a rule for. The model reads the rest: it was
+trained (scripts/train_relation_model.py; ``service/nlp/linear.py``) on
+``nlp_models/relation_corpus/<lang>.jsonl``, chat messages written for it and for nothing else,
+each naming its entities and every relation it states. No development conversation is in it.
+
+It runs after the rules, on the pairs no rule linked, and states a relation only when its
+probability reaches the model's threshold; the probability is the relation's confidence, and
+its extractor is ``learned:<lang>``. Only relations whose ends' types fit (type_evidence.json's
+relation_endpoints) are chosen among.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache, partial
+
+from service.nlp.entities.mentions import EntityLabel
+from service.nlp.entities.type_evidence import load_type_evidence
+from service.nlp.linear import LinearModel
+from service.nlp.linear import load_model as load_linear
+from service.nlp.relations.table import (
+    Endpoint,
+    Recipient,
+    RelationMention,
+    RelationType,
+    links,
+    load_relation_rows,
+)
+
+NO_RELATION = "NONE"
+
+
+class Party(StrEnum):
+    """The two people a message needs no name for: who says it (I, 我) and to whom (you, 你)."""
+
+    SPEAKER = "SPEAKER"
+    ADDRESSEE = "ADDRESSEE"
+
+
+SPEAKER = Party.SPEAKER.value  # a pair end's kind when it is the speaker
+ADDRESSEE = Party.ADDRESSEE.value
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A candidate: each end an index into the names, or a party; the kinds are the party's
+    or the name's entity type."""
+
+    source: int | Party
+    target: int | Party
+    features: list[str]
+    source_kind: str = ""
+    target_kind: str = ""
+    asserted: bool = True  # not denied, asked, planned or hedged
+    undoing: frozenset[str] = frozenset()  # words of the clause that may undo it (quit)
+
+
+def load_model(lang: str) -> LinearModel:
+    """The relation model of a language: classes NO_RELATION and the relation types."""
+    return load_linear(lang)
+
+
+def stated(
+    lang: str, pairs: list[Pair], names: list[Endpoint], parties: dict[Party, Endpoint | None]
+) -> list[RelationMention]:
+    """The relations the language's model reads in ``pairs`` of ``names`` and the parties."""
+    model = load_model(lang)
+    ends = load_type_evidence().relation_endpoints
+    found: list[RelationMention] = []
+    for pair in pairs:
+        guess = model.best(pair.features, partial(_fits, ends, pair))
+        if guess.label == NO_RELATION or guess.probability < model.threshold:
+            continue
+        if not _said(RelationType(guess.label), pair, lang):
+            continue
+        source, target = (
+            parties.get(end) if isinstance(end, Party) else names[end]
+            for end in (pair.source, pair.target)
+        )
+        if source is not None and target is not None:
+            extractor = f"learned:{lang}"
+            kind = RelationType(guess.label)
+            found.append(RelationMention(kind, source, target, extractor, guess.probability))
+    return found
+
+
+# The types a name's context can give it: a name of one of these that a relation's ends exclude
+# is not that relation's end ("我还在中行柜台坐着": 中行 is no place to live in).
+_DECIDED = frozenset(
+    {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.PRODUCT, EntityLabel.EVENT}
+)
+
+
+def _fits(
+    table: dict[str, tuple[EntityLabel | None, EntityLabel | None]], pair: Pair, relation: str
+) -> bool:
+    """Whether the pair may be the relation's: its two types fit the ends type_evidence.json's
+    relation_endpoints (``table``) gives (the parties are people), and a like or dislike
+    agrees with the clause's words of liking."""
+    if (relation, NEGATIVE in pair.features) == (RelationType.LIKES.value, True):
+        return False  # "Jo says X is awful"
+    if (relation, POSITIVE in pair.features) == (RelationType.DISLIKES.value, True):
+        return False
+    ends = table.get(relation)
+    if ends is None:  # NO_RELATION
+        return True
+    kinds = (
+        EntityLabel.PERSON.value if pair.source_kind == SPEAKER else pair.source_kind,
+        pair.target_kind,
+    )
+    return all(
+        end is None or kind not in _DECIDED or kind == end.value
+        for end, kind in zip(ends, kinds, strict=True)
+    )
+
+
+POSITIVE = "polarity=positive"
+NEGATIVE = "polarity=negative"
+
+
+def polarity(liked: bool, disliked: bool) -> list[str]:
+    """The feature that says which way the clause's words of liking point, when only one way."""
+    if liked == disliked:
+        return []
+    return [POSITIVE if liked else NEGATIVE]
+
+
+def fresh(relation: RelationMention, found: list[RelationMention]) -> bool:
+    """Whether a learned relation says something the rules' relations do not: they link
+    neither its two names, nor, for a thing owned, its target to another owner ("Halvard
+    bought me a Kindle": the rows read who of the two owns it)."""
+    for old in found:
+        if links(old, relation):
+            return False
+        same_target = old.target.name.casefold() == relation.target.name.casefold()
+        if old.type is relation.type is RelationType.OWNS and same_target:
+            return False
+    return True
+
+
+def _said(relation: RelationType, pair: Pair, lang: str) -> bool:
+    """Whether the clause states the relation as the rows would have it: said as a fact (a
+    dislike may be a denial: "can't stand X"), and not undone by a word the table's rows of
+    the type list ("I quit my job at X", "dropped out of X") or give to a recipient only
+    ("gave", "sent")."""
+    if not pair.asserted and relation is not RelationType.DISLIKES:
+        return False
+    return pair.undoing.isdisjoint(_undoing_words(lang).get(relation, frozenset()))
+
+
+@cache
+def _undoing_words(lang: str) -> dict[RelationType, frozenset[str]]:
+    words: dict[RelationType, set[str]] = {}
+    for row in load_relation_rows():
+        if row.lang == lang:
+            words.setdefault(row.type, set()).update(row.cancelled_by)
+            if row.recipient is Recipient.REQUIRED:  # "we gave a Kindle away": not ours now
+                words[row.type].update(row.trigger)
+    return {kind: frozenset(found) for kind, found in words.items()}

@@ -1,0 +1,176 @@
+"""The learned relation reader: its corpus, its model file, its features, its verdicts."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from spacy.language import Language
+
+from scripts.train_relation_model import Example, load_examples
+from service.nlp.entities.mentions import EntityLabel
+from service.nlp.linear import LinearModel, corpus_path, digest, load_model
+from service.nlp.relations.chinese_pairs import Name
+from service.nlp.relations.chinese_pairs import pairs as chinese_pairs
+from service.nlp.relations.english_pairs import Anchor, pairs
+from service.nlp.relations.extractor import RelationExtractor
+from service.nlp.relations.learned import NO_RELATION, Party
+from tests.unit.test_relations import find_en, mentions
+
+LANGS = ("en", "zh")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_model_was_trained_on_the_corpus_as_it_is(lang: str) -> None:
+    """A corpus edited without running scripts/train_relation_model.py fails here."""
+    assert load_model(lang).corpus_digest == digest(corpus_path(lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_corpus_relation_joins_the_speaker_or_a_named_entity(lang: str) -> None:
+    examples = load_examples(lang)
+    assert len({e.id for e in examples}) == len(examples)
+    for example in examples:
+        named = {surface for surface, _ in example.entities} | example.parties
+        assert all(surface in example.text or surface in example.parties for surface in named)
+        for source, _, target in example.relations:
+            assert {source, target} <= named, example.id
+
+
+def test_a_corpus_line_with_an_unknown_relation_type_is_refused() -> None:
+    line = '{"id": "x", "speaker": "A", "text": "t", "entities": [], "relations": '
+    line += '[["A", "KNOWS", "B"]]}'
+    with pytest.raises(ValueError):
+        Example.model_validate_json(line)
+
+
+def english_features(
+    nlp: Language, text: str, names: dict[str, str]
+) -> dict[str | None, list[str]]:
+    """Each source's features towards the last name (None: the speaker)."""
+    doc = nlp(text)
+    anchors = []
+    for surface, kind in names.items():
+        start = text.index(surface)
+        span = doc.char_span(start, start + len(surface), alignment_mode="expand")
+        assert span is not None
+        anchors.append(Anchor(span.root, kind))
+    last = len(anchors) - 1
+    found = pairs(doc[:], anchors, speaker=True, addressee=True)
+    surfaces = list(names)
+    return {
+        p.source.value if isinstance(p.source, Party) else surfaces[p.source]: p.features
+        for p in found
+        if p.target == last
+    }
+
+
+def test_english_features_name_the_governor_and_its_preposition(english: Language) -> None:
+    features = english_features(
+        english, "I clocked in at Ravelin Foods today", {"Ravelin Foods": "ORG"}
+    )
+    assert "governor=clock_at" in features["SPEAKER"]
+    assert "types=SPEAKER>ORG" in features["SPEAKER"]
+
+
+def test_english_features_say_when_the_clause_is_denied_or_asked(english: Language) -> None:
+    denied = english_features(english, "I never worked at Ravelin Foods", {"Ravelin Foods": "ORG"})
+    asked = english_features(
+        english, "Do you still work at Ravelin Foods?", {"Ravelin Foods": "ORG"}
+    )
+    plain = english_features(english, "I worked at Ravelin Foods", {"Ravelin Foods": "ORG"})
+    assert "clause=denied" in denied["SPEAKER"]
+    assert "clause=question" in asked.get("SPEAKER", ["clause=question"])
+    assert not {"clause=denied", "clause=not_asserted"} & set(plain["SPEAKER"])
+
+
+def test_english_pairs_of_two_names_go_both_ways(english: Language) -> None:
+    features = english_features(
+        english, "Tomasz opened a bike shop in Dayton", {"Tomasz": "PERSON", "Dayton": "PLACE"}
+    )
+    assert "types=PERSON>PLACE" in features["Tomasz"]
+    assert "on_path=open" in features["Tomasz"]
+
+
+def test_chinese_features_read_other_names_as_their_type() -> None:
+    text = "我在宁德时代上班"
+    names = [Name(text.index("宁德时代"), text.index("宁德时代") + 4, "ORG")]
+    (pair,) = chinese_pairs(text, names, speaker=True, addressee=False)
+    assert pair.source is Party.SPEAKER
+    assert "after1=上班" in pair.features
+    assert "between=在" in pair.features
+    two = [Name(0, 3, "PERSON"), Name(4, 6, "ORG"), Name(7, 9, "PLACE")]
+    found = chinese_pairs("李卫东在海信的青岛分部", two, speaker=False, addressee=False)
+    person_place = next(p for p in found if (p.source, p.target) == (0, 2))
+    assert "between=<ORG>" in person_place.features
+    assert not any("海信" in f for f in person_place.features)
+
+
+def test_chinese_features_say_when_the_clause_is_denied_or_planned() -> None:
+    text = "我没在海信干过"
+    (denied,) = chinese_pairs(text, [Name(3, 5, "ORG")], speaker=True, addressee=False)
+    text = "我打算去成都"
+    (planned,) = chinese_pairs(text, [Name(4, 6, "PLACE")], speaker=True, addressee=False)
+    assert "clause=denied" in denied.features
+    assert "clause=planned" in planned.features
+
+
+def model() -> LinearModel:
+    return LinearModel(
+        classes=(NO_RELATION, "WORKS_AT"),
+        intercept=(0.0, 0.0),
+        weights={"governor=work_at": ((1, 2.0),), "clause=denied": ((0, 3.0),)},
+        threshold=0.5,
+        corpus_digest="",
+    )
+
+
+def test_the_model_sums_the_weights_of_the_features_present() -> None:
+    guess = model().best(["governor=work_at", "governor=work_at"])  # a feature counts once
+    assert guess.label == "WORKS_AT"
+    assert guess.probability == pytest.approx(1 / (1 + math.exp(-2)))
+    assert model().best(["governor=work_at", "clause=denied"]).label == NO_RELATION
+    assert model().best(["never=seen"]).label == NO_RELATION  # a tie: the first class
+    only_none = model().best(["governor=work_at"], lambda label: label == NO_RELATION)
+    assert only_none.label == NO_RELATION
+
+
+def test_the_learned_reader_states_what_no_row_reads(finder: RelationExtractor) -> None:
+    """The thing first, the owner and the verb after it: no row reads that order."""
+    text = "这辆理想L6是我上个月提的。"
+    found = finder.find(text, "zh", mentions(text, 理想L6=EntityLabel.PRODUCT), "王芳")
+    stated = {(r.source.name, r.type.value, r.target.name, r.extractor) for r in found}
+    assert stated == {("王芳", "OWNS", "理想L6", "learned:zh")}
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "unsaid"),
+    [
+        # the table's rows list "quit" as undoing a job
+        ("i quit my job at Pelican Freight", {"Pelican_Freight": EntityLabel.ORG}, "WORKS_AT"),
+        # the clause's words of liking point the other way
+        (
+            "Jo says Kestrel Bank is awful",
+            {"Jo": EntityLabel.PERSON, "Kestrel_Bank": EntityLabel.ORG},
+            "LIKES",
+        ),
+        # the clause the target is in has a subject of its own
+        (
+            "Lena met Omar, and she works at Brindle Bank now.",
+            {
+                "Lena": EntityLabel.PERSON,
+                "Omar": EntityLabel.PERSON,
+                "Brindle_Bank": EntityLabel.ORG,
+            },
+            "WORKS_AT",
+        ),
+    ],
+)
+def test_the_learned_reader_keeps_to_what_the_clause_says(
+    finder: RelationExtractor,
+    english: Language,
+    text: str,
+    labels: dict[str, EntityLabel],
+    unsaid: str,
+) -> None:
+    assert not any(kind == unsaid for _, kind, _ in find_en(finder, english, text, **labels))
