@@ -228,6 +228,10 @@ class TypeEvidence:
         elif not any(v.label in _NAMED_KINDS and v.why != _GIVEN_NAME for v in votes):
             # "this Alexa": no one points at a person by a bare given name
             votes += _owned_votes(span, words.pointers, words, weights)
+        if any(v.why.startswith("gazetteer:") for v in votes):
+            # The corpus's people are mostly first names: its vote would outweigh what the
+            # gazetteers know of full names ("Google hired Priya Sharma").
+            return votes
         first_word = span.text.split()[0] if span.text.split() else ""
         described = english_features(
             span, gazetteers.is_given_name(first_word), gazetteers.is_place(span.text)
