@@ -52,17 +52,17 @@ from service.nlp.relations.table import (
 _NOT_SUBJECT = re.compile(
     r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱|如果|要是|假如)"
 )
-_QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后十])几[个天]")  # not 十几个
+QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后十])几[个天]")  # not 十几个
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
 _VERB_INSIDE = re.compile(r"喜欢|讨厌|觉得|打算|想|要|用|在|去|是|有|说|会|能")
-_NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
-_PLAN = re.compile(
+NEGATION = re.compile(r"不(?!过|少|错|久|同)|没|(?<!特|区|分|个|级|类|告|离)别")
+PLAN = re.compile(
     r"想|打算|准备|计划|(?<![主需重只])要|将|(?<![开聚])会(?![计员])|下[个周]|明[天年]"
 )
 # A state that begins (入职, 搬到, 考上, 买) is not yet one when a plan word precedes it.
-_PLANNED_TYPES = frozenset(
+PLANNED_TYPES = frozenset(
     {
         RelationType.VISITED,
         RelationType.LIVES_IN,
@@ -176,7 +176,7 @@ class ChineseRelations:
 def _opens_with_i(text: str) -> bool:
     """Whether the fact opens with 我 as its subject: not 我们, not 我老公 (someone else)."""
     opening = _OPENS_WITH_I.match(text)
-    return opening is not None and _kin_prefix().match(text[opening.end() - 1 :]) is None
+    return opening is not None and kin_prefix().match(text[opening.end() - 1 :]) is None
 
 
 def _opens_with_kin(text: str) -> bool:
@@ -184,7 +184,7 @@ def _opens_with_kin(text: str) -> bool:
     X, 同事说…): its clauses with no subject are that person's, whom the graph cannot name."""
     opening = _OPENING.match(text)
     at = opening.end() if opening else 0
-    kin = _kin_prefix().match(text[at:])
+    kin = kin_prefix().match(text[at:])
     return kin is not None and not _NAME_NEXT.match(text, at + kin.end())
 
 
@@ -251,19 +251,19 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
     clause = text[start : stop.end() if stop else len(text)]
     personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
     told = rhetorical(clause)  # 你不是在X上班吗: said to be so
-    if not personal and not told and _QUESTION.search(clause):
+    if not personal and not told and QUESTION.search(clause):
         return False
     between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]
     between = without_rhetorical(between) if told else between
     before_target = text[start : match.start("tgt")]
-    if not personal and _unreal().search(text[start : match.start("tgt")]):
+    if not personal and unreal().search(text[start : match.start("tgt")]):
         return False  # 如果, 打算, 想: supposed or wanted, not said to be so
-    if row.type in _PLANNED_TYPES and _PLAN.search(before_target):
+    if row.type in PLANNED_TYPES and PLAN.search(before_target):
         return False  # 打算去, 下个月入职: not yet
     if row.needs_past and not compile_row_regex("{PAST}").search(before_target):
         return False  # 去X玩 is a visit only when a past time word says so
-    return row.type is RelationType.DISLIKES or not _NEGATION.search(between)
+    return row.type is RelationType.DISLIKES or not NEGATION.search(between)
 
 
 @cache
@@ -273,7 +273,7 @@ def surnames() -> frozenset[str]:
 
 
 @cache
-def _unreal() -> re.Pattern[str]:
+def unreal() -> re.Pattern[str]:
     return compile_row_regex("{UNREAL}")
 
 
@@ -330,7 +330,7 @@ def _subject_parts(subject: str) -> list[str]:
 def _person_like(subject: str, start: int, mentions: list[EntityMention]) -> bool:
     """A subject that can name people: a pronoun, a kin word, a mention, a family name or
     小/老/阿 first, a doubled name (甜甜), Latin letters, or 我 before a verb (修图我 …)."""
-    if subject[0] in "我他她" or subject.endswith("我") or _kin_prefix().match(subject):
+    if subject[0] in "我他她" or subject.endswith("我") or kin_prefix().match(subject):
         return True
     if any(m.start == start for m in mentions) or _SPLIT_SUBJECT.search(subject):
         return True
@@ -401,7 +401,7 @@ def _subject(
         return [me] if me else []
     if part in {"他", "她"}:
         return _resolve_person(text[:start], mentions, people, speaker)
-    kin = _kin_prefix().match(part)  # "我弟弟罗川也在杭州": the subject is 罗川
+    kin = kin_prefix().match(part)  # "我弟弟罗川也在杭州": the subject is 罗川
     if kin and len(part) - kin.end() >= 2:
         start, part = start + kin.end(), part[kin.end() :]
     elif kin and kin.end() == len(part):  # 我弟弟, 同学: nobody the graph can name
@@ -415,7 +415,7 @@ def _subject(
 
 
 @cache
-def _kin_prefix() -> re.Pattern[str]:
+def kin_prefix() -> re.Pattern[str]:
     """A possessor and a kin or friend noun opening a subject (我弟弟, 你表妹, 葛琳的同学)."""
     nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
     short = "".join(relation_words().classes.get("KIN_SHORT", ()))  # 我姐, 我妈: no name
@@ -445,7 +445,7 @@ def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
         return True  # 修图我都用X: a topic, then the speaker
     if not part.startswith("我") or part.startswith("我们") or not 2 <= len(part) <= 5:
         return False
-    if _kin_prefix().match(part):
+    if kin_prefix().match(part):
         return False
     end = start + len(part)
     named = (m for m in mentions if m.label in _NAMED_LABELS)

@@ -23,12 +23,12 @@ import jieba.posseg
 
 from service.nlp.entities.mentions import EntityLabel, EntityMention
 from service.nlp.relations.chinese import (
-    _NEGATION,
-    _PLAN,
-    _PLANNED_TYPES,
-    _QUESTION,
-    _kin_prefix,
-    _unreal,
+    NEGATION,
+    PLAN,
+    PLANNED_TYPES,
+    QUESTION,
+    kin_prefix,
+    unreal,
 )
 from service.nlp.relations.chinese_grammar_table import (
     Frame,
@@ -128,7 +128,7 @@ class ChineseGrammar:
         gives the subject that the clauses after it continue (X毕业以后，然后在Y干了一年)."""
         start, end = span
         at = _end(self._opening.match(text, start), start)
-        kin = _kin_prefix().match(text[at:end])
+        kin = kin_prefix().match(text[at:end])
         if kin is not None and at + kin.end() == end:
             return  # 林晓，我妹妹，刚考上X: an apposition, the subject goes on
         people = [m for m in mentions if m.voted_label is EntityLabel.PERSON and m.start >= at]
@@ -420,16 +420,16 @@ def _asserted(text: str, start: int, end: int, hit: Hit) -> bool:
     """Not asked, not denied, not planned or supposed, in the clause."""
     clause = text[start:end]
     told = rhetorical(text[start : end + 1])  # 你不是来过X嘛: said to be so
-    if not told and (_QUESTION.search(clause) or text[end : end + 1] in ("？", "?")):
+    if not told and (QUESTION.search(clause) or text[end : end + 1] in ("？", "?")):
         return False
     target = hit.target
     before = text[start : target.start] + text[target.end : hit.verb_end]  # not 想 of 联想
     if target.end <= start:  # an object carried from an earlier clause
         before = text[start : hit.verb_end]
     before = without_rhetorical(before) if told else before
-    if _NEGATION.search(before) or _unreal().search(before):
+    if NEGATION.search(before) or unreal().search(before):
         return False
-    return not (hit.frame.row.type in _PLANNED_TYPES and _PLAN.search(before))
+    return not (hit.frame.row.type in PLANNED_TYPES and PLAN.search(before))
 
 
 def _relation(hit: Hit, source: Endpoint) -> RelationMention:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from service.nlp.entities.mentions import EntityLabel, EntityMention
-from service.nlp.relations.chinese import _QUESTION
+from service.nlp.relations.chinese import QUESTION
 from service.nlp.relations.discourse import Conversation, Kin
 from service.nlp.relations.table import (
     Endpoint,
@@ -62,7 +62,7 @@ class KinStatements:
         found: list[RelationMention] = []
         for person in people:
             for frame, match in _frames(masked, person):
-                if _QUESTION.search(_clause(text, person.start)):
+                if QUESTION.search(_clause(text, person.start)):
                     continue
                 source = _possessor(match, people, said)
                 relation = _relation(match, frame, source, person)

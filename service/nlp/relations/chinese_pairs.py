@@ -18,7 +18,7 @@ import jieba
 
 from service.nlp.entities.mentions import EntityMention
 from service.nlp.entities.type_evidence import load_type_evidence
-from service.nlp.relations.chinese import _NEGATION, _PLAN, _QUESTION
+from service.nlp.relations.chinese import NEGATION, PLAN, QUESTION
 from service.nlp.relations.chinese_words import alternation, load_relation_words
 from service.nlp.relations.learned import (
     ADDRESSEE,
@@ -176,11 +176,11 @@ def _classes_in(text: str) -> list[str]:
 def _clause(text: str, gap: str, after: list[str]) -> list[str]:
     found = []
     near = gap + "".join(after)
-    if _NEGATION.search(near):
+    if NEGATION.search(near):
         found.append("clause=denied")
-    if _PLAN.search(gap):
+    if PLAN.search(gap):
         found.append("clause=planned")
-    if _QUESTION.search(text):
+    if QUESTION.search(text):
         found.append("clause=question")
     return found
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import jieba.posseg
 
 from service.nlp.entities.mentions import EntityLabel, EntityMention
-from service.nlp.relations.chinese import _kin_prefix
+from service.nlp.relations.chinese import kin_prefix
 from service.nlp.relations.chinese_grammar_table import Hit, Shape
 from service.nlp.relations.chinese_kin import kin_subject
 from service.nlp.relations.chinese_subjects import is_you
@@ -131,7 +131,7 @@ def _strip_filler(said: str) -> str:
 def _someone_unnamed(before: str) -> bool:
     """Whether the fact speaks of a kin, a friend or a peer before the pronoun (我女朋友): 他/
     她 may be them, whom an earlier message's name is not."""
-    return _kin_prefix().search(before) is not None
+    return kin_prefix().search(before) is not None
 
 
 def _the_one_named(

@@ -100,8 +100,7 @@ def _pair(
 ) -> Pair:
     """The pair described, with what its linking clause says of itself: whether it is said as a
     fact, and its words that may undo it ("I quit my job at X")."""
-    described = features(source, target)
-    top = _top(source.token, _path(source.token, target.token)[0])
+    described, top = _described(source, target)
     return Pair(
         source_index,
         target_index,
@@ -147,8 +146,9 @@ def _nearest(tokens: list[Token], target: Token) -> Token | None:
     return None if best is None else best[2]
 
 
-def features(source: Anchor, target: Anchor) -> list[str]:
-    """The evidence about ``source`` → ``target`` in their sentence, as feature names."""
+def _described(source: Anchor, target: Anchor) -> tuple[list[str], Token]:
+    """The evidence about ``source`` → ``target`` in their sentence, as feature names, and the
+    lowest token governing both (their linking clause)."""
     a, b = source.token, target.token
     up, down = _path(a, b)
     types = f"{source.kind}>{target.kind}"
@@ -175,7 +175,7 @@ def features(source: Anchor, target: Anchor) -> list[str]:
     return found + polarity(
         "trigger=LIKES" in found or "clause_trigger=LIKES" in found,
         "trigger=DISLIKES" in found or "clause_trigger=DISLIKES" in found,
-    )
+    ), top
 
 
 def _path(a: Token, b: Token) -> tuple[list[Token], list[Token]]:
