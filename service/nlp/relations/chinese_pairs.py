@@ -18,7 +18,7 @@ import jieba
 
 from service.nlp.entities.mentions import EntityMention
 from service.nlp.entities.type_evidence import load_type_evidence
-from service.nlp.relations.chinese import NEGATION, PLAN, QUESTION
+from service.nlp.relations.chinese import NEGATION, PLAN, QUESTION, unreal
 from service.nlp.relations.chinese_words import alternation, load_relation_words
 from service.nlp.relations.learned import (
     ADDRESSEE,
@@ -123,7 +123,8 @@ def _pair(
     target: Name,
 ) -> Pair:
     """The pair, said as a fact unless its words deny, ask or plan it."""
-    unsaid = {"clause=denied", "clause=question", "clause=planned"} & set(described)
+    unsaid = {"clause=denied", "clause=question", "clause=planned", "clause=unreal"}
+    unsaid &= set(described)
     return Pair(source_index, target_index, described, source.kind, target.kind, not unsaid)
 
 
@@ -154,6 +155,8 @@ def features(text: str, source: Name, target: Name, names: list[Name]) -> list[s
     if target.kind not in {SPEAKER, ADDRESSEE}:
         found.append(f"tail={text[target.end - 1]}|{target.kind}")
     found += _clause(text, gap, after)
+    if unreal().search(_clause_before(text, target.start, names)):
+        found.append("clause=unreal")  # 如果被X录取就好了: wished, not said
     classes = _classes_in(gap + "".join(after))
     found += [f"class={name}" for name in classes]
     liked = not {"LIKE_VERB", "LIKE_SLANG", "FAN"}.isdisjoint(classes)

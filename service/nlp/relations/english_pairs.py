@@ -88,7 +88,11 @@ def _party_pair(
     if anchor is None or anchor.i == target.token.i:
         return []
     pair = _pair(party, target_index, Anchor(anchor, party.value), target, people)
-    return [replace(pair, features=[*pair.features, *(extra or [])])]
+    described = [*pair.features, *(extra or [])]
+    # A party's pairs weigh their evidence apart from two names' as well: "hired" between
+    # Dana and Stripe says nothing of the speaker.
+    own = [f"{party.value}:{f}" for f in described]
+    return [replace(pair, features=[*described, *own])]
 
 
 def _pair(
@@ -172,6 +176,7 @@ def _described(source: Anchor, target: Anchor) -> tuple[list[str], Token]:
     found += _clause_triggers(b)
     found += _subject(top)
     found += _owner(a, b)
+    found += _apposed(b)
     return found + polarity(
         "trigger=LIKES" in found or "clause_trigger=LIKES" in found,
         "trigger=DISLIKES" in found or "clause_trigger=DISLIKES" in found,
@@ -261,6 +266,18 @@ def _subject(top: Token) -> list[str]:
     if subjects[0].pos_ == "PRON":
         return [f"subject={lower}"]
     return ["subject=name" if subjects[0].pos_ == "PROPN" else "subject=noun"]
+
+
+def _apposed(b: Token) -> list[str]:
+    """The noun the target is set beside ("Hamza, an old friend from school"; "my cousin,
+    Lena"), and the relation types the table's rows give it."""
+    nouns = [c for c in b.children if c.dep_ == "appos"]
+    if b.dep_ == "appos":
+        nouns.append(b.head)
+    lemmas = {n.lemma_.lower() for n in nouns if n.pos_ == "NOUN"}
+    found = {f"apposed={lemma}" for lemma in lemmas}
+    found |= {f"apposed_trigger={kind}" for lemma in lemmas for kind in _triggers().get(lemma, ())}
+    return sorted(found)
 
 
 def _owner(a: Token, b: Token) -> list[str]:
