@@ -11,6 +11,7 @@ from spacy.tokens import Doc, Span
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
+from service.nlp.entities.chinese import LEARNED
 from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions, may_propose
 from service.nlp.entities.gazetteer import Gazetteer, batch_forms
 from service.nlp.entities.mentions import TypeVote
@@ -183,10 +184,17 @@ class Extractor:
         """The fact with the batch's names found in it and the relations between them; its
         pronouns may be resolved by what earlier messages named (``context``)."""
         fact, sentence, speaker = parsed
-        mentions = sorted(
-            [*fact.mentions, *gazetteer.find(fact.source_text, fact.mentions)],
-            key=lambda m: m.start,
-        )
+        # A name the batch knows wins over a learned reading of its characters (青禾陶 of
+        # 青禾陶舍); the rules' mentions win over both.
+        ruled = [m for m in fact.mentions if m.extractor != LEARNED]
+        known = gazetteer.find(fact.source_text, ruled)
+        learned = [
+            m
+            for m in fact.mentions
+            if m.extractor == LEARNED
+            and not any(m.start < k.end and k.start < m.end for k in known)
+        ]
+        mentions = sorted([*ruled, *learned, *known], key=lambda m: m.start)
         base = None if sentence is None else _fact_start(fact, sentence)
         mentions = [replace(m, votes=self._votes(fact, sentence, base, m)) for m in mentions]
         relations = [
@@ -286,6 +294,10 @@ class Extractor:
             times=find_time_tags(source, said_at, lang),
             slot=None if question else find_slot(source, lang),
         )
+
+
+def _overlap(a: EntityMention, b: EntityMention) -> bool:
+    return a.start < b.end and b.start < a.end
 
 
 def _fact_start(fact: Fact, sentence: Span) -> int:

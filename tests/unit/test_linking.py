@@ -71,7 +71,7 @@ def test_short_forms(name: str, kind: str, expected: list[str]) -> None:
 
 def test_a_chinese_person_is_called_by_given_name_family_name_and_title() -> None:
     forms = short_forms("王小明", "PERSON")
-    assert forms[:4] == ["小明", "老王", "明哥", "明姐"]
+    assert forms[:6] == ["小明", "老王", "明明", "阿明", "明哥", "明姐"]
     assert {"王老师", "王总", "王主任"} <= set(forms)  # titles of nlp_models/zh_titles.txt
 
 

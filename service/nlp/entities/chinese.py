@@ -15,6 +15,9 @@ The pattern table (``patterns.py``) finds Chinese names only inside a few contex
 - a word jieba's dictionary does not know (or knows as a rare common noun) is a name where the
   context expects one (``zh_context_rules.jsonl``): 用钉钉, 在小红书上找, 美团的总部.
 
+- a learned reader (``chinese_names.py``), trained on the relation corpus's names, reads the
+  names the rules above leave out, character by character; it only adds, where they found none.
+
 Overlapping candidates keep the longest. Mentions in ``zh_not_entities.txt`` or
 ``stop_entities.txt`` are dropped. The tables are data in ``nlp_models/`` (``chinese_lexicon.py``).
 """
@@ -32,14 +35,27 @@ from types import MappingProxyType
 import jieba
 import jieba.posseg
 
-from service.nlp.entities.chinese_lexicon import ChineseLexicon, ContextRule, HeadKind, SuffixRule
+from service.nlp.entities.chinese_lexicon import (
+    NEVER_INSIDE_NAMES,
+    ChineseLexicon,
+    ContextRule,
+    HeadKind,
+    SuffixRule,
+)
+from service.nlp.entities.chinese_names import Reading, is_world_place, read_names
+from service.nlp.entities.chinese_names import Span as NameSpan
 from service.nlp.entities.mentions import EntityLabel, EntityMention, casefold_name
+from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.relations.chinese_words import load_relation_words
+from service.nlp.time.holidays import holidays_by_name
 
-__all__ = ["ChineseEntityFinder", "Token", "merge_mentions"]
+__all__ = ["LEARNED", "ChineseEntityFinder", "Token", "merge_mentions"]
 
 # Below this count in jieba's dictionary a common noun may still be a brand (携程, 商汤).
 RARE_WORD_FREQ = 200
+# A name only the learned reader found: below the rules' tagged names.
+LEARNED_CONFIDENCE = 0.7
+LEARNED = "learned"  # its mentions' extractor
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
 NICKNAME_PREFIXES = frozenset("小老阿")
 # A brand before an organisation's word is rarer than this in jieba's dictionary, or a noun
@@ -109,6 +125,9 @@ class ChineseEntityFinder:
         self._surnames, self._compound_surnames = lex.surnames, lex.compound_surnames
         self._given_chars, self._titles = lex.given_name_chars, lex.titles
         self._suffixes, self._stop = lex.suffixes, lex.not_entities
+        # Words said after a person's name to address them: titles (马总) and kin (海燕姐).
+        person_nouns = load_type_evidence().zh.person_nouns
+        self._after_names = sorted(lex.titles | frozenset(person_nouns), key=len, reverse=True)
 
     def find(self, text: str) -> list[EntityMention]:
         """Mentions in ``text``, sorted by start, none overlapping another."""
@@ -127,7 +146,64 @@ class ChineseEntityFinder:
         ]
         found = [m for m in found if not _after_a_measure(text, m)]
         kept = _longest_first(mention for mention in found if self._allowed(mention))
-        return _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
+        kept = _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
+        return sorted([*kept, *self._learned(text, tokens, kept)], key=lambda m: m.start)
+
+    def _learned(
+        self, text: str, tokens: list[Token], kept: list[EntityMention]
+    ) -> Iterator[EntityMention]:
+        """Names the learned reader finds (chinese_names.py) where the rules found none, whole
+        jieba words only (not 幸会幸 of 幸会幸会), not a common word jieba knows (小时) unless a
+        city of the world (海口), and a person without the title or kin word said after the name
+        (海燕姐 → 海燕)."""
+        bounds = {t.start for t in tokens} | {len(text)}
+        for span in read_names(Reading(text, tokens, self._lexicon)):
+            if span.start not in bounds or span.end not in bounds:
+                continue
+            end = self._name_end(text, span)
+            surface = text[span.start : end]
+            words = [t for t in tokens if span.start <= t.start and t.end <= end]
+            if len(words) == 1 and self._is_common_word(words[0]) and not is_world_place(surface):
+                continue
+            if self._holds_function_word(words, span):
+                continue
+            if " " in surface and surface.isascii() and surface.islower():
+                continue  # see you every day: English said in a Chinese message
+            if surface in _holidays():
+                continue  # 国庆, 春节: a time (service/nlp/time/), not a thing
+            mention = EntityMention(
+                surface, EntityLabel(span.kind), span.start, end, LEARNED, LEARNED_CONFIDENCE
+            )
+            inside = any(m.start < end and span.start < m.end for m in kept)
+            if not inside and self._allowed(mention):
+                yield mention
+
+    def _holds_function_word(self, words: list[Token], span: NameSpan) -> bool:
+        """Whether a word of the span, or the given name after a family name, is one that never
+        stands in a name: a pronoun, a particle, an adverb (王常常来: 常常 is 'often')."""
+        never = (*NEVER_INSIDE_NAMES, "d")
+        if any(w.tag.startswith(never) for w in words):
+            return True
+        given = "".join(w.word for w in words)[1:]
+        tag: str = self._tagger.word_tag_tab.get(given, "")
+        return span.kind == EntityLabel.PERSON.value and tag.startswith(never)
+
+    def _name_end(self, text: str, span: NameSpan) -> int:
+        if span.kind != EntityLabel.PERSON.value:
+            return span.end
+        for title in self._after_names:
+            end = span.end - len(title)
+            if text.endswith(title, span.start, span.end) and end - span.start >= 2:
+                return end
+        return span.end
+
+    def _is_common_word(self, token: Token) -> bool:
+        known = self.word_counts.get(token.word, 0) >= RARE_WORD_FREQ
+        return known and token.tag not in PROPER_TAGS
+
+    @property
+    def lexicon(self) -> ChineseLexicon:
+        return self._lexicon
 
     @property
     def word_counts(self) -> dict[str, int]:
@@ -527,9 +603,14 @@ class ChineseEntityFinder:
         surface = casefold_name(mention.text)
         if surface in self._stop or mention.label is EntityLabel.TEMPORAL:
             return False
-        if mention.extractor.startswith("jieba:") and surface in _verb_words():
+        if mention.extractor.startswith(("jieba:", LEARNED)) and surface in _verb_words():
             return False  # 在青岛长大: 长大/ns is the verb of a relation, not a place
         return len(surface) >= 2 and not surface.isdigit()
+
+
+@cache
+def _holidays() -> frozenset[str]:
+    return frozenset(holidays_by_name("zh")) | frozenset(holidays_by_name("zh_with_year"))
 
 
 def _after_a_measure(text: str, mention: EntityMention) -> bool:

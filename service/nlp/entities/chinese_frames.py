@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.entities.chinese_lexicon import ChineseLexicon
+from service.nlp.entities.chinese_lexicon import NEVER_INSIDE_NAMES, ChineseLexicon
 from service.nlp.entities.mentions import EntityLabel, EntityMention, casefold_name
 from service.nlp.relations.chinese_words import alternation, check_classes, load_relation_words
 from service.nlp.tables import describe
@@ -32,13 +32,10 @@ FRAME_OBJECTS_PATH = NLP_MODELS_DIR / "zh_frame_objects.json"
 __all__ = ["FRAME_OBJECTS_PATH", "FrameObjects", "ObjectShape", "load_frame_objects"]
 
 # Extractors whose label is jieba's guess from its tag alone: a frame's type overrides it.
-GUESSED_TYPES = ("jieba:", "zh:place_verb")
+GUESSED_TYPES = ("jieba:", "zh:place_verb", "learned")
 # Extractors that read a person's name off its first character: a place frame overrides them.
 NAME_GUESS = ("jieba:nr", "zh:surname", "zh:split")
 PROPER_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j", "eng"})
-# Tags of words that never stand inside a name: pronouns, prepositions, conjunctions,
-# particles, time words, modal particles, interjections, onomatopoeia, punctuation.
-_NEVER_INSIDE = ("r", "p", "c", "u", "t", "y", "e", "o", "x", "w")
 # Below this count in jieba's dictionary a word may be part of a name (星辰, 草莓 are; 公司 not).
 RARE_WORD_FREQ = 200
 # Below this count a noun of three characters or more in a place frame is a place's name.
@@ -223,7 +220,7 @@ class FrameObjects:
 
     def _inside(self, word: Word) -> bool:
         """Whether a word may stand inside an object that follows its verb."""
-        if word.word in self.table.ends or word.tag.startswith(_NEVER_INSIDE):
+        if word.word in self.table.ends or word.tag.startswith(NEVER_INSIDE_NAMES):
             return False
         if word.tag.startswith(("v", "d", "f", "m", "q", "a")):
             return self._frequency.get(word.word, 0) == 0 or word.tag == "eng"
@@ -254,7 +251,7 @@ class FrameObjects:
         form = casefold_name(surface)
         if form in self._lexicon.not_entities or surface in self._lexicon.generic_heads:
             return False
-        if any(w.tag.startswith(_NEVER_INSIDE) for w in inside):
+        if any(w.tag.startswith(NEVER_INSIDE_NAMES) for w in inside):
             return False
         if any(w.word in self._lexicon.generic_heads for w in inside[:-1]):
             return False  # 新公司, 游戏公司: a kind, not a name

@@ -41,6 +41,11 @@ __all__ = [
 MODELS_DIR = NLP_MODELS_DIR
 
 
+# Tags of words that never stand inside a name: pronouns, prepositions, conjunctions,
+# particles, time words, modal particles, interjections, onomatopoeia, punctuation.
+NEVER_INSIDE_NAMES = ("r", "p", "c", "u", "t", "y", "e", "o", "x", "w")
+
+
 class HeadKind(StrEnum):
     """Which word may stand before a name-ending word of ``zh_suffixes.tsv``."""
 

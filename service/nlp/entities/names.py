@@ -254,10 +254,13 @@ _BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")
 
 def _chinese_person_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
     """How friends call someone: the given name of a three-character name, the familiar
-    forms 老 + surname and given name's last character + 哥 / 姐, and surname + title."""
+    forms 老 + surname, the given name's last character doubled or after 小 / 阿 (王悦 -> 悦悦,
+    小悦, 阿悦) or before 哥 / 姐, and surname + title."""
     if not 2 <= len(norm) <= 3 or not all(_HAN.match(c) for c in norm):
         return []
     surname, given = norm[0], norm[1:]
     forms = [given] if len(given) == 2 else []
     titled = [surname + title for title in rules.person_titles_zh]
-    return [*forms, "老" + surname, given[-1] + "哥", given[-1] + "姐", *titled]
+    last = given[-1]
+    familiar = [last * 2, "小" + last, "阿" + last, last + "哥", last + "姐"]
+    return list(dict.fromkeys([*forms, "老" + surname, *familiar, *titled]))
