@@ -16,13 +16,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.entities.chinese_lexicon import NEVER_INSIDE_NAMES, ChineseLexicon
+from service.nlp.entities.chinese_lexicon import NEVER_INSIDE_NAMES, ChineseLexicon, Word
 from service.nlp.entities.mentions import EntityLabel, EntityMention, casefold_name
 from service.nlp.relations.chinese_words import alternation, check_classes, load_relation_words
 from service.nlp.tables import describe
@@ -92,19 +91,6 @@ def load_frame_objects(path: Path = FRAME_OBJECTS_PATH) -> FrameObjectTable:
         raise ConfigurationError(f"{path}: bad filler regex: {e}") from e
     check_classes(path, table.frames)
     return table
-
-
-class Word(Protocol):
-    """A jieba word with its offsets (``chinese.Token``)."""
-
-    @property
-    def word(self) -> str: ...
-    @property
-    def tag(self) -> str: ...
-    @property
-    def start(self) -> int: ...
-    @property
-    def end(self) -> int: ...
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
@@ -44,6 +45,19 @@ MODELS_DIR = NLP_MODELS_DIR
 # Tags of words that never stand inside a name: pronouns, prepositions, conjunctions,
 # particles, time words, modal particles, interjections, onomatopoeia, punctuation.
 NEVER_INSIDE_NAMES = ("r", "p", "c", "u", "t", "y", "e", "o", "x", "w")
+
+
+class Word(Protocol):
+    """A jieba word of the text, with its tag and offsets (``chinese.Token``)."""
+
+    @property
+    def word(self) -> str: ...
+    @property
+    def tag(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
 
 
 class HeadKind(StrEnum):

@@ -19,28 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
 
-from service.nlp.entities.chinese_lexicon import ChineseLexicon
+from service.nlp.entities.chinese_lexicon import ChineseLexicon, Word
 from service.nlp.entities.type_evidence import load_gazetteers
 from service.nlp.linear import Guess, LinearModel, load_model
 
 OUTSIDE = "O"
 MODEL_NAME = "names_zh"
 _LONGEST_PLACE = 6  # characters; longer world place names are not looked for
-
-
-class Word(Protocol):
-    """A jieba word of the text, with its tag and offsets (chinese.Token)."""
-
-    @property
-    def word(self) -> str: ...
-    @property
-    def tag(self) -> str: ...
-    @property
-    def start(self) -> int: ...
-    @property
-    def end(self) -> int: ...
 
 
 @dataclass(frozen=True)
