@@ -143,6 +143,19 @@ def test_the_learned_reader_states_what_no_row_reads(finder: RelationExtractor) 
     assert stated == {("王芳", "OWNS", "理想L6", "learned:zh")}
 
 
+def test_it_stands_for_the_one_thing_named_before(
+    finder: RelationExtractor, english: Language
+) -> None:
+    """A sentence of its own whose subject is "it": no row reads it, the model reads it as the
+    organisation the sentence before named."""
+    text = "My cousin keeps the accounts for Larchmont Veterinary. It's over in Bemidji."
+    labels = mentions(text, Larchmont_Veterinary=EntityLabel.ORG, Bemidji=EntityLabel.PLACE)
+    found = finder.find(text, "en", labels, "Ann", english(text)[:])
+    stated = {(r.source.name, r.type.value, r.target.name, r.extractor) for r in found}
+    assert ("Larchmont Veterinary", "LOCATED_IN", "Bemidji", "learned:en") in stated
+    assert all(r.source.name != r.target.name for r in found)
+
+
 @pytest.mark.parametrize(
     ("text", "labels", "unsaid"),
     [

@@ -80,10 +80,10 @@ def stated(
             parties.get(end) if isinstance(end, Party) else names[end]
             for end in (pair.source, pair.target)
         )
-        if source is not None and target is not None:
-            extractor = f"learned:{lang}"
-            kind = RelationType(guess.label)
-            found.append(RelationMention(kind, source, target, extractor, guess.probability))
+        if source is None or target is None or source.name.casefold() == target.name.casefold():
+            continue  # a party unknown, or a name and the pronoun that stands for it
+        kind = RelationType(guess.label)
+        found.append(RelationMention(kind, source, target, f"learned:{lang}", guess.probability))
     return found
 
 
