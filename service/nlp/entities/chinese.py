@@ -46,6 +46,7 @@ from service.nlp.entities.chinese_names import Reading, is_world_place, read_nam
 from service.nlp.entities.chinese_names import Span as NameSpan
 from service.nlp.entities.mentions import EntityLabel, EntityMention, casefold_name
 from service.nlp.entities.type_evidence import load_type_evidence
+from service.nlp.linear import LinearModel
 from service.nlp.relations.chinese_words import load_relation_words
 from service.nlp.time.holidays import holidays_by_name
 
@@ -129,8 +130,11 @@ class ChineseEntityFinder:
         person_nouns = load_type_evidence().zh.person_nouns
         self._after_names = sorted(lex.titles | frozenset(person_nouns), key=len, reverse=True)
 
-    def find(self, text: str) -> list[EntityMention]:
-        """Mentions in ``text``, sorted by start, none overlapping another."""
+    def find(
+        self, text: str, learned: bool = True, model: LinearModel | None = None
+    ) -> list[EntityMention]:
+        """Mentions in ``text``, sorted by start, none overlapping another; without ``learned``,
+        the rules' alone (``model``: another name reader's, bench/chinese_names.py)."""
         tokens = self.tokens(text)
         # Between equally long spans the first in this order wins: the context says more
         # than a tag (在高德上查: an app, though jieba tags 高德 as a person).
@@ -147,17 +151,19 @@ class ChineseEntityFinder:
         found = [m for m in found if not _after_a_measure(text, m)]
         kept = _longest_first(mention for mention in found if self._allowed(mention))
         kept = _places_in_phrases(text, self._org_goes_on(text, tokens, kept))
-        return sorted([*kept, *self._learned(text, tokens, kept)], key=lambda m: m.start)
+        if not learned:
+            return kept
+        return sorted([*kept, *self._learned(text, tokens, kept, model)], key=lambda m: m.start)
 
     def _learned(
-        self, text: str, tokens: list[Token], kept: list[EntityMention]
+        self, text: str, tokens: list[Token], kept: list[EntityMention], model: LinearModel | None
     ) -> Iterator[EntityMention]:
         """Names the learned reader finds (chinese_names.py) where the rules found none, whole
         jieba words only (not 幸会幸 of 幸会幸会), not a common word jieba knows (小时) unless a
         city of the world (海口), and a person without the title or kin word said after the name
         (海燕姐 → 海燕)."""
         bounds = {t.start for t in tokens} | {len(text)}
-        for span in read_names(Reading(text, tokens, self._lexicon)):
+        for span in read_names(Reading(text, tokens, self._lexicon), model):
             if span.start not in bounds or span.end not in bounds:
                 continue
             end = self._name_end(text, span)
