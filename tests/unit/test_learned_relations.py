@@ -167,6 +167,8 @@ def test_it_stands_for_the_one_thing_named_before(
             {"Jo": EntityLabel.PERSON, "Kestrel_Bank": EntityLabel.ORG},
             "LIKES",
         ),
+        # praise of something else is no like of the place (no word of liking points to it)
+        ("Tavira has great pottery classes.", {"Tavira": EntityLabel.PLACE}, "LIKES"),
         # the clause the target is in has a subject of its own
         (
             "Lena met Omar, and she works at Brindle Bank now.",
