@@ -115,6 +115,18 @@ async def run_cypher(target: Neo4jTarget, cypher: str, **params: object) -> list
         return await result.data()
 
 
+async def _until_done(target: Neo4jTarget, statement: str) -> None:
+    """Run the statement until it commits: Neo4j may pick another process as a deadlock's
+    victim, and that process retries the same statement (going on to the next would create
+    what is still there)."""
+    while True:
+        try:
+            await run_cypher(target, statement)
+            return
+        except TransientError:
+            continue
+
+
 @asynccontextmanager
 async def churning(target: Neo4jTarget, *statements: str) -> AsyncIterator[None]:
     """The statements run over and over, each in a transaction of its own, until the block
@@ -124,11 +136,7 @@ async def churning(target: Neo4jTarget, *statements: str) -> AsyncIterator[None]
     async def churn() -> None:
         while not stop.is_set():
             for statement in statements:
-                try:
-                    await run_cypher(target, statement)
-                except TransientError:
-                    # Neo4j picked the churner as a deadlock's victim: a real process retries.
-                    continue
+                await _until_done(target, statement)
 
     task = asyncio.create_task(churn())
     try:
