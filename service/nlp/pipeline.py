@@ -191,8 +191,7 @@ class Extractor:
         learned = [
             m
             for m in fact.mentions
-            if m.extractor == LEARNED
-            and not any(m.start < k.end and k.start < m.end for k in known)
+            if m.extractor == LEARNED and not any(_overlap(m, k) for k in known)
         ]
         mentions = sorted([*ruled, *learned, *known], key=lambda m: m.start)
         base = None if sentence is None else _fact_start(fact, sentence)

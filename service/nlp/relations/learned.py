@@ -107,11 +107,9 @@ def _fits(
     # table's words of liking are read on the parse, it needs them for it: praise of something
     # else is none ("Lisbon has great pottery classes"). Chinese likes without one of
     # zh_relation_words.json's words are too many to lose (bench/RESULTS.md).
-    liking = {RelationType.LIKES.value: POSITIVE, RelationType.DISLIKES.value: NEGATIVE}
-    against = {RelationType.LIKES.value: NEGATIVE, RelationType.DISLIKES.value: POSITIVE}
-    if relation in liking and against[relation] in pair.features:
+    if relation in _LIKING and _LIKING[relation][1] in pair.features:
         return False
-    if relation in liking and lang == "en" and liking[relation] not in pair.features:
+    if relation in _LIKING and lang == "en" and _LIKING[relation][0] not in pair.features:
         return False
     ends = table.get(relation)
     if ends is None:  # NO_RELATION
@@ -128,6 +126,11 @@ def _fits(
 
 POSITIVE = "polarity=positive"
 NEGATIVE = "polarity=negative"
+# A like's and a dislike's polarity feature: (the one for it, the one against it).
+_LIKING = {
+    RelationType.LIKES.value: (POSITIVE, NEGATIVE),
+    RelationType.DISLIKES.value: (NEGATIVE, POSITIVE),
+}
 
 
 def polarity(liked: bool, disliked: bool) -> list[str]:
