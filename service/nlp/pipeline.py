@@ -44,6 +44,8 @@ from service.nlp.relations.extractor import (
     RelationMention,
     RelationType,
 )
+from service.nlp.relations.table import keep_relation
+from service.nlp.relations.vocatives import Address, addressed_kin, kin_relation
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
 
@@ -164,8 +166,13 @@ class Extractor:
         history = History()
         completed: list[list[Fact]] = []
         said = [(m.speaker, m.content) for m in messages]
-        for facts, addressee, you in zip(
-            parsed, addressed(messages), second_person(said), strict=True
+        for message, facts, addressee, you, kin_address in zip(
+            messages,
+            parsed,
+            addressed(messages),
+            second_person(said, [_people(facts) for facts in parsed]),
+            addressed_kin(messages, langs),
+            strict=True,
         ):
             done: list[Fact] = []
             for p in facts:
@@ -173,6 +180,7 @@ class Extractor:
                 kin = tuple(k for f in done for k in _kin_named(f))
                 context = history.context(addressee, named, you, kin)
                 done.append(self._complete(p, gazetteer, context))
+            done = _with_addressed_kin(done, message.speaker, kin_address)
             history = history.after(
                 tuple(n for f in done for n in people_named(f.mentions, f.relations)),
                 tuple(k for f in done for k in _kin_named(f)),
@@ -327,14 +335,33 @@ def _names(fact: Fact) -> list[ItemSpan]:
 
 
 def addressed(messages: list[MessageIn]) -> list[str | None]:
-    """Whom each message answers: the last other speaker before it in the batch, if any."""
+    """Whom each message answers: the last other speaker before it in the batch; for a message
+    no other speaker came before, the first other speaker after it (who answers it)."""
+    speakers = [m.speaker for m in messages]
     found: list[str | None] = []
-    last: list[str] = []
-    for message in messages:
-        found.append(next((s for s in reversed(last) if s != message.speaker), None))
-        if message.speaker:
-            last.append(message.speaker)
+    for i, speaker in enumerate(speakers):
+        before = (s for s in reversed(speakers[:i]) if s and s != speaker)
+        after = (s for s in speakers[i + 1 :] if s and s != speaker)
+        found.append(next(before, None) or next(after, None))
     return found
+
+
+def _people(parsed: list[_Parsed]) -> list[str]:
+    """The names of people a message's facts found, before the batch's names are added."""
+    return [m.text for fact, _, _ in parsed for m in fact.mentions if m.label is EntityLabel.PERSON]
+
+
+def _with_addressed_kin(
+    facts: list[Fact], speaker: str | None, address: Address | None
+) -> list[Fact]:
+    """The facts, the one that holds a kin noun said to a listener ("Mom, I got the job")
+    relating the speaker to them (service/nlp/relations/vocatives.py)."""
+    if not facts or address is None or not speaker:
+        return facts
+    at = 0 if address.vocative.opens else len(facts) - 1
+    relations = list(facts[at].relations)
+    keep_relation(relations, kin_relation(speaker, address))
+    return [*facts[:at], replace(facts[at], relations=relations), *facts[at + 1 :]]
 
 
 def _kin_named(fact: Fact) -> list[Kin]:

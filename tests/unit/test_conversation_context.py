@@ -78,5 +78,8 @@ def test_a_message_answers_the_last_other_speaker() -> None:
     from service.core.domain import MessageIn
     from service.nlp.pipeline import addressed
 
+    # The first message, which answers nobody, speaks to whoever answers it.
     said = [MessageIn(speaker=s, content="嗯") for s in ("甲", "乙", "乙", "甲", "丙")]
-    assert addressed(said) == [None, "甲", "甲", "乙", "甲"]
+    assert addressed(said) == ["乙", "甲", "甲", "乙", "甲"]
+    alone = [MessageIn(speaker="甲", content="嗯")] * 2
+    assert addressed(alone) == [None, None]

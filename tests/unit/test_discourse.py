@@ -150,3 +150,12 @@ def test_someone_elses_kin_noun_is_not_the_speakers(extractor: Extractor) -> Non
         ],
     )
     assert ("Osric", "WORKS_AT", "Quillhaven Press") not in found
+
+
+def test_a_message_nobody_answered_speaks_to_whoever_answers_it(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [("Wren", "Your sister Imelda called again."), ("Pell", "Ugh, what did she want?")],
+    )
+    assert ("Pell", "FAMILY_OF", "Imelda") in found
+

@@ -90,6 +90,7 @@ class ShortFormRules:
     event_abbreviations_zh: dict[str, str]  # 马拉松 -> 马: 厦门马拉松 is also 厦马
     org_infixes_zh: tuple[str, ...]  # 大学附属: 江城大学附属医院 is also 江城医院
     person_titles_zh: tuple[str, ...]  # 周敏 is also 周老师
+    person_titles_en: frozenset[str]  # Uncle Ivo is also Ivo
     min_short_chars_en: int
     min_short_chars_zh: int
 
@@ -115,6 +116,7 @@ def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
         event_abbreviations_zh=dict(raw.get("event_abbreviations_zh", {})),
         org_infixes_zh=_longest_first(raw.get("org_infixes_zh", [])),
         person_titles_zh=tuple(read_lines(TITLES_PATH)),
+        person_titles_en=frozenset(raw["person_titles_en"]),
         min_short_chars_en=int(raw["min_short_chars_en"]),
         min_short_chars_zh=int(raw["min_short_chars_zh"]),
     )
@@ -140,6 +142,8 @@ def _derive_short_forms(name: str, entity_type: str) -> list[str]:
         return _chinese_short_forms(norm, entity_type)
     rules, words = short_form_rules(), norm.split()
     if entity_type == "PERSON":
+        if len(words) > 1 and words[0].rstrip(".") in rules.person_titles_en:
+            return [" ".join(words[1:])]  # a title or kin word is no first name
         first = words[0].rstrip(".") if words else ""
         forms = [first] if len(words) > 1 and len(first) >= 2 and first.isalpha() else []
         return forms + list(rules.nicknames_en.get(first, ()))

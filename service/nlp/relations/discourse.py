@@ -44,7 +44,7 @@ class Kin:
 class Conversation:
     """One fact's view of its batch: whom its message answers, and who was named lately."""
 
-    answers: str | None = None  # the last other speaker before this message
+    answers: str | None = None  # the last other speaker before this message, else the next
     recent: tuple[str, ...] = ()  # people named lately, the most recent first
     current: tuple[str, ...] = ()  # of them, those the message's earlier facts named
     you: str | None = None  # whom the message addresses (Chinese 你; see ``second_person``)
@@ -107,19 +107,24 @@ def people_named(
     return tuple(dict.fromkeys(people))
 
 
-def second_person(said: Sequence[tuple[str | None, str]]) -> list[str | None]:
-    """Whom each ``(speaker, text)`` message addresses: the speaker of the batch it opens with
-    as a vocative (by full name or by the name without a one-character surname), else, when
-    the batch has exactly two speakers, the other one."""
+def second_person(
+    said: Sequence[tuple[str | None, str]], named: Sequence[Sequence[str]] = ()
+) -> list[str | None]:
+    """Whom each ``(speaker, text)`` message addresses: the person it opens with as a vocative
+    (a speaker of the batch, by full name or by the name without a one-character surname, or
+    a person the message names, ``named``), else, when the batch has exactly two speakers, the
+    other one."""
     speakers = list(dict.fromkeys(s for s, _ in said if s))
+    people = [*named, *([()] * (len(said) - len(named)))]
     return [
-        _vocative(text, speaker, speakers) or _other(speaker, speakers) for speaker, text in said
+        _vocative(text, speaker, [*speakers, *own]) or _other(speaker, speakers)
+        for (speaker, text), own in zip(said, people, strict=True)
     ]
 
 
-def _vocative(text: str, speaker: str | None, speakers: list[str]) -> str | None:
+def _vocative(text: str, speaker: str | None, people: list[str]) -> str | None:
     opening = text.lstrip()
-    for name in (s for s in speakers if s != speaker):
+    for name in (s for s in people if s != speaker):
         forms = (name, name[1:]) if len(name) == 3 else (name,)
         for form in forms:
             if opening.startswith(form) and _VOCATIVE_END.match(opening, len(form)):

@@ -1,0 +1,110 @@
+"""Kin nouns said to the listener (service/nlp/relations/vocatives.py).
+
+Made-up conversations; none of their names or sentences is in graph-dev.json.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from service.core.config import Settings
+from service.core.domain import MessageIn
+from service.nlp.pipeline import Extractor
+from service.nlp.relations.vocatives import Vocative, addressed_kin, vocative
+
+SAID = datetime(2024, 5, 10, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("Mom, I got the job at the cannery!", "en", Vocative("mom", opens=True)),
+        ("Hey sis, are you still in Tacoma?", "en", Vocative("sis", opens=True)),
+        ("Thanks Grandpa.", "en", Vocative("grandpa", opens=True)),
+        ("I'll be home by nine, Dad 🙏", "en", Vocative("dad", opens=False)),
+        ("妈，我这次考了全班第三！", "zh", Vocative("妈", opens=True)),
+        ("妈妈你答应给我买的滑板呢？", "zh", Vocative("妈妈", opens=True)),
+        ("谢谢奶奶", "zh", Vocative("奶奶", opens=True)),
+        ("明天一早就到，爸。", "zh", Vocative("爸", opens=False)),
+    ],
+)
+def test_a_kin_noun_said_to_the_listener(text: str, lang: str, expected: Vocative) -> None:
+    assert vocative(text, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Mom said the lease runs out in June.", "en"),
+        ("My mom, she never lets me cook.", "en"),
+        ("Uncle Bertram, when did you land?", "en"),  # a name follows: the kin-title frame reads it
+        ("Honey, I'm home!", "en"),  # said to friends too: not kin
+        ("Mama mia, that's a lot of pasta.", "en"),
+        ("妈妈说明天下雨。", "zh"),
+        ("我妈，唉，天天催我结婚。", "zh"),
+        ("阿姨，您好！", "zh"),  # said to any older woman
+    ],
+)
+def test_no_address_by_a_kin_noun(text: str, lang: str) -> None:
+    assert vocative(text, lang) is None
+
+
+def _addressed(said: list[tuple[str, str]], lang: str = "en") -> list[str | None]:
+    messages = [MessageIn(speaker=s, content=t) for s, t in said]
+    found = addressed_kin(messages, [lang] * len(messages))
+    return [None if a is None else a.listener for a in found]
+
+
+def test_two_speakers_the_other_is_addressed() -> None:
+    said = [("Dov", "Mom, guess what happened."), ("Yael", "Tell me!"), ("Dov", "Love you, Mom.")]
+    assert _addressed(said) == ["Yael", None, "Yael"]
+
+
+def test_three_speakers_one_on_each_side_address_nobody() -> None:
+    said = [("Ari", "the bus was late"), ("Dov", "Mom, can you pick me up?"), ("Yael", "Sure.")]
+    assert _addressed(said) == [None, None, None]
+
+
+def test_those_who_say_the_noun_are_not_whom_it_addresses() -> None:
+    said = [
+        ("秦朗", "妈，我周末回来吃饭。"),
+        ("秦雯", "妈，我也回来！"),
+        ("许丽华", "好，都回来。"),
+    ]
+    assert _addressed(said, "zh") == ["许丽华", "许丽华", None]
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor(Settings())
+
+
+def _relations(extractor: Extractor, said: list[tuple[str, str]]) -> set[tuple[str, str, str]]:
+    messages = [MessageIn(speaker=speaker, content=text) for speaker, text in said]
+    facts = extractor.extract(messages, [SAID] * len(messages))
+    return {
+        (r.source.name, r.type.value, r.target.name) for m in facts for f in m for r in f.relations
+    }
+
+
+def test_the_speaker_is_kin_of_whom_they_call_grandpa(extractor: Extractor) -> None:
+    found = _relations(
+        extractor,
+        [
+            ("Wilhelmina", "Grandpa, did you really drive a tram in Lisbon for forty years?"),
+            ("Anselm", "Forty-two, kiddo. Started when I was sixteen."),
+        ],
+    )
+    assert ("Wilhelmina", "FAMILY_OF", "Anselm") in found
+
+
+def test_a_name_the_message_opens_with_is_whom_you_means(extractor: Extractor) -> None:
+    # Two speakers, but 周思远 is the one addressed: 你姐我 makes the speaker his sister.
+    found = _relations(
+        extractor,
+        [("林晚", "周思远，你姐我今天心情好，请你吃饭。"), ("卓然", "林晚，也请我呗。")],
+    )
+    assert ("林晚", "FAMILY_OF", "卓然") not in found
+    assert ("林晚", "FAMILY_OF", "周思远") in found
