@@ -159,3 +159,9 @@ def test_a_message_nobody_answered_speaks_to_whoever_answers_it(extractor: Extra
     )
     assert ("Pell", "FAMILY_OF", "Imelda") in found
 
+
+def test_asked_whether_it_still_holds_it_held(extractor: Extractor) -> None:
+    still = [("Wren", "Do you still work at Gorseway Bakery?"), ("Pell", "Six years in May.")]
+    assert ("Pell", "WORKS_AT", "Gorseway Bakery") in relations(extractor, still)
+    asked = [("Wren", "Do you work at Gorseway Bakery?"), ("Pell", "Six years in May.")]
+    assert not {r for r in relations(extractor, asked) if r[1] == "WORKS_AT"}

@@ -49,6 +49,8 @@ YOU_STATED: list[tuple[str, dict[str, EntityLabel], Triple]] = [
         ("赵鹏", "FAMILY_OF", "孙悦"),
     ),
     ("孙悦是你表妹", {"孙悦": L.PERSON}, ("赵鹏", "FAMILY_OF", "孙悦")),
+    ("你还在顺丰上班吗？", {"顺丰": L.ORG}, ("赵鹏", "WORKS_AT", "顺丰")),  # "still?": it was so
+    ("你还住在青岛吗", {"青岛": L.PLACE}, ("赵鹏", "LIVES_IN", "青岛")),
 ]
 
 
@@ -83,6 +85,9 @@ def test_rhetorical_question() -> None:
     assert rhetorical("他不是在顺丰上班吗？")
     assert not rhetorical("你是不是在顺丰上班吗")
     assert not rhetorical("我不是在顺丰上班")
+    assert rhetorical("你还在顺丰上班吗")
+    assert not rhetorical("你在顺丰上班吗")
+    assert not rhetorical("你还是在顺丰上班")  # a statement: no question to read
     assert is_you("你去年冬天不是")
     assert not is_you("你们")
     assert not is_you("你妈")

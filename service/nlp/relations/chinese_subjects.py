@@ -19,6 +19,10 @@ _RHETORICAL = re.compile(
     r"(?<!是)不是(?=[^，,。！？!?；;]*[吗嘛][啊呀哈]*(?:[，,。！？!?～~…\s]|$))"
 )
 _NOT_SO = re.compile(r"(?<!是)不是")
+# 还在/还住在 … 吗 at the end of the clause: "still?", not 还是 "or" (X还是Y?).
+_STILL = re.compile(
+    r"还(?:在|住在|待在|是在)(?=[^，,。！？!?；;]*吗[啊呀]*(?:[，,。！？!?～~…\s]|$))"
+)
 YOU = frozenset({"你", "您"})
 # Words around a subject that name no one: adverbs, time words, connectives, punctuation.
 _NO_ONE = ("d", "t", "f", "x", "c", "u")
@@ -27,8 +31,9 @@ __all__ = ["YOU", "is_you", "rhetorical", "without_rhetorical", "you_endpoint"]
 
 
 def rhetorical(clause: str) -> bool:
-    """Whether the clause is a rhetorical 不是…吗/嘛 (你不是在X上班吗): an assertion."""
-    return _RHETORICAL.search(clause) is not None
+    """Whether the clause asks only what it takes as so: a rhetorical 不是…吗/嘛 (你不是在X上班
+    吗), or 还…吗 (你还在X上班吗 asks whether it goes on, not whether it was)."""
+    return _RHETORICAL.search(clause) is not None or _STILL.search(clause) is not None
 
 
 def without_rhetorical(text: str) -> str:

@@ -533,7 +533,8 @@ def _hedges(child: Token) -> bool:
 
 
 def _asks(verb: Token) -> bool:
-    """A question clause: "?" and the auxiliary before the subject, or a wh-word first."""
+    """A question clause: "?" and the auxiliary before the subject, or a wh-word first. "Do you
+    still work at X?" asks only whether it goes on: that it was so is taken as said."""
     if not _ends_with_question_mark(verb):
         return False
     subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
@@ -541,6 +542,8 @@ def _asks(verb: Token) -> bool:
     if verb.lemma_ == "be" and verb.pos_ == "AUX":
         auxiliaries.append(verb)
     inverted = bool(subjects and auxiliaries and min(a.i for a in auxiliaries) < subjects[0].i)
+    if inverted and any(c.lower_ == "still" for c in verb.children):
+        return False
     first = min((t for t in verb.subtree), key=lambda t: t.i)
     return inverted or not subjects or first.tag_ in INTERROGATIVE
 
