@@ -165,3 +165,20 @@ def test_asked_whether_it_still_holds_it_held(extractor: Extractor) -> None:
     assert ("Pell", "WORKS_AT", "Gorseway Bakery") in relations(extractor, still)
     asked = [("Wren", "Do you work at Gorseway Bakery?"), ("Pell", "Six years in May.")]
     assert not {r for r in relations(extractor, asked) if r[1] == "WORKS_AT"}
+
+
+def test_kin_said_to_the_listener_by_name_or_as_we(extractor: Extractor) -> None:
+    father = [
+        ("Wren", "I'm your father, Imelda. You don't talk to me like that."),
+        ("Imelda", "Ugh."),
+    ]
+    assert ("Imelda", "FAMILY_OF", "Wren") in relations(extractor, father)
+    cousins = [("Wren", "We're cousins, we share everything."), ("Pell", "Not my sweaters.")]
+    assert ("Wren", "FAMILY_OF", "Pell") in relations(extractor, cousins)
+    three = [*cousins, ("Osric", "Same here.")]  # "we" of three speakers: whom, unsaid
+    assert not {r for r in relations(extractor, three) if r[1] == "FAMILY_OF"}
+
+
+def test_this_is_my_cousin_names_the_cousin(extractor: Extractor) -> None:
+    said = [("Wren", "Pell, this is my cousin Imelda, she just moved here."), ("Pell", "Hi!")]
+    assert ("Wren", "FAMILY_OF", "Imelda") in relations(extractor, said)

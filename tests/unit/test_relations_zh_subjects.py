@@ -51,6 +51,10 @@ YOU_STATED: list[tuple[str, dict[str, EntityLabel], Triple]] = [
     ("孙悦是你表妹", {"孙悦": L.PERSON}, ("赵鹏", "FAMILY_OF", "孙悦")),
     ("你还在顺丰上班吗？", {"顺丰": L.ORG}, ("赵鹏", "WORKS_AT", "顺丰")),  # "still?": it was so
     ("你还住在青岛吗", {"青岛": L.PLACE}, ("赵鹏", "LIVES_IN", "青岛")),
+    ("我是你哥！你得听我的。", {}, ("王芳", "FAMILY_OF", "赵鹏")),  # 我 and 你 as the pair
+    ("你是我亲弟弟，我不帮你帮谁？", {}, ("赵鹏", "FAMILY_OF", "王芳")),
+    ("认识二十年了，你就是我最好的朋友", {}, ("赵鹏", "FRIEND_OF", "王芳")),
+    ("咱俩是亲姐妹，有什么不能说的", {}, ("王芳", "FAMILY_OF", "赵鹏")),
 ]
 
 

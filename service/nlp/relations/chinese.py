@@ -99,6 +99,7 @@ WE_CONFIDENCE = 0.8
 COMMON_WORD_FREQ = 1000
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
 _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
+_ME_OR_YOU = {"我": 0, "你": 1, "您": 1}  # which of (speaker, 你) a pronoun target is
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
 _PLACED = frozenset({RelationType.LIVES_IN, RelationType.LOCATED_IN})
 _NO_PLACE = frozenset({EntityLabel.PRODUCT, EntityLabel.PERSON})
@@ -140,7 +141,7 @@ class ChineseRelations:
                     sources = []
             elif sources and _opens_clause(row):
                 last_sources = sources
-            target = _target(text, match, mentions, row, addressee)
+            target = _target(text, match, mentions, row, addressee, (speaker, you))
             if target is None:
                 continue
             if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
@@ -542,10 +543,14 @@ def _target(
     mentions: list[EntityMention],
     row: RelationRow,
     addressee: str | None = None,
+    said_by_to: tuple[str | None, str | None] = (None, None),
 ) -> Endpoint | None:
     start, end = match.span("tgt")
     if text[start:end] in _THE_TWO_OF_US:  # 咱俩是老同学: the one the speaker answers
         return Endpoint(addressee, EntityLabel.PERSON) if addressee else None
+    if row.type in _PERSONAL and text[start:end] in _ME_OR_YOU:  # 我是你哥: speaker and 你
+        party = said_by_to[_ME_OR_YOU[text[start:end]]]
+        return Endpoint(party, EntityLabel.PERSON) if party else None
     trimmed = _target_words(text, start, end, mentions, row)
     if trimmed is None:
         return None

@@ -9,6 +9,7 @@ it is negated, asked or conditional, and it happened unless it is planned or in 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import wraps
@@ -24,6 +25,9 @@ from service.nlp.relations.table import Endpoint, mention_endpoint, speaker_endp
 
 FIRST_PERSON = frozenset({"i", "me", "my", "myself", "mine", "we", "us", "our", "ours"})
 SECOND_PERSON = frozenset({"you", "your", "yours"})
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those", "here"})
+# What may follow a name called at the end of a sentence: "…, Lois. You don't …", "…, Jordan!"
+_SENTENCE_END = re.compile(r"[\s!.?…]*(?:$|(?<=[!.?…])\s)")
 PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers"})
 THING_PRONOUNS = frozenset({"it", "its", "they", "them", "their"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
@@ -260,7 +264,9 @@ def name_beside(noun: Token) -> Token | None:
         return head
     if noun.dep_ == "attr" and head.lemma_ == "be":  # "Priya is my best friend", "I'm a nurse"
         subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
-        return subjects[0] if subjects else None
+        # "This is my cousin Pru": a demonstrative names nobody; the name after the noun does.
+        if not subjects or subjects[0].lower_ not in DEMONSTRATIVES:
+            return subjects[0] if subjects else None
     doc = noun.doc
     after = noun.i + 1 + _in_law_tail(noun)
     if after < len(doc) and doc[after].pos_ == "PROPN":
@@ -392,7 +398,7 @@ def addressee(fact: FactContext) -> Endpoint | None:
             continue
         starts = m.start == 0 or text[: m.start].rstrip().endswith((".", "!", "?"))
         opens = starts and text[m.end : m.end + 1] in {",", "!"}
-        closes = text[: m.start].rstrip().endswith(",") and not text[m.end :].strip(" !.?")
+        closes = text[: m.start].rstrip().endswith(",") and bool(_SENTENCE_END.match(text, m.end))
         if opens or closes:
             return mention_endpoint(m, EntityLabel.PERSON)
     return None

@@ -21,7 +21,7 @@ from service.nlp.relations.english_clauses import (
     endpoint,
     prep_objects,
 )
-from service.nlp.relations.table import Endpoint, RelationRow, mention_endpoint
+from service.nlp.relations.table import Endpoint, RelationRow, mention_endpoint, speaker_endpoint
 
 Pairs = Iterator[tuple[Endpoint, Endpoint]]
 
@@ -107,13 +107,21 @@ def mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
         return
-    people = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    subjects = clause_subjects(token)
+    people = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
     others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
     people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
+    if not others and [s.lower_ for s in subjects] == ["we"]:  # "we're cousins": and you
+        people += [e for e in (_listener(fact),) if e is not None]
     people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
     for i, first in enumerate(people):
         for later in people[i + 1 :]:
             yield first, later
+
+
+def _listener(fact: FactContext) -> Endpoint | None:
+    """The one person a fact speaks to: a name it calls, else the other of two speakers."""
+    return fact.addressee or speaker_endpoint(fact.conversation.you)
 
 
 def favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:

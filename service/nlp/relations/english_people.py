@@ -10,6 +10,7 @@ from spacy.tokens import Token
 
 from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.english_clauses import (
+    SUBJECT_DEPS,
     FactContext,
     asserted,
     clause_subjects,
@@ -34,7 +35,7 @@ KIN_WORDS = frozenset(_KIN_NOUNS.split())
 def kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN", "ADJ"}:
         return
-    name = name_beside(token)
+    name = _not_the_owner(fact, token, name_beside(token))
     mention = fact.covering(name) if name is not None else None
     relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
     bare = name is None and token.dep_ == "attr" and speaker_by_default(token.head)
@@ -54,6 +55,20 @@ def kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if token.tag_ in {"NNS", "NNPS"}:  # "my sisters Ingrid and Bo": each of them
         for other in (e for c in name.conjuncts if (e := endpoint(fact, c)) is not None):
             yield owner, Endpoint(other.name, EntityLabel.PERSON, other.start, other.end)
+
+
+def _not_the_owner(fact: FactContext, noun: Token, name: Token | None) -> Token | None:
+    """The name beside a kin noun, unless it is the noun's owner called by name: in "I'm your
+    father, Lois" Lois is whom "your" means, and the father is the subject."""
+    owners = [c for c in noun.children if c.dep_ == "poss"]
+    if name is None or not owners or fact.addressee is None:
+        return name
+    mention = fact.covering(name)
+    called = mention is not None and mention_endpoint(mention).name == fact.addressee.name
+    if not called or endpoint(fact, owners[0]) != fact.addressee:
+        return name
+    subjects = [c for c in noun.head.children if c.dep_ in SUBJECT_DEPS]
+    return subjects[0] if noun.dep_ == "attr" and subjects else None
 
 
 def _kin_of_speaker(fact: FactContext, token: Token) -> Pairs:
