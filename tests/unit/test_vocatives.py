@@ -62,9 +62,9 @@ def test_two_speakers_the_other_is_addressed() -> None:
     assert _addressed(said) == ["Yael", None, "Yael"]
 
 
-def test_three_speakers_one_on_each_side_address_nobody() -> None:
-    said = [("Ari", "the bus was late"), ("Dov", "Mom, can you pick me up?"), ("Yael", "Sure.")]
-    assert _addressed(said) == [None, None, None]
+def test_a_line_answers_the_one_before() -> None:
+    said = [("Ari", "the bus was late"), ("Dov", "Mom, you said noon."), ("Yael", "Sure.")]
+    assert _addressed(said) == [None, "Ari", None]
 
 
 def test_those_who_say_the_noun_are_not_whom_it_addresses() -> None:

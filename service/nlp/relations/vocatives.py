@@ -6,9 +6,8 @@ the family. A noun is a vocative when it opens the message (after at most one op
 "hey" or 谢谢) and punctuation or the end follows it, or when it closes the message after a
 comma. "Mom said …" and "my mom, …" are no address.
 
-Whom the noun addresses is a speaker of the batch: the other speaker the message answers or the
-one who answers it, leaving out those who call somebody by the same noun themselves. When two
-different people are left, nobody: the text does not say which.
+Whom the noun addresses is a speaker of the batch: the other speaker the message answers, else
+the one who answers it, leaving out those who call somebody by the same noun themselves.
 """
 
 from __future__ import annotations
@@ -84,9 +83,9 @@ def vocative(text: str, lang: str) -> Vocative | None:
 
 
 def addressed_kin(messages: list[MessageIn], langs: Sequence[str]) -> list[Address | None]:
-    """Each message's kin noun and the speaker it addresses, when the batch shows who that is:
-    of the other speakers just before and just after it, the one left when those who call
-    somebody by the same noun themselves are set aside (a mother does not call her son 妈)."""
+    """Each message's kin noun and the speaker it addresses: the other speaker just before it
+    (a line answers the one before), else the one just after; those who call somebody by the
+    same noun themselves are set aside (a mother does not call her son 妈)."""
     said = [vocative(m.content, lang) for m, lang in zip(messages, langs, strict=True)]
     users: dict[str, set[str]] = {}
     for message, address in zip(messages, said, strict=True):
@@ -105,8 +104,7 @@ def _listener(messages: list[MessageIn], i: int, skip: set[str]) -> str | None:
     speakers = [m.speaker for m in messages]
     before = next((s for s in reversed(speakers[:i]) if s and s not in skip), None)
     after = next((s for s in speakers[i + 1 :] if s and s not in skip), None)
-    candidates = {s for s in (before, after) if s is not None}
-    return candidates.pop() if len(candidates) == 1 else None
+    return before or after
 
 
 def kin_relation(speaker: str, address: Address) -> RelationMention:
