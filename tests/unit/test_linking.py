@@ -73,7 +73,8 @@ def test_short_forms(name: str, kind: str, expected: list[str]) -> None:
 
 def test_a_chinese_person_is_called_by_given_name_family_name_and_title() -> None:
     forms = short_forms("王小明", "PERSON")
-    assert forms[:6] == ["小明", "老王", "明明", "阿明", "明哥", "明姐"]
+    assert forms[:6] == ["小明", "老王", "小王", "王哥", "王姐", "王叔"]
+    assert {"明明", "阿明", "明哥", "明姐"} <= set(forms)
     assert {"王老师", "王总", "王主任"} <= set(forms)  # titles of nlp_models/zh_titles.txt
 
 
@@ -97,6 +98,18 @@ def test_a_short_form_links_to_the_known_entity_and_says_so() -> None:
     assert (row.key, row.link) == (known.key, "short_form")
     [entity] = [e for e in linked.entities if e.key == known.key]
     assert "Halcyon" in entity.aliases and "halcyon" in entity.alias_keys
+
+
+def test_a_full_name_links_to_the_person_it_shortens_not_to_a_namesake() -> None:
+    father = KnownEntity(entity_key(SCOPE, "郑大海"), "郑大海", "PERSON", 0.9, ("老郑",))
+    text = "我闺女郑悦也是那儿毕业的。"
+    daughter = EntityMention("郑悦", EntityLabel.PERSON, 3, 5, "zh:name", 0.8)
+    linked = link(SCOPE, [fact("m1", text, daughter, lang="zh")], [father])
+    assert father.key not in {m.key for m in linked.mentions if m.surface == "郑悦"}
+    ivo = KnownEntity(entity_key(SCOPE, "Ivo"), "Ivo", "PERSON", 0.9)
+    text = "Uncle Ivo, when did you come to Chicago?"
+    linked = link(SCOPE, [fact("m2", text, mention("Uncle Ivo", text, EntityLabel.PERSON))], [ivo])
+    assert {m.key for m in linked.mentions if m.surface == "Uncle Ivo"} == {ivo.key}
 
 
 def test_a_place_is_not_the_short_form_of_an_organisation() -> None:

@@ -117,10 +117,14 @@ class EntityDirectory:
             keys = {addressee}
         if len(keys) == 1:
             return next(iter(keys)), "short_form"
-        # "Acme Robotics" when the scope knows "Acme": the mention's own short form.
+        # "Acme Robotics" when the scope knows "Acme": the mention's own short form. A person's
+        # must be the known one's name, not an alias: 郑悦 is not 郑大海 for both being 老郑.
         for short in short_forms(surface, label):
-            if short in self._exact:
-                return self._exact[short], "long_form"
+            key = self._exact.get(short)
+            if key is None:
+                continue
+            if label != EntityLabel.PERSON.value or identity_form(self.drafts[key].name) == short:
+                return key, "long_form"
         return None
 
     def _fits(self, key: str, label: str) -> bool:

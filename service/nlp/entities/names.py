@@ -258,8 +258,9 @@ _BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")
 
 def _chinese_person_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
     """How friends call someone: the given name of a three-character name, the familiar
-    forms 老 + surname, the given name's last character doubled or after 小 / 阿 (王悦 -> 悦悦,
-    小悦, 阿悦) or before 哥 / 姐, and surname + title."""
+    forms 老 / 小 + surname and surname + 哥 / 姐 / 叔 (老吴, 小吴, 丁姐, 郑叔), the given
+    name's last character doubled or after 小 / 阿 (王悦 -> 悦悦, 小悦, 阿悦) or before 哥 /
+    姐, and surname + title."""
     if not 2 <= len(norm) <= 3 or not all(_HAN.match(c) for c in norm):
         return []
     surname, given = norm[0], norm[1:]
@@ -267,4 +268,5 @@ def _chinese_person_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
     titled = [surname + title for title in rules.person_titles_zh]
     last = given[-1]
     familiar = [last * 2, "小" + last, "阿" + last, last + "哥", last + "姐"]
-    return list(dict.fromkeys([*forms, "老" + surname, *familiar, *titled]))
+    by_surname = ["老" + surname, "小" + surname, surname + "哥", surname + "姐", surname + "叔"]
+    return list(dict.fromkeys([*forms, *by_surname, *familiar, *titled]))
