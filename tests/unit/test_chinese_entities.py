@@ -161,6 +161,8 @@ def test_unknown_words_where_the_context_expects_a_name(
         "周末带孩子去公园玩滑梯，他迷上了打游戏。",
         "小区门口的保安说明天停水。",
         "哎呀，急死我了！笑死，可不是嘛。",
+        "行行行，周六就周六！我先走了。",  # an answer said thrice
+        "姥姥家那台电视还是我修的。",  # a relative's home
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:

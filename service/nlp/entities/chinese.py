@@ -611,7 +611,17 @@ class ChineseEntityFinder:
             return False
         if mention.extractor.startswith(("jieba:", LEARNED)) and surface in _verb_words():
             return False  # 在青岛长大: 长大/ns is the verb of a relation, not a place
+        if len(set(surface)) == 1 and len(surface) >= 3:
+            return False  # 行行行, 好好好: an answer said thrice (悦悦 is a name)
+        if surface.endswith("家") and surface[:-1] in _kin_words():
+            return False  # 姥姥家, 奶奶家: a relative's home, named by no name
         return len(surface) >= 2 and not surface.isdigit()
+
+
+@cache
+def _kin_words() -> frozenset[str]:
+    classes = load_relation_words().classes
+    return frozenset((*classes.get("KIN", ()), *classes.get("KIN_SHORT", ())))
 
 
 @cache
