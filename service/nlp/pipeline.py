@@ -35,6 +35,7 @@ from service.nlp.relations.discourse import (
     History,
     Kin,
     english_kin_named,
+    nearest_speaker,
     people_named,
     second_person,
 )
@@ -338,12 +339,7 @@ def addressed(messages: list[MessageIn]) -> list[str | None]:
     """Whom each message answers: the last other speaker before it in the batch; for a message
     no other speaker came before, the first other speaker after it (who answers it)."""
     speakers = [m.speaker for m in messages]
-    found: list[str | None] = []
-    for i, speaker in enumerate(speakers):
-        before = (s for s in reversed(speakers[:i]) if s and s != speaker)
-        after = (s for s in speakers[i + 1 :] if s and s != speaker)
-        found.append(next(before, None) or next(after, None))
-    return found
+    return [nearest_speaker(speakers, i, {s} if s else set()) for i, s in enumerate(speakers)]
 
 
 def _people(parsed: list[_Parsed]) -> list[str]:

@@ -5,16 +5,13 @@ Made-up conversations; none of their names or sentences is in graph-dev.json.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.nlp.pipeline import Extractor
 from service.nlp.relations.vocatives import Vocative, addressed_kin, vocative
-
-SAID = datetime(2024, 5, 10, tzinfo=UTC)
+from tests.unit.test_discourse import relations
 
 
 @pytest.mark.parametrize(
@@ -81,16 +78,8 @@ def extractor() -> Extractor:
     return Extractor(Settings())
 
 
-def _relations(extractor: Extractor, said: list[tuple[str, str]]) -> set[tuple[str, str, str]]:
-    messages = [MessageIn(speaker=speaker, content=text) for speaker, text in said]
-    facts = extractor.extract(messages, [SAID] * len(messages))
-    return {
-        (r.source.name, r.type.value, r.target.name) for m in facts for f in m for r in f.relations
-    }
-
-
 def test_the_speaker_is_kin_of_whom_they_call_grandpa(extractor: Extractor) -> None:
-    found = _relations(
+    found = relations(
         extractor,
         [
             ("Wilhelmina", "Grandpa, did you really drive a tram in Lisbon for forty years?"),
@@ -102,7 +91,7 @@ def test_the_speaker_is_kin_of_whom_they_call_grandpa(extractor: Extractor) -> N
 
 def test_a_name_the_message_opens_with_is_whom_you_means(extractor: Extractor) -> None:
     # Two speakers, but 周思远 is the one addressed: 你姐我 makes the speaker his sister.
-    found = _relations(
+    found = relations(
         extractor,
         [("林晚", "周思远，你姐我今天心情好，请你吃饭。"), ("卓然", "林晚，也请我呗。")],
     )

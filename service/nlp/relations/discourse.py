@@ -107,6 +107,14 @@ def people_named(
     return tuple(dict.fromkeys(people))
 
 
+def nearest_speaker(speakers: Sequence[str | None], i: int, skip: set[str]) -> str | None:
+    """The speaker not in ``skip`` closest before message ``i`` (whom it answers), else the one
+    closest after it (who answers it)."""
+    before = (s for s in reversed(speakers[:i]) if s and s not in skip)
+    after = (s for s in speakers[i + 1 :] if s and s not in skip)
+    return next(before, None) or next(after, None)
+
+
 def second_person(
     said: Sequence[tuple[str | None, str]], named: Sequence[Sequence[str]] = ()
 ) -> list[str | None]:

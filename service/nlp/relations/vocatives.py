@@ -21,6 +21,7 @@ from functools import cache
 from service.core.domain import MessageIn
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.discourse import nearest_speaker
 from service.nlp.relations.table import Endpoint, RelationMention, RelationType
 
 VOCATIVES_PATH = NLP_MODELS_DIR / "vocatives.json"
@@ -91,20 +92,14 @@ def addressed_kin(messages: list[MessageIn], langs: Sequence[str]) -> list[Addre
     for message, address in zip(messages, said, strict=True):
         if address is not None and message.speaker:
             users.setdefault(address.noun, set()).add(message.speaker)
+    speakers = [m.speaker for m in messages]
     found: list[Address | None] = []
     for i, (message, address) in enumerate(zip(messages, said, strict=True)):
         listener = None
         if address is not None and message.speaker:
-            listener = _listener(messages, i, users[address.noun])
+            listener = nearest_speaker(speakers, i, users[address.noun])
         found.append(Address(address, listener) if address and listener else None)
     return found
-
-
-def _listener(messages: list[MessageIn], i: int, skip: set[str]) -> str | None:
-    speakers = [m.speaker for m in messages]
-    before = next((s for s in reversed(speakers[:i]) if s and s not in skip), None)
-    after = next((s for s in speakers[i + 1 :] if s and s not in skip), None)
-    return before or after
 
 
 def kin_relation(speaker: str, address: Address) -> RelationMention:
