@@ -46,7 +46,7 @@ from service.nlp.relations.extractor import (
     RelationType,
 )
 from service.nlp.relations.table import keep_relation
-from service.nlp.relations.vocatives import Address, addressed_kin, kin_relation
+from service.nlp.relations.vocatives import Address, addressed_kin, kin_relations
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
 
@@ -356,7 +356,8 @@ def _with_addressed_kin(
         return facts
     at = 0 if address.vocative.opens else len(facts) - 1
     relations = list(facts[at].relations)
-    keep_relation(relations, kin_relation(speaker, address))
+    for relation in kin_relations(speaker, address):
+        keep_relation(relations, relation)
     return [*facts[:at], replace(facts[at], relations=relations), *facts[at + 1 :]]
 
 

@@ -25,6 +25,8 @@ from tests.unit.test_discourse import relations
         ("妈妈你答应给我买的滑板呢？", "zh", Vocative("妈妈", opens=True)),
         ("谢谢奶奶", "zh", Vocative("奶奶", opens=True)),
         ("明天一早就到，爸。", "zh", Vocative("爸", opens=False)),
+        ("Mom, Dad, I'm moving to Fresno.", "en", Vocative("mom", True, then="dad")),
+        ("奶奶，姑父，我先走了。", "zh", Vocative("奶奶", True, then="姑父")),
     ],
 )
 def test_a_kin_noun_said_to_the_listener(text: str, lang: str, expected: Vocative) -> None:
@@ -51,7 +53,7 @@ def test_no_address_by_a_kin_noun(text: str, lang: str) -> None:
 def _addressed(said: list[tuple[str, str]], lang: str = "en") -> list[str | None]:
     messages = [MessageIn(speaker=s, content=t) for s, t in said]
     found = addressed_kin(messages, [lang] * len(messages))
-    return [None if a is None else a.listener for a in found]
+    return [None if a is None else a.listeners[0] for a in found]
 
 
 def test_two_speakers_the_other_is_addressed() -> None:
@@ -71,6 +73,24 @@ def test_those_who_say_the_noun_are_not_whom_it_addresses() -> None:
         ("许丽华", "好，都回来。"),
     ]
     assert _addressed(said, "zh") == ["许丽华", "许丽华", None]
+
+
+def test_a_second_noun_is_said_to_the_next_nearest_speaker() -> None:
+    said = [
+        ("Ines", "Dinner's at six."),
+        ("Pilar", "Mom, Dad, I'm moving to Fresno."),
+        ("Tomás", "Fresno?!"),
+    ]
+    messages = [MessageIn(speaker=s, content=t) for s, t in said]
+    found = addressed_kin(messages, ["en"] * len(messages))
+    assert found[1] is not None and found[1].listeners == ("Ines", "Tomás")
+
+
+def test_a_second_noun_with_no_other_speaker_left_addresses_nobody_more() -> None:
+    said = [("Pilar", "Mom, Dad, I'm home!"), ("Ines", "Hi sweetie.")]
+    messages = [MessageIn(speaker=s, content=t) for s, t in said]
+    found = addressed_kin(messages, ["en"] * len(messages))
+    assert found[0] is not None and found[0].listeners == ("Ines",)
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +117,15 @@ def test_a_name_the_message_opens_with_is_whom_you_means(extractor: Extractor) -
     )
     assert ("林晚", "FAMILY_OF", "卓然") not in found
     assert ("林晚", "FAMILY_OF", "周思远") in found
+
+
+def test_the_speaker_is_kin_of_both_listeners_called(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("蒋慧", "小杰来了？吃饭没？"),
+            ("蒋杰", "姐，姐夫，我借个梯子就走。"),
+            ("孔德明", "梯子在阳台上。"),
+        ],
+    )
+    assert {("蒋杰", "FAMILY_OF", "蒋慧"), ("蒋杰", "FAMILY_OF", "孔德明")} <= found

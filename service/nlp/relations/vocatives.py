@@ -7,7 +7,9 @@ the family. A noun is a vocative when it opens the message (after at most one op
 comma. "Mom said …" and "my mom, …" are no address.
 
 Whom the noun addresses is a speaker of the batch: the other speaker the message answers, else
-the one who answers it, leaving out those who call somebody by the same noun themselves.
+the one who answers it, leaving out those who call somebody by the same noun themselves. A
+second noun right after the first ("Mom, Dad, I'm engaged", 姐，姐夫，…) is said to the next
+nearest speaker.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Vocative:
 
     noun: str
     opens: bool  # at the start of the message, else at its end
+    then: str | None = None  # a second noun said to another listener ("Mom, Dad, …")
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Address:
     """A kin noun a message says, and the speaker of the batch it is said to."""
 
     vocative: Vocative
-    listener: str
+    listeners: tuple[str, ...]  # whom the noun, and the second noun, are said to
 
 
 @dataclass(frozen=True)
@@ -57,11 +60,13 @@ def _patterns(lang: str) -> _Patterns:
     kin = _alternatives(table["kin"])
     openers = _alternatives(table["openers"])
     if lang == "en":
-        opening = rf"^\W*(?:(?:{openers})\W+)?(?P<noun>{kin})(?=\s*[,!.?…]|\W*$)"
+        then = rf"(?:\s*,\s*(?P<then>{kin}))?"
+        opening = rf"^\W*(?:(?:{openers})\W+)?(?P<noun>{kin}){then}(?=\s*[,!.?…]|\W*$)"
         closing = rf",\s*(?P<noun>{kin})\W*$"
         return _Patterns(re.compile(opening, re.I), re.compile(closing, re.I))
     stops = r"[，,！!。~～？?、…]"
-    opening = rf"^\W*(?:(?:{openers}){stops}?)?(?P<noun>{kin})(?={stops}|[你您]|\W*$)"
+    then = rf"(?:[，,、](?P<then>{kin}))?"
+    opening = rf"^\W*(?:(?:{openers}){stops}?)?(?P<noun>{kin}){then}(?={stops}|[你您]|\W*$)"
     closing = rf"[，,]\s*(?P<noun>{kin})\W*$"
     return _Patterns(re.compile(opening), re.compile(closing))
 
@@ -76,7 +81,8 @@ def vocative(text: str, lang: str) -> Vocative | None:
     patterns = _patterns("en" if lang == "en" else "zh")
     opening = patterns.opening.search(text)
     if opening is not None:
-        return Vocative(opening.group("noun").lower(), opens=True)
+        then = opening.group("then")
+        return Vocative(opening.group("noun").lower(), True, then.lower() if then else None)
     closing = patterns.closing.search(text)
     if closing is not None:
         return Vocative(closing.group("noun").lower(), opens=False)
@@ -91,24 +97,37 @@ def addressed_kin(messages: list[MessageIn], langs: Sequence[str]) -> list[Addre
     users: dict[str, set[str]] = {}
     for message, address in zip(messages, said, strict=True):
         if address is not None and message.speaker:
-            users.setdefault(address.noun, set()).add(message.speaker)
+            for noun in _nouns(address):
+                users.setdefault(noun, set()).add(message.speaker)
     speakers = [m.speaker for m in messages]
     found: list[Address | None] = []
     for i, (message, address) in enumerate(zip(messages, said, strict=True)):
-        listener = None
-        if address is not None and message.speaker:
-            listener = nearest_speaker(speakers, i, users[address.noun])
-        found.append(Address(address, listener) if address and listener else None)
+        listeners: list[str] = []
+        for noun in _nouns(address) if message.speaker else ():
+            listener = nearest_speaker(speakers, i, users[noun] | set(listeners))
+            if listener is None:
+                break
+            listeners.append(listener)
+        found.append(Address(address, tuple(listeners)) if address and listeners else None)
     return found
 
 
-def kin_relation(speaker: str, address: Address) -> RelationMention:
-    """The speaker as kin of the person addressed; both are speakers of the batch."""
-    return RelationMention(
-        RelationType.FAMILY_OF,
-        Endpoint(speaker, EntityLabel.PERSON),
-        Endpoint(address.listener, EntityLabel.PERSON),
-        EXTRACTOR,
-        CONFIDENCE,
-        address.vocative.noun,
-    )
+def _nouns(address: Vocative | None) -> tuple[str, ...]:
+    if address is None:
+        return ()
+    return (address.noun, address.then) if address.then else (address.noun,)
+
+
+def kin_relations(speaker: str, address: Address) -> list[RelationMention]:
+    """The speaker as kin of each person addressed; all are speakers of the batch."""
+    return [
+        RelationMention(
+            RelationType.FAMILY_OF,
+            Endpoint(speaker, EntityLabel.PERSON),
+            Endpoint(listener, EntityLabel.PERSON),
+            EXTRACTOR,
+            CONFIDENCE,
+            noun,
+        )
+        for noun, listener in zip(_nouns(address.vocative), address.listeners, strict=False)
+    ]
