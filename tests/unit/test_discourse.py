@@ -182,3 +182,35 @@ def test_kin_said_to_the_listener_by_name_or_as_we(extractor: Extractor) -> None
 def test_this_is_my_cousin_names_the_cousin(extractor: Extractor) -> None:
     said = [("Wren", "Pell, this is my cousin Imelda, she just moved here."), ("Pell", "Hi!")]
     assert ("Wren", "FAMILY_OF", "Imelda") in relations(extractor, said)
+
+
+def test_speaking_as_the_listeners_kin_or_friend(extractor: Extractor) -> None:
+    said = [
+        ("Imelda", "Just say it."),
+        ("Wren", "As your big brother, I think the tattoo is a mistake."),
+        ("Osric", "As your friend I agree."),
+    ]
+    found = relations(extractor, said)
+    assert ("Imelda", "FAMILY_OF", "Wren") in found
+    assert ("Wren", "FRIEND_OF", "Osric") in found
+    as_a_guest = [("Imelda", "Hi."), ("Wren", "As a guest, I brought wine.")]
+    assert not {r for r in relations(extractor, as_a_guest) if r[1] == "FAMILY_OF"}
+
+
+def test_he_of_a_sentence_naming_nobody_is_the_one_named_before(extractor: Extractor) -> None:
+    said = [
+        ("柏玉兰", "思齐这孩子特别懂事。他姐姐柏露在南京读研。"),
+        ("邝文", "真不错。"),
+    ]
+    assert ("思齐", "FAMILY_OF", "柏露") in relations(extractor, said)
+    unnamed = [("柏玉兰", "我女朋友挺忙的。她妹妹柏露也是。"), ("邝文", "哦。")]
+    assert not {r for r in relations(extractor, unnamed) if r[1] == "FAMILY_OF"}
+
+
+def test_your_ranked_kin_is_kin_of_whom_the_line_answers(extractor: Extractor) -> None:
+    said = [
+        ("邝思齐", "我的网又断了，谁会修啊？"),
+        ("邝文", "你三舅柏林就在电信上班，找他。"),
+        ("柏玉兰", "别找我弟了，他也修不好。"),
+    ]
+    assert ("邝思齐", "FAMILY_OF", "柏林") in relations(extractor, said)

@@ -78,6 +78,8 @@ _SPLIT_SUBJECT = re.compile(r"[和跟与]")
 _OTHERS = re.compile(r"[他她你您]|别人|人家|大家")
 _PRONOUN = re.compile(r"[我你您他她]")
 _DEMONSTRATIVE = re.compile(r"^[这那哪]")
+# 学校后门那家串串: a thing pointed at with 这/那 and a measure word is described, not named.
+_POINTED_AT = re.compile(r"[这那][家个种条座所间位]")
 _NUMBER_FIRST = re.compile(r"^[快近将约]?[一二两三四五六七八九十百几]{1,2}(?:[年个岁天]|$)")
 _COUNTED = re.compile(r"^[一二两三四五六七八九十几半每][趟次回遍下天年个家位]")
 # A verb after a place in a target: what one does there (去了广州读大学), not a name.
@@ -89,7 +91,8 @@ _PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, Relatio
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
 _OPENING = compile_row_regex("^{B}{A}")
 _NAME_NEXT = re.compile(rf"(?![{NAME_STOPS}])[{CJK}]{{2,3}}?(?=[{NAME_STOPS}，,。！？\s]|$)")
-_NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过]")
+_NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过不没]")
+_DEGREE_FIRST = re.compile(r"^(?:挺|很|太|蛮|怪|更|最|特别|非常|超级|比较|有点)")  # 挺忙: no name
 _ORG_TAIL = re.compile(
     r"(?:大学|学院|中学|小学|公司|集团|科技|银行|医院|研究所|研究院|实验室|工作室|酒店|餐厅|书店|"
     r"中心|俱乐部|乐队|协会|社团|团队|球队|合唱团)$"
@@ -134,14 +137,17 @@ class ChineseRelations:
         for _, row, match in self._matches(text, mentions):
             if not _asserted(text, match, row):
                 continue
-            sources = _sources(text, match, mentions, (speaker, you), people, row)
+            # 你二舅孙强: of kin and friends, 你 is whom the line answers unless a name says
+            # otherwise, as in English ("your brother Eli").
+            listener = you or (addressee if row.type in _PERSONAL else None)
+            sources = _sources(text, match, mentions, (speaker, listener), people, row, context)
             if sources is None:
                 sources = _dropped_subject(text, match, mentions, row, me, last_sources)
                 if unnamed_first and not last_sources and row.type not in _PERSONAL:
                     sources = []
             elif sources and _opens_clause(row):
                 last_sources = sources
-            target = _target(text, match, mentions, row, addressee, (speaker, you))
+            target = _target(text, match, mentions, row, addressee, (speaker, listener))
             if target is None:
                 continue
             if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
@@ -289,9 +295,11 @@ def _sources(
     said_by_to: tuple[str | None, str | None],
     people: list[Endpoint],
     row: RelationRow,
+    context: Conversation = NO_CONVERSATION,
 ) -> list[Endpoint] | None:
     """The subject's endpoints; None when the clause has no subject (continue the last one).
-    ``said_by_to``: the speaker, and whom 你 means."""
+    ``said_by_to``: the speaker, and whom 你 means; ``context``: whom 他/她 may mean when the
+    fact names nobody."""
     if not _has(match, "src") or not match.group("src"):
         return None
     speaker, you = said_by_to
@@ -315,7 +323,7 @@ def _sources(
         return None  # 毕业后留在了X: a clause of time places nothing, its subject is dropped
     found: list[Endpoint] = []
     for part in _subject_parts(subject):  # 林悦和江帆, 我和女朋友小禾
-        found += _subject(part, offset, text, mentions, speaker, people)
+        found += _subject(part, offset, text, mentions, speaker, people, context)
         offset += len(part) + 1
     return found
 
@@ -393,6 +401,7 @@ def _subject(
     mentions: list[EntityMention],
     speaker: str | None,
     people: list[Endpoint],
+    context: Conversation = NO_CONVERSATION,
 ) -> list[Endpoint]:
     """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
     if len(part) < 1:
@@ -401,7 +410,8 @@ def _subject(
         me = speaker_endpoint(speaker)
         return [me] if me else []
     if part in {"他", "她"}:
-        return _resolve_person(text[:start], mentions, people, speaker)
+        named = _resolve_person(text[:start], mentions, people, speaker)
+        return _named_before(text[:start], speaker, context) if named is None else named
     kin = kin_prefix().match(part)  # "我弟弟罗川也在杭州": the subject is 罗川
     if kin and len(part) - kin.end() >= 2:
         start, part = start + kin.end(), part[kin.end() :]
@@ -528,13 +538,27 @@ def _overlapping_label(mentions: list[EntityMention], start: int, end: int) -> E
 
 def _resolve_person(
     before: str, mentions: list[EntityMention], people: list[Endpoint], speaker: str | None
-) -> list[Endpoint]:
-    """他/她: the one person named before it in the fact, else nothing."""
+) -> list[Endpoint] | None:
+    """他/她: the one person named before it in the fact; nothing when two are, None when
+    nobody is."""
     names = {p.name: p for p in people if p.end is not None and p.end <= len(before)}
     for m in mentions:
         if m.label is EntityLabel.PERSON and m.end <= len(before) and m.text != speaker:
             names.setdefault(m.text, mention_endpoint(m))
+    if not names:
+        return None
     return list(names.values()) if len(names) == 1 else []
+
+
+def _named_before(before: str, speaker: str | None, context: Conversation) -> list[Endpoint]:
+    """他/她 of a fact that names nobody (文博可踏实了。他妈妈淑芬…): the one person the
+    message's earlier sentences, else the last messages, named, neither the speaker nor the one
+    answered; nobody after a kin or friend noun (我女朋友…她), who is that person."""
+    if kin_prefix().search(before):
+        return []
+    exclude = [name for name in (speaker, context.answers) if name]
+    name = context.last_named(exclude)
+    return [Endpoint(name, EntityLabel.PERSON)] if name else []
 
 
 def _target(
@@ -574,6 +598,8 @@ def _target(
         target = mention_endpoint(inside)
     elif len(surface.strip()) < 2 or _PRONOUN.search(surface) or _DEMONSTRATIVE.match(surface):
         return None  # 到了给我打电话, 这家店是我开的: no name holds a pronoun or 这/那
+    elif _POINTED_AT.search(surface):
+        return None
     elif _COUNTED.match(surface):
         return None  # 去日本玩了一趟: a count, no name
     else:
@@ -594,6 +620,8 @@ def _target_words(
         surface = _trim_name(surface)
         if not _is_name(surface) or _time_prefix().fullmatch(surface):
             return None  # 我侄女以后要…: 以后 is no name
+        if _DEGREE_FIRST.match(surface) and not _names(mentions, start, start + len(surface)):
+            return None  # 我女朋友挺忙的: an adverb of degree opens no name
         if not _names(mentions, start, start + len(surface)) and _is_phrase(surface):
             return None  # 我妈退休前…: a verb and a time word are no name
         if not _names(mentions, start, start + len(surface)) and _is_verb(surface):

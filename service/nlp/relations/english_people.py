@@ -38,7 +38,9 @@ def kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     name = _not_the_owner(fact, token, name_beside(token))
     mention = fact.covering(name) if name is not None else None
     relative = mention_endpoint(mention) if mention else name and endpoint(fact, name)
-    bare = name is None and token.dep_ == "attr" and speaker_by_default(token.head)
+    bare = name is None and (
+        (token.dep_ == "attr" and speaker_by_default(token.head)) or _said_as(token)
+    )
     if fact.speaker is not None and (bare or relative == fact.speaker):
         yield from _kin_of_speaker(fact, token)  # "I'm Ana's brother", "being her sister"
         return
@@ -69,6 +71,13 @@ def _not_the_owner(fact: FactContext, noun: Token, name: Token | None) -> Token 
         return name
     subjects = [c for c in noun.head.children if c.dep_ in SUBJECT_DEPS]
     return subjects[0] if noun.dep_ == "attr" and subjects else None
+
+
+def _said_as(noun: Token) -> bool:
+    """ "As your mother, I say no": the speaker speaks as the noun."""
+    if noun.dep_ != "pobj" or noun.head.lower_ != "as":
+        return False
+    return any(c.dep_ in SUBJECT_DEPS and c.lower_ == "i" for c in noun.head.head.children)
 
 
 def _kin_of_speaker(fact: FactContext, token: Token) -> Pairs:
