@@ -45,7 +45,7 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("Jackson State", "ORG", []),  # "Jackson" is the town it is named for
         ("University of Washington", "ORG", ["uw"]),
         ("Zion National Park", "PLACE", ["zion"]),
-        ("Rebecca Stone", "PERSON", ["rebecca", "becca", "becky"]),
+        ("Rebecca Stone", "PERSON", ["rebecca", "becca", "becky", "reba"]),
         ("Paris", "PLACE", []),
         ("腾讯科技", "ORG", ["腾讯"]),
         ("阿里巴巴集团", "ORG", ["阿里巴巴", "阿里"]),
@@ -110,6 +110,21 @@ def test_a_full_name_links_to_the_person_it_shortens_not_to_a_namesake() -> None
     text = "Uncle Ivo, when did you come to Chicago?"
     linked = link(SCOPE, [fact("m2", text, mention("Uncle Ivo", text, EntityLabel.PERSON))], [ivo])
     assert {m.key for m in linked.mentions if m.surface == "Uncle Ivo"} == {ivo.key}
+
+
+def test_a_person_called_by_a_nickname_is_one_entity() -> None:
+    # Nicknames from the nicknames package: those that begin as the name does.
+    assert "doug" in short_forms("Douglas", "PERSON")
+    assert "erin" not in short_forms("Aaron", "PERSON")  # a name of its own
+    doug = KnownEntity(entity_key(SCOPE, "Doug"), "Doug", "PERSON", 0.9)
+    text = "You're my only son-in-law, Douglas."
+    said = mention("Douglas", text, EntityLabel.PERSON)
+    linked = link(SCOPE, [fact("m1", text, said)], [doug])
+    assert {m.key for m in linked.mentions if m.surface == "Douglas"} == {doug.key}
+    nathan = KnownEntity(entity_key(SCOPE, "Nathan Ruiz"), "Nathan Ruiz", "PERSON", 0.9)
+    text = "Nate still teaches eighth grade."
+    linked = link(SCOPE, [fact("m2", text, mention("Nate", text, EntityLabel.PERSON))], [nathan])
+    assert {m.key for m in linked.mentions if m.surface == "Nate"} == {nathan.key}
 
 
 def test_a_place_is_not_the_short_form_of_an_organisation() -> None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import nicknames
+
 from service.core.domain import Scope
 from service.core.ids import scope_key
 from service.core.resources import NLP_MODELS_DIR
@@ -95,6 +97,18 @@ class ShortFormRules:
     min_short_chars_zh: int
 
 
+def _nicknames(listed: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """A name's nicknames: those listed, and the nicknames package's that begin as the name
+    does (Douglas → Doug, Nathan → Nate); one that does not (Aaron → Erin) is too often a name
+    of someone else."""
+    found = {name: dict.fromkeys(forms) for name, forms in listed.items()}
+    for triplet in nicknames.name_triplets():
+        name, nickname = triplet.name1, triplet.name2
+        if triplet.relationship == "has_nickname" and nickname[:2] == name[:2]:
+            found.setdefault(name, {})[nickname] = None
+    return {name: tuple(forms) for name, forms in found.items()}
+
+
 def _longest_first(words: list[str]) -> tuple[str, ...]:
     return tuple(sorted(words, key=len, reverse=True))
 
@@ -107,7 +121,7 @@ def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
         place_suffixes_en=tuple(raw["place_suffixes_en"]),
         town_named_suffixes_en=frozenset(raw.get("town_named_suffixes_en", [])),
         initials_skip_en=frozenset(raw["initials_skip_en"]),
-        nicknames_en={k: tuple(v) for k, v in raw["nicknames_en"].items()},
+        nicknames_en=_nicknames(raw["nicknames_en"]),
         # Longest first: 有限公司 is stripped whole, not as 公司.
         org_suffixes_zh=_longest_first(raw["org_suffixes_zh"]),
         org_abbreviations_zh=dict(raw["org_abbreviations_zh"]),
