@@ -57,7 +57,7 @@ class Gazetteer:
                 end = words[j][1]
                 if identity_form(text[start:end]) in self.forms:
                     spans.append((start, end))
-        for start in (i for i, char in enumerate(text) if _HAN.match(char)):
+        for start in (han.start() for han in _HAN.finditer(text)):
             for end in range(start + 2, min(start + self._max_han, len(text)) + 1):
                 if identity_form(text[start:end]) in self.forms:
                     spans.append((start, end))

@@ -67,13 +67,15 @@ def _diary(sentence: Span) -> tuple[Item, ...]:
     """A diary-style statement that opens with a verb in the past ("Played chess online until
     midnight", "Drank way too much coffee"), which the small parser often misreads: the items
     of its first clause, done by the speaker."""
-    words = [t for t in sentence if not t.is_punct and not t.is_space]
-    if not words or words[0].tag_ == "PRP" or not words[0].is_title:
+    opener = next((t for t in sentence if not t.is_punct and not t.is_space), None)
+    if opener is None or opener.tag_ == "PRP" or not opener.is_title:
         return ()
-    opener = words[0]
     lemma = _lemma(opener)
+    # A verb of doing first: LemmInflect runs a model for a word it does not know ("Caroline").
+    if lemma not in _DOING and lemma not in lexicon("en").verbs:
+        return ()
     past = lemminflect.getInflection(lemma, tag="VBD") + lemminflect.getInflection(lemma, "VBN")
-    if opener.lower_ not in past or (lemma not in _DOING and lemma not in lexicon("en").verbs):
+    if opener.lower_ not in past:
         return ()
     clause_end = next((t.idx for t in sentence if t.text in {",", ";"}), sentence.end_char)
     text = sentence.doc.text[sentence.start_char : clause_end]
@@ -121,9 +123,9 @@ def item_tokens(sentence: Span) -> list[tuple[Token, Item]]:
         )
         if span is not None and (span.root.pos_ != "VERB" or _plain(span.root, s.item)):
             found.append((span.root, s.item))
-    for token in sentence:
+    for token in (t for t in sentence if t.pos_ == "VERB"):
         item = lexicon("en").verbs.get(_lemma(token))
-        if item is not None and token.pos_ == "VERB" and _plain(token, item):
+        if item is not None and _plain(token, item):
             found.append((token, item))
     return found
 

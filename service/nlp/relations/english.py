@@ -143,8 +143,9 @@ class EnglishRelations:
         ]
 
     def _rows_for(self, token: Token) -> list[RelationRow]:
-        rows = [row for form in trigger_forms(token) for row in self._by_word.get(form, [])]
-        return [*dict.fromkeys(rows), *_starting_on(self._always_by_pos, self._always, token.pos_)]
+        # Each row once, by its id: a row's own hash reads every field.
+        rows = {r.id: r for form in trigger_forms(token) for r in self._by_word.get(form, [])}
+        return [*rows.values(), *_starting_on(self._always_by_pos, self._always, token.pos_)]
 
 
 def _starting_on(

@@ -541,7 +541,7 @@ def _hedges(child: Token) -> bool:
 def _asks(verb: Token) -> bool:
     """A question clause: "?" and the auxiliary before the subject, or a wh-word first. "Do you
     still work at X?" asks only whether it goes on: that it was so is taken as said."""
-    if not _ends_with_question_mark(verb):
+    if not ends_with_question_mark(verb):
         return False
     subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
     auxiliaries = [c for c in verb.children if c.dep_ in {"aux", "auxpass"}]
@@ -554,7 +554,7 @@ def _asks(verb: Token) -> bool:
     return inverted or not subjects or first.tag_ in INTERROGATIVE
 
 
-def _ends_with_question_mark(token: Token) -> bool:
+def ends_with_question_mark(token: Token) -> bool:
     """Whether the token's sentence ends with "?" (its text right-stripped): read from its last
     tokens, since building the sentence's text costs a Token object per word."""
     sentence, doc = token.sent, token.doc

@@ -26,6 +26,7 @@ from service.nlp.relations.english_clauses import (
     clause_verb,
     clause_words,
     denied,
+    ends_with_question_mark,
     happened,
 )
 from service.nlp.relations.learned import ADDRESSEE, Pair, Party, polarity
@@ -186,12 +187,12 @@ def _described(source: Anchor, target: Anchor) -> tuple[list[str], Token]:
 def _path(a: Token, b: Token) -> tuple[list[Token], list[Token]]:
     """The tokens from ``a`` up to the lowest common head (excluded), and from ``b`` up to it;
     two empty lists when the two are in different sentences."""
-    above_b = {t.i: n for n, t in enumerate([b, *b.ancestors])}
+    from_b = [b, *b.ancestors]
+    above_b = {t.i: n for n, t in enumerate(from_b)}
     up: list[Token] = []
     for t in [a, *a.ancestors]:
         if t.i in above_b:
-            down = [b, *b.ancestors][: above_b[t.i]]
-            return up, down
+            return up, from_b[: above_b[t.i]]
         up.append(t)
     return [], []
 
@@ -224,7 +225,7 @@ def _clause(top: Token) -> list[str]:
         found.append("clause=denied")
     if not happened(top):
         found.append("clause=not_past")
-    if top.sent.text.rstrip().endswith("?"):
+    if ends_with_question_mark(top):
         found.append("clause=question")
     return found
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -266,7 +266,7 @@ class RelationRow(BaseModel):
     target_mention: bool = False  # the target must be a mention, not just the group's text
     confidence: float = Field(default=RULE_CONFIDENCE, gt=0.0, le=1.0)
 
-    @property
+    @cached_property  # asked of every token a row is tried on
     def trigger_set(self) -> frozenset[str]:
         return frozenset(self.trigger)
 
