@@ -58,7 +58,9 @@ class LinearModel:
 
     def probabilities(self, features: list[str]) -> list[float]:
         scores = list(self.intercept)
-        for feature in set(features):
+        # Each feature once, in the order given: a set's order moves with the hash seed, and
+        # with it the sum's last digits from one process to the next.
+        for feature in dict.fromkeys(features):
             for k, w in self.weights.get(feature, ()):
                 scores[k] += w
         top = max(scores)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 from spacy.language import Language
@@ -189,3 +192,25 @@ def test_the_learned_reader_keeps_to_what_the_clause_says(
     unsaid: str,
 ) -> None:
     assert not any(kind == unsaid for _, kind, _ in find_en(finder, english, text, **labels))
+
+
+def test_probabilities_are_the_same_in_every_process() -> None:
+    """The sum runs in the features' order, not a set's, which moves with PYTHONHASHSEED."""
+    program = (
+        "from service.nlp.linear import load_model\n"
+        "model = load_model('en')\n"
+        "features = [f'{k}={v}' for k in 'abcdefghij' for v in range(40)]\n"
+        "features += list(model.weights)[:400]\n"
+        "print(repr(model.probabilities(features)))\n"
+    )
+    printed = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "7", "123")
+    }
+    assert len(printed) == 1
