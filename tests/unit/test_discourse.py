@@ -214,3 +214,20 @@ def test_your_ranked_kin_is_kin_of_whom_the_line_answers(extractor: Extractor) -
         ("柏玉兰", "别找我弟了，他也修不好。"),
     ]
     assert ("邝思齐", "FAMILY_OF", "柏林") in relations(extractor, said)
+
+
+def test_how_long_and_why_questions_take_their_clause_as_said(extractor: Extractor) -> None:
+    def lives(said: list[tuple[str, str]]) -> set[tuple[str, str, str]]:
+        return {r for r in relations(extractor, said) if r[1] in {"LIVES_IN", "WORKS_AT"}}
+
+    assert lives([("Ione", "Hi."), ("Bram", "Why did you move to Yakima, Ione?")]) == {
+        ("Ione", "LIVES_IN", "Yakima")
+    }
+    assert not lives([("Ione", "Hi."), ("Bram", "Why would you move to Yakima?")])
+    assert not lives([("Ione", "Hi."), ("Bram", "Did you move to Yakima?")])
+    assert lives([("柏林", "嗯。"), ("邝文", "你在绿源物流干了多久了？")]) == {
+        ("柏林", "WORKS_AT", "绿源物流")
+    }
+    moved = [("柏林", "嗯。"), ("邝文", "你为啥搬到岳阳啊？")]
+    assert lives(moved) == {("柏林", "LIVES_IN", "岳阳")}
+    assert not lives([("柏林", "嗯。"), ("邝文", "你为啥不去岳阳？")])

@@ -23,17 +23,21 @@ _NOT_SO = re.compile(r"(?<!是)不是")
 _STILL = re.compile(
     r"还(?:在|住在|待在|是在)(?=[^，,。！？!?；;]*吗[啊呀]*(?:[，,。！？!?～~…\s]|$))"
 )
+# 你在X干了多久了？你为啥搬到X？: they ask how long or why of what they take as so.
+_HOW_LONG_OR_WHY = re.compile(r"多久|多长时间|几年了|为什么|为啥")
 YOU = frozenset({"你", "您"})
 # Words around a subject that name no one: adverbs, time words, connectives, punctuation.
 _NO_ONE = ("d", "t", "f", "x", "c", "u")
+_ASKING = frozenset({"为什么", "为啥", "怎么", "咋", "干嘛"})  # 你为啥搬到X: 你 is the subject
 
 __all__ = ["YOU", "is_you", "rhetorical", "without_rhetorical", "you_endpoint"]
 
 
 def rhetorical(clause: str) -> bool:
     """Whether the clause asks only what it takes as so: a rhetorical 不是…吗/嘛 (你不是在X上班
-    吗), or 还…吗 (你还在X上班吗 asks whether it goes on, not whether it was)."""
-    return _RHETORICAL.search(clause) is not None or _STILL.search(clause) is not None
+    吗), 还…吗 (你还在X上班吗 asks whether it goes on, not whether it was), or how long or why
+    (你在X干了多久了)."""
+    return any(p.search(clause) is not None for p in (_RHETORICAL, _STILL, _HOW_LONG_OR_WHY))
 
 
 def without_rhetorical(text: str) -> str:
@@ -45,7 +49,7 @@ def is_you(said: str) -> bool:
     """Whether the words before a trigger name 你/您 alone, with adverbs and time words (你去年
     冬天不是…): the addressee is the subject."""
     words = jieba.posseg.cut(without_rhetorical(said), HMM=False)
-    kept = [w for w, tag in words if not tag.startswith(_NO_ONE)]
+    kept = [w for w, tag in words if not tag.startswith(_NO_ONE) and w not in _ASKING]
     return len(kept) == 1 and kept[0] in YOU
 
 

@@ -60,6 +60,8 @@ _QUOTES = frozenset({'"', "'", "“", "‘"})
 _ENGLISH_STOP_WORDS = frozenset(SPACY_STOP_WORDS)
 RELATIVE_PRONOUNS = frozenset({"who", "that", "which"})
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
+# "How long have you been at X?", "Why did you move to X?": they ask about what they take as so.
+PRESUPPOSING = frozenset({"why", "when", "how"})
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
 HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
@@ -540,7 +542,9 @@ def _hedges(child: Token) -> bool:
 
 def _asks(verb: Token) -> bool:
     """A question clause: "?" and the auxiliary before the subject, or a wh-word first. "Do you
-    still work at X?" asks only whether it goes on: that it was so is taken as said."""
+    still work at X?" asks only whether it goes on, and "How long have you been at X?" or "Why
+    did you move to X?" only about it: that it was so is taken as said (not with a modal:
+    "Why would you move to X?")."""
     if not ends_with_question_mark(verb):
         return False
     subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
@@ -551,6 +555,8 @@ def _asks(verb: Token) -> bool:
     if inverted and any(c.lower_ == "still" for c in verb.children):
         return False
     first = min((t for t in verb.subtree), key=lambda t: t.i)
+    if first.lower_ in PRESUPPOSING and subjects and not any(a.tag_ == "MD" for a in auxiliaries):
+        return False
     return inverted or not subjects or first.tag_ in INTERROGATIVE
 
 
