@@ -47,6 +47,7 @@ from service.nlp.relations.extractor import (
 )
 from service.nlp.relations.table import keep_relation
 from service.nlp.relations.vocatives import Address, addressed_kin, kin_relations
+from service.nlp.relations.who_is import answered
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
 
@@ -167,12 +168,13 @@ class Extractor:
         history = History()
         completed: list[list[Fact]] = []
         said = [(m.speaker, m.content) for m in messages]
-        for message, facts, addressee, you, kin_address in zip(
+        for message, facts, addressee, you, kin_address, answer in zip(
             messages,
             parsed,
             addressed(messages),
             second_person(said, [_people(facts) for facts in parsed]),
             addressed_kin(messages, langs),
+            answered(messages, langs),
             strict=True,
         ):
             done: list[Fact] = []
@@ -182,6 +184,7 @@ class Extractor:
                 context = history.context(addressee, named, you, kin)
                 done.append(self._complete(p, gazetteer, context))
             done = _with_addressed_kin(done, message.speaker, kin_address)
+            done = _with_relations(done, 0, [answer] if answer else [])  # "Who's X?" "My aunt."
             history = history.after(
                 tuple(n for f in done for n in people_named(f.mentions, f.relations)),
                 tuple(k for f in done for k in _kin_named(f)),
@@ -355,8 +358,15 @@ def _with_addressed_kin(
     if not facts or address is None or not speaker:
         return facts
     at = 0 if address.vocative.opens else len(facts) - 1
+    return _with_relations(facts, at, kin_relations(speaker, address))
+
+
+def _with_relations(facts: list[Fact], at: int, found: list[RelationMention]) -> list[Fact]:
+    """The facts, fact ``at`` holding ``found`` besides its own relations."""
+    if not facts or not found:
+        return facts
     relations = list(facts[at].relations)
-    for relation in kin_relations(speaker, address):
+    for relation in found:
         keep_relation(relations, relation)
     return [*facts[:at], replace(facts[at], relations=relations), *facts[at + 1 :]]
 

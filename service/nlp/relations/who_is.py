@@ -1,0 +1,92 @@
+"""Who someone is, asked and answered: "Who's Kenzie?" / "My cousin.", 小雪是谁？/ 我媳妇。
+
+The speaker who answers with a kin or friend noun of their own ("my", 我) is that person's kin
+or friend. The nouns are the relation table's: the triggers of the en_kin and en_friend rows,
+the KIN, KIN_SHORT and FRIEND classes of zh_relation_words.json. "His friend", 他同学 are left
+alone: whose friend, a line cannot tell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from service.core.domain import MessageIn
+from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.table import (
+    Endpoint,
+    RelationMention,
+    RelationType,
+    load_relation_rows,
+    relation_words,
+)
+
+EXTRACTOR = "who_is"
+CONFIDENCE = 0.7
+_STOPS = r"[，,。！？!?…~～]"
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    question: re.Pattern[str]
+    answer: re.Pattern[str]
+    types: dict[str, RelationType]  # each noun's relation
+
+
+@cache
+def _patterns(lang: str) -> _Patterns:
+    if lang == "en":
+        rows = {row.id: row for row in load_relation_rows()}
+        types = {w: RelationType.FAMILY_OF for w in rows["en_kin"].trigger or ()}
+        types |= {w: RelationType.FRIEND_OF for w in rows["en_friend"].trigger or ()}
+        name = r"[A-Z][a-z'’-]+(?:\s[A-Z][a-z'’-]+)?"
+        question = rf"\bwho(?:'s|’s|\s+is|\s+was)\s+(?P<name>{name})\s*\?"
+        opener = r"(?:oh|well|um|uh|that's|that’s|he's|he’s|she's|she’s|that\s+is)"
+        answer = rf"^\W*(?:{opener}\W+){{0,2}}(?:my|our)\s+(?:\w+\s+){{0,2}}?"
+        answer += rf"(?P<noun>{_alternatives(types)})(?!['’-])\b"
+        return _Patterns(re.compile(question, re.I), re.compile(answer, re.I), types)
+    classes = relation_words().classes
+    types = {w: RelationType.FAMILY_OF for c in ("KIN", "KIN_SHORT") for w in classes.get(c, ())}
+    types |= {w: RelationType.FRIEND_OF for w in classes.get("FRIEND", ())}
+    question = r"(?:^|[，,。！？!?\s])(?:那个?|这个?)?(?P<name>[\u4e00-\u9fff]{2,3})是(?:谁|哪位)"
+    # 我表妹, 我大学同学: at most two characters say which kin or friend
+    answer = r"^\W*(?:(?:哦|噢|嗯|是|就是)\W*)?我的?[\u4e00-\u9fff]{0,2}?"
+    answer += rf"(?P<noun>{_alternatives(types)})(?=[啊呀呢嘛啦]?(?:{_STOPS}|$))"
+    return _Patterns(re.compile(question), re.compile(answer), types)
+
+
+def _alternatives(words: dict[str, RelationType]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def answered(messages: Sequence[MessageIn], langs: Sequence[str]) -> list[RelationMention | None]:
+    """Per message, the relation its answer to the line before says, if any: its speaker and
+    the person that line asked about."""
+    found: list[RelationMention | None] = [None]
+    for before, message, lang in zip(messages, messages[1:], langs[1:], strict=False):
+        found.append(_answer(before, message, "en" if lang == "en" else "zh"))
+    return found[: len(messages)]
+
+
+def _answer(before: MessageIn, message: MessageIn, lang: str) -> RelationMention | None:
+    if not message.speaker or message.speaker == before.speaker:
+        return None
+    patterns = _patterns(lang)
+    asked = patterns.question.search(before.content)
+    said = patterns.answer.match(message.content)
+    if asked is None or said is None or asked.group("name") == message.speaker:
+        return None
+    noun = said.group("noun")
+    relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
+    if relation_type is None:
+        return None
+    return RelationMention(
+        relation_type,
+        Endpoint(message.speaker, EntityLabel.PERSON),
+        Endpoint(asked.group("name"), EntityLabel.PERSON),
+        EXTRACTOR,
+        CONFIDENCE,
+        noun,
+    )

@@ -1,0 +1,51 @@
+"""Who someone is, asked and answered (service/nlp/relations/who_is.py).
+
+Made-up lines; none of their names or sentences is in graph-dev.json.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from service.core.domain import MessageIn
+from service.nlp.relations.who_is import answered
+
+
+def _answers(said: list[tuple[str, str]], lang: str = "en") -> list[tuple[str, str, str] | None]:
+    messages = [MessageIn(speaker=s, content=t) for s, t in said]
+    return [
+        None if r is None else (r.source.name, r.type.value, r.target.name)
+        for r in answered(messages, [lang] * len(messages))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "lang", "expected"),
+    [
+        ("Wait. Who's Ottilie?", "My cousin from Duluth.", "en", "FAMILY_OF"),
+        ("Who is Ottilie?", "Oh, my little sister. She's staying a week.", "en", "FAMILY_OF"),
+        ("Who's Ottilie?", "She's my roommate.", "en", "FRIEND_OF"),
+        ("奥蒂莉是谁？", "我表妹呀，刚从长春过来。", "zh", "FAMILY_OF"),
+        ("那奥蒂莉是谁啊？", "我大学同学。", "zh", "FRIEND_OF"),
+    ],
+)
+def test_the_answerer_is_kin_or_friend_of_whom_was_asked_about(
+    question: str, answer: str, lang: str, expected: str
+) -> None:
+    name = "Ottilie" if lang == "en" else "奥蒂莉"
+    found = _answers([("Bram", question), ("Ione", answer)], lang)
+    assert found == [None, ("Ione", expected, name)]
+
+
+@pytest.mark.parametrize(
+    ("said", "lang"),
+    [
+        ([("Bram", "Who's Ottilie?"), ("Ione", "His sister, I think.")], "en"),  # whose?
+        ([("Bram", "Who's Ottilie?"), ("Ione", "My friend's landlord.")], "en"),
+        ([("Bram", "Who's Ottilie?"), ("Bram", "My cousin, right?")], "en"),  # no answer
+        ([("Bram", "Ottilie is here."), ("Ione", "My cousin!")], "en"),  # nothing asked
+        ([("柏林", "奥蒂莉是谁？"), ("邝文", "我妈说她是新来的。")], "zh"),
+    ],
+)
+def test_no_answer_of_ones_own_kin_or_friend(said: list[tuple[str, str]], lang: str) -> None:
+    assert _answers(said, lang) == [None, None]
