@@ -231,3 +231,22 @@ def test_how_long_and_why_questions_take_their_clause_as_said(extractor: Extract
     moved = [("柏林", "嗯。"), ("邝文", "你为啥搬到岳阳啊？")]
     assert lives(moved) == {("柏林", "LIVES_IN", "岳阳")}
     assert not lives([("柏林", "嗯。"), ("邝文", "你为啥不去岳阳？")])
+
+
+def test_a_stay_of_years_at_an_organisation_is_a_job_or_studies(extractor: Extractor) -> None:
+    def placed(text: str) -> set[tuple[str, str, str]]:
+        found = relations(extractor, [("Ione", "Hi."), ("Bram", text)])
+        return {r for r in found if r[1] in {"VISITED", "WORKS_AT", "STUDIES_AT"}}
+
+    assert placed("I've been at Kellerman Freight for eleven years.") == {
+        ("Bram", "WORKS_AT", "Kellerman Freight")
+    }
+    assert placed("Ione, how long have you been at Kellerman Freight now?") == {
+        ("Ione", "WORKS_AT", "Kellerman Freight")
+    }
+    assert placed("I was at Dunmore College for two years.") == {
+        ("Bram", "STUDIES_AT", "Dunmore College")
+    }
+    assert placed("I was at Dunmore College last night for a play.") <= {
+        ("Bram", "VISITED", "Dunmore College")
+    }

@@ -51,6 +51,9 @@ from service.nlp.relations.table import (
 
 # Types whose source may be the organisation that names the trigger noun ("the Nissan plant").
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
+ORG = EntityLabel.ORG
+DURATION_NOUNS = frozenset({"year", "month", "week", "decade", "while", "age", "ages"})
+SCHOOL_HEADS = frozenset({"university", "college", "school", "high", "academy", "institute"})
 # Kinds whose trigger is not the token being read (or that have none).
 UNTRIGGERED = frozenset(
     {
@@ -121,8 +124,15 @@ class EnglishRelations:
                     # An organisation that moves is located, not living, somewhere.
                     moved = row.type is RelationType.LIVES_IN and _organisation(fact, source)
                     kind = RelationType.LOCATED_IN if moved else row.type
+                    stay = _a_stay(kind, token, target)
+                    extractor = f"dep:{row.id}" + (":stay" if stay else "")
                     relation = RelationMention(
-                        kind, source, target, f"dep:{row.id}", row.confidence, token.lemma_.lower()
+                        stay or kind,
+                        source,
+                        target,
+                        extractor,
+                        row.confidence,
+                        token.lemma_.lower(),
                     )
                     keep_relation(found, relation)
         found = _one_frame_per_name(found)
@@ -357,6 +367,31 @@ def _fragment(row: RelationRow, token: Token) -> bool:
     on the next clause as an adverb; it is the speaker's, whatever that clause's subject or
     negation."""
     return row.speaker_default and token.dep_ == "npadvmod" and token.head.pos_ in {"VERB", "AUX"}
+
+
+def _a_stay(kind: RelationType, verb: Token, target: Endpoint) -> RelationType | None:
+    """ "I've been at Corwell for fourteen years", "how long have you been with X": a stay of
+    years at an organisation is a job there, or a school's studies; no visit."""
+    if kind is not RelationType.VISITED or verb.lemma_ != "be" or target.label is not ORG:
+        return None
+    if not _lasting(verb):
+        return None
+    school = target.name.split()[-1].lower() in SCHOOL_HEADS
+    return RelationType.STUDIES_AT if school else RelationType.WORKS_AT
+
+
+def _lasting(verb: Token) -> bool:
+    """A duration said of the verb: "for two years", "since 2019", "how long"."""
+    for child in verb.children:
+        if child.lower_ == "since":
+            return True
+        if child.lower_ == "for" and any(
+            o.lemma_.lower() in DURATION_NOUNS for o in child.children
+        ):
+            return True
+        if child.lower_ == "long" and any(c.lower_ == "how" for c in child.children):
+            return True
+    return False
 
 
 def _organisation_compound(fact: FactContext, noun: Token) -> Token | None:

@@ -62,6 +62,7 @@ RELATIVE_PRONOUNS = frozenset({"who", "that", "which"})
 INTERROGATIVE = frozenset({"WDT", "WP", "WP$", "WRB"})
 # "How long have you been at X?", "Why did you move to X?": they ask about what they take as so.
 PRESUPPOSING = frozenset({"why", "when", "how"})
+_HOW_WHAT = frozenset({"long", "often", "come"})  # how long, how often, how come
 INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
 HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
@@ -555,9 +556,23 @@ def _asks(verb: Token) -> bool:
     if inverted and any(c.lower_ == "still" for c in verb.children):
         return False
     first = min((t for t in verb.subtree), key=lambda t: t.i)
-    if first.lower_ in PRESUPPOSING and subjects and not any(a.tag_ == "MD" for a in auxiliaries):
+    if (
+        subjects
+        and not any(a.tag_ == "MD" for a in auxiliaries)
+        and _presupposes(verb, subjects[0])
+    ):
         return False
     return inverted or not subjects or first.tag_ in INTERROGATIVE
+
+
+def _presupposes(verb: Token, subject: Token) -> bool:
+    """A how, why or when of the verb's own before the subject ("Roberta, how long have you
+    been …"), not of a clause under it ("When I was in X, did you …")."""
+    for t in verb.subtree:
+        own = t.head.i == verb.i or (t.head.head.i == verb.i and t.head.lower_ in _HOW_WHAT)
+        if own and t.lower_ in PRESUPPOSING and t.i < subject.i:
+            return True
+    return False
 
 
 def ends_with_question_mark(token: Token) -> bool:
