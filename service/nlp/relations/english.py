@@ -51,7 +51,6 @@ from service.nlp.relations.table import (
 
 # Types whose source may be the organisation that names the trigger noun ("the Nissan plant").
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
-ORG = EntityLabel.ORG
 DURATION_NOUNS = frozenset({"year", "month", "week", "decade", "while", "age", "ages"})
 SCHOOL_HEADS = frozenset({"university", "college", "school", "high", "academy", "institute"})
 # Kinds whose trigger is not the token being read (or that have none).
@@ -372,7 +371,11 @@ def _fragment(row: RelationRow, token: Token) -> bool:
 def _a_stay(kind: RelationType, verb: Token, target: Endpoint) -> RelationType | None:
     """ "I've been at Corwell for fourteen years", "how long have you been with X": a stay of
     years at an organisation is a job there, or a school's studies; no visit."""
-    if kind is not RelationType.VISITED or verb.lemma_ != "be" or target.label is not ORG:
+    if (
+        kind is not RelationType.VISITED
+        or verb.lemma_ != "be"
+        or target.label is not EntityLabel.ORG
+    ):
         return None
     if not _lasting(verb):
         return None

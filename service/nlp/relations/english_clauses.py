@@ -568,11 +568,9 @@ def _asks(verb: Token) -> bool:
 def _presupposes(verb: Token, subject: Token) -> bool:
     """A how, why or when of the verb's own before the subject ("Roberta, how long have you
     been …"), not of a clause under it ("When I was in X, did you …")."""
-    for t in verb.subtree:
-        own = t.head.i == verb.i or (t.head.head.i == verb.i and t.head.lower_ in _HOW_WHAT)
-        if own and t.lower_ in PRESUPPOSING and t.i < subject.i:
-            return True
-    return False
+    children = list(verb.children)
+    own = [*children, *(g for c in children if c.lower_ in _HOW_WHAT for g in c.children)]
+    return any(t.lower_ in PRESUPPOSING and t.i < subject.i for t in own)
 
 
 def ends_with_question_mark(token: Token) -> bool:
