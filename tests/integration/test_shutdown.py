@@ -89,12 +89,16 @@ async def until_blocked(target: Neo4jTarget) -> None:
 
 
 async def until_refused(url: str) -> None:
-    """Until the server takes no new connection."""
+    """Until the server takes no new connection.
+
+    A connection the kernel queued just before the listener closed is dropped unanswered, which
+    is the same refusal seen a moment earlier.
+    """
     async with httpx.AsyncClient(base_url=url, timeout=1) as fresh:
         while True:
             try:
                 await fresh.get("/healthz")
-            except httpx.ConnectError:
+            except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError):
                 return
             await asyncio.sleep(0.05)
 
