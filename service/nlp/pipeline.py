@@ -198,7 +198,9 @@ class Extractor:
         fact, sentence, speaker = parsed
         # A name the batch knows wins over a learned reading of its characters (青禾陶 of
         # 青禾陶舍); the rules' mentions win over both.
-        ruled = [m for m in fact.mentions if m.extractor != LEARNED]
+        ruled = gazetteer.widen(
+            fact.source_text, [m for m in fact.mentions if m.extractor != LEARNED]
+        )
         known = gazetteer.find(fact.source_text, ruled)
         learned = [
             m

@@ -271,6 +271,17 @@ def test_a_name_before_a_possessive_is_no_other_name() -> None:
     assert {e.name for e in linked.entities} >= {"滨江", "杭州"}
 
 
+def test_a_name_cut_at_its_hyphen_is_made_whole_by_a_known_name() -> None:
+    gazetteer = Gazetteer(batch_forms([], ["Seo-yeon"]))
+    text = "my gym buddy Seo-yeon is going pro"
+    cut = EntityMention("Seo", EntityLabel.OTHER, 13, 16, "spacy:PERSON", 0.7)
+    [whole] = gazetteer.widen(text, [cut])
+    assert (whole.text, whole.end, whole.label) == ("Seo-yeon", 21, EntityLabel.PERSON)
+    # A hyphenated word that is no known name stays as NER read it: "Google-owned".
+    google = EntityMention("Google", EntityLabel.ORG, 0, 6, "spacy:ORG", 0.7)
+    assert gazetteer.widen("Google-owned Waymo", [google]) == [google]
+
+
 def test_a_chinese_speaker_is_found_by_given_name() -> None:
     gazetteer = Gazetteer(batch_forms([], ["周文博"]))
     found = gazetteer.find("多亏文博帮忙。", [])

@@ -233,6 +233,16 @@ def test_lower_case_go_and_a_person_called_ruby_are_not_tools(extractor: EntityE
     assert all(m.label != EntityLabel.CONCEPT for m in mentions)
 
 
+def test_a_lower_case_common_word_is_no_name(extractor: EntityExtractor) -> None:
+    # NER's "bin" of "a chilly bin" takes an article; a lower-case tool's name takes none.
+    doc = extractor.english("I'll bring Wei and a chilly bin")
+    doc.ents = [Span(doc, len(doc) - 1, len(doc), label="ORG")]
+    assert "bin" not in {m.text for m in extractor.extract_doc(doc)}
+    doc = extractor.english("I mostly use pandas for the cleaning")
+    doc.ents = [Span(doc, 3, 4, label="PRODUCT")]
+    assert [m.text for m in extractor.extract_doc(doc)] == ["pandas"]
+
+
 def test_possessive_is_stripped(extractor: EntityExtractor) -> None:
     doc = extractor.english.make_doc("Melanie's painting sold.")
     doc.ents = [Span(doc, 0, 2, label="PERSON")]  # "Melanie 's", as NER sometimes has it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from service.nlp.entities.names import identity_form, short_forms
 from service.nlp.entities.patterns import EntityLabel, EntityMention, trim_span
@@ -47,6 +48,21 @@ class Gazetteer:
             )
             taken.append((start, end))
         return sorted(found, key=lambda m: m.start)
+
+    def widen(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
+        """Each mention cut at a hyphen inside a known name made whole: NER often reads only
+        "Seo" of "Seo-yeon" when the part after the hyphen is lower case."""
+        return [self._whole(text, m) for m in mentions]
+
+    def _whole(self, text: str, mention: EntityMention) -> EntityMention:
+        if not text.startswith("-", mention.end):
+            return mention
+        word = _WORD.match(text, mention.start)
+        end = word.end() if word else mention.end
+        label = self.forms.get(identity_form(text[mention.start : end]))
+        if end <= mention.end or label is None:
+            return mention
+        return replace(mention, text=text[mention.start : end], end=end, label=label)
 
     def _candidates(self, text: str) -> list[tuple[int, int]]:
         """Spans of the text whose normalised form is a known name."""

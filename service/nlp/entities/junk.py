@@ -28,6 +28,8 @@ from service.nlp.entities.type_evidence import load_gazetteers
 _COORDINATION = {"and", "or", ",", "&"}
 _SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER}
 _INTERJECTION_TAGS = {"UH", "INTJ"}
+_COMMON_POS = {"VERB", "AUX", "ADJ", "ADV", "PRON", "DET", "ADP", "CCONJ", "SCONJ"}
+_COMMON_NOUN_MODIFIERS = {"det", "amod", "poss"}
 
 
 class JunkFilter:
@@ -69,7 +71,18 @@ class JunkFilter:
             return True  # a shouted word ("AGAIN", "STILL"), not an acronym
         if token.is_sent_start and self._is_verb_form(token.lower_):
             return True
-        return self._exclamation(token)
+        return self._common_word(token, surface) or self._exclamation(token)
+
+    @staticmethod
+    def _common_word(token: Token, surface: str) -> bool:
+        """One lower-case word that the tagger reads as a common word, not a proper noun: NER's
+        "come" of "come yell", or a noun with an article or adjective ("a chilly bin"; a
+        lower-case tool name takes none: "I use pandas"). Activities (-ing) stay concepts."""
+        if not (surface.isalpha() and surface.islower()) or surface.endswith("ing"):
+            return False
+        if token.pos_ == "NOUN":
+            return any(child.dep_ in _COMMON_NOUN_MODIFIERS for child in token.children)
+        return token.pos_ in _COMMON_POS
 
     @staticmethod
     def _exclamation(token: Token) -> bool:

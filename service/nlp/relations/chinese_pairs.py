@@ -32,6 +32,9 @@ from service.nlp.relations.table import RelationMention, mention_endpoint, speak
 
 _FIRST_PERSON = re.compile(r"我们|咱们|我|咱")
 _SECOND_PERSON = re.compile(r"你们|你|您")
+_CLAUSE_BREAK = re.compile(r"[，。！？；,.!?;]")
+# A clause that ends in 吧 with nothing done (北京见吧): a suggestion, not a statement.
+_SUGGESTED = re.compile(r"^[^了过]*吧")
 _MAX_GAP = 14  # characters between two names read as words; farther, only the last words
 _FAR_WORDS = 3
 _AFTER_WORDS = 2
@@ -64,15 +67,15 @@ def pairs(text: str, names: list[Name], speaker: bool, addressee: bool) -> list[
     outside the names, the nearest before the name; the speaker, in a clause without one
     (周末去了趟苏州), at the clause's start, marked implicit."""
     me = _said(_FIRST_PERSON, SPEAKER, text, names) if speaker else []
-    you = _said(_SECOND_PERSON, ADDRESSEE, text, names) if addressee else []
-    you = [w for w in you if text[w.start : w.end] != "你们"]  # many, not the one addressed
+    second = _said(_SECOND_PERSON, ADDRESSEE, text, names)
+    you = [w for w in second if text[w.start : w.end] != "你们"] if addressee else []
     found: list[Pair] = []
     for j, target in enumerate(names):
         if me:
             word = _nearest(me, target)
             if target.kind == "PERSON" or not _owner_word(text, word):
                 found.append(_party_pair(Party.SPEAKER, word, j, target, text, names))
-        elif speaker:
+        elif speaker and not _addressed(text, second, target):
             start = Name(0, 0, SPEAKER)
             implicit = _party_pair(Party.SPEAKER, start, j, target, text, names)
             found.append(replace(implicit, features=[*implicit.features, "speaker=implicit"]))
@@ -86,6 +89,15 @@ def pairs(text: str, names: list[Name], speaker: bool, addressee: bool) -> list[
         to = you[0]
         found.append(_party_pair(Party.SPEAKER, _nearest(me, to), Party.ADDRESSEE, to, text, names))
     return found
+
+
+def _addressed(text: str, second: list[Name], target: Name) -> bool:
+    """你 in the target's clause before it: the clause is about the listener (你在X干了十年),
+    not a speaker who dropped 我, whether or not the listener is known."""
+    return any(
+        w.end <= target.start and not _CLAUSE_BREAK.search(text, w.end, target.start)
+        for w in second
+    )
 
 
 def _owner_word(text: str, word: Name) -> bool:
@@ -181,7 +193,7 @@ def _clause(text: str, gap: str, after: list[str]) -> list[str]:
     near = gap + "".join(after)
     if NEGATION.search(near):
         found.append("clause=denied")
-    if PLAN.search(gap):
+    if PLAN.search(gap) or _SUGGESTED.search("".join(after)):
         found.append("clause=planned")
     if QUESTION.search(text):
         found.append("clause=question")

@@ -609,11 +609,21 @@ def with_conjuncts(tokens: list[Token]) -> list[Token]:
     return [t for token in tokens for t in (token, *token.conjuncts)]
 
 
+def _stray(prep: Token) -> list[Token]:
+    """The name right after a preposition the parser left without an object: the small model
+    reads an unknown name as an adverb ("budgeting in Ledgerly")."""
+    doc = prep.doc
+    after = doc[prep.i + 1] if prep.i + 1 < len(doc) else None
+    if after is None or after.dep_ not in {"advmod", "npadvmod"} or not after.text[:1].isupper():
+        return []
+    return [after]
+
+
 def prep_objects(host: Token, preps: tuple[str, ...], depth: int = 2) -> list[Token]:
     """Objects of ``host``'s prepositions in ``preps``, through "on the river in X"."""
     found: list[Token] = []
     for prep in (c for c in host.children if c.dep_ == "prep"):
-        objects = with_conjuncts([c for c in prep.children if c.dep_ == "pobj"])
+        objects = with_conjuncts([c for c in prep.children if c.dep_ == "pobj"]) or _stray(prep)
         if prep.lower_ in preps:
             found.extend(objects)
             if objects and host.pos_ == "NOUN":  # "code in C++ and Python": Python hangs on code

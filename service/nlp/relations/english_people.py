@@ -49,7 +49,7 @@ def kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     relative = Endpoint(relative.name, EntityLabel.PERSON, relative.start, relative.end)
     hosts = [token, name, token.head] if token.dep_ in {"amod", "compound"} else [token, name]
     owners = [c for h in hosts for c in h.children if c.dep_ == "poss" and c.i != name.i]
-    default = fact.speaker if row.speaker_default else None
+    default = fact.speaker if row.speaker_default else _owner_by_article(fact, token)
     owner = endpoint(fact, owners[0]) if owners else default
     if owner is None:
         return
@@ -57,6 +57,17 @@ def kin(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if token.tag_ in {"NNS", "NNPS"}:  # "my sisters Ingrid and Bo": each of them
         for other in (e for c in name.conjuncts if (e := endpoint(fact, c)) is not None):
             yield owner, Endpoint(other.name, EntityLabel.PERSON, other.start, other.end)
+
+
+def _owner_by_article(fact: FactContext, noun: Token) -> Endpoint | None:
+    """ "Hamza, an old friend from school": a kin noun with "a" apposed to a name, nobody's by
+    a possessive, is the speaker's, who tells of them; "a friend of Dev's" is Dev's."""
+    if noun.dep_ != "appos" or not any(c.lower_ in {"a", "an"} for c in noun.children):
+        return None
+    for of in (c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"):
+        for owner in (c for c in of.children if c.dep_ == "pobj"):
+            return fact.speaker if owner.lower_ == "mine" else endpoint(fact, owner)
+    return fact.speaker
 
 
 def _not_the_owner(fact: FactContext, noun: Token, name: Token | None) -> Token | None:
