@@ -178,6 +178,7 @@ def test_a_name_that_is_a_place_and_a_given_name_says_nothing() -> None:
         ("我们天天玩蛋仔派对。", "蛋仔派对", EntityLabel.PRODUCT),
         ("我搬到洛阳两年了。", "洛阳", EntityLabel.PLACE),
         ("我在京东方上班。", "京东方", EntityLabel.ORG),  # 在 + a work verb: an employer
+        ("我帮她约我们骨科的崔主任", "崔主任", EntityLabel.PERSON),  # a family name and a title
     ],
 )
 def test_chinese_context_votes(
@@ -185,6 +186,11 @@ def test_chinese_context_votes(
 ) -> None:
     start = text.index(name)
     assert label in {v.label for v in evidence.chinese(text, start, start + len(name))}
+
+
+def test_a_title_alone_is_no_person(evidence: TypeEvidence) -> None:
+    votes = evidence.chinese("主任说了算", 0, 2)
+    assert all(v.why != "frame:person_noun" for v in votes)
 
 
 def test_relations_vote_for_their_endpoints() -> None:

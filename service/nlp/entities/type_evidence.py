@@ -32,6 +32,7 @@ from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.english_type_frames import english_frame_votes
 from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote, casefold_name
+from service.nlp.entities.names import short_form_rules
 from service.nlp.entities.type_features import chinese_features, english_features, learned_vote
 
 TYPE_EVIDENCE_PATH = NLP_MODELS_DIR / "type_evidence.json"
@@ -257,7 +258,9 @@ class TypeEvidence:
             votes.append(TypeVote(EntityLabel.EVENT, weights.head, "head:event"))
         elif name.endswith(words.org_heads) and len(name) > 2:
             votes.append(TypeVote(EntityLabel.ORG, weights.head, "head:org"))
-        if left.endswith(words.person_nouns) or name.endswith(words.person_suffixes):
+        titles = short_form_rules().person_titles_zh
+        titled = any(name.endswith(t) and len(name) > len(t) for t in titles)  # 崔主任
+        if left.endswith(words.person_nouns) or name.endswith(words.person_suffixes) or titled:
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
         if left.endswith(words.product_before):
             votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:product"))
