@@ -496,6 +496,7 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("you should totally move to Ghent!", {"Ghent": PLACE}),
     ("they're huge fans of Arsenal", {"Arsenal": ORG}),
     ("my friend's cousin lives in Hobart", {"Hobart": PLACE}),
+    ("Dev joined us for dinner", {"Dev": PERSON}),  # the speaker is no club
 ]
 
 

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import spacy
 
+from service.nlp.entities.mentions import EntityLabel
 from service.nlp.entities.patterns import EntityMention
+from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.relations.chinese import ChineseRelations
 from service.nlp.relations.chinese_grammar import ChineseGrammar
 from service.nlp.relations.chinese_kin import KinStatements, Said
@@ -77,7 +79,7 @@ class RelationExtractor:
             if sentence is None:
                 raise ValueError("English relations need the parsed sentence")
             context = conversation or Conversation(addressee)
-            return self._english.find(text, mentions, speaker, sentence, context)
+            return _fitting(self._english.find(text, mentions, speaker, sentence, context))
         if lang == "zh":
             context = conversation or Conversation(addressee)
             found = self._chinese.find(text, mentions, speaker, context)
@@ -90,5 +92,21 @@ class RelationExtractor:
             for relation in learned_relations(text, mentions, speaker, context.you):
                 if fresh(relation, found):
                     keep_relation(found, relation)
-            return found
+            return _fitting(found)
         raise ValueError(f"unsupported language {lang!r}: use 'en' or 'zh'")
+
+
+def _fitting(found: list[RelationMention]) -> list[RelationMention]:
+    """Without the relations whose target is a person the text does not name (the speaker,
+    the listener, a pronoun's antecedent) where the type wants a thing: "Dev joined us" is no
+    membership of the speaker."""
+    ends = load_type_evidence().relation_endpoints
+    return [r for r in found if not _person_as_thing(r.target, ends.get(r.type.value))]
+
+
+def _person_as_thing(
+    target: Endpoint, ends: tuple[EntityLabel | None, EntityLabel | None] | None
+) -> bool:
+    wanted = None if ends is None else ends[1]
+    unnamed = target.start is None and target.label is EntityLabel.PERSON
+    return unnamed and wanted is not None and wanted is not EntityLabel.PERSON
