@@ -111,6 +111,8 @@ def _fits(
         return False
     if relation in _LIKING and lang == "en" and _LIKING[relation][0] not in pair.features:
         return False
+    if relation == _DISLIKES and _DENIED in pair.features and not _POLAR & set(pair.features):
+        return False  # 好久没跑步了: a thing not done lately is no dislike without a word of one
     ends = table.get(relation)
     if ends is None:  # NO_RELATION
         return True
@@ -126,6 +128,9 @@ def _fits(
 
 POSITIVE = "polarity=positive"
 NEGATIVE = "polarity=negative"
+_DISLIKES = RelationType.DISLIKES.value
+_DENIED = "clause=denied"
+_POLAR = frozenset({POSITIVE, NEGATIVE})
 # A like's and a dislike's polarity feature: (the one for it, the one against it).
 _LIKING = {
     RelationType.LIKES.value: (POSITIVE, NEGATIVE),
