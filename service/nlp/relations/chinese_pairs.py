@@ -33,8 +33,9 @@ from service.nlp.relations.table import RelationMention, mention_endpoint, speak
 _FIRST_PERSON = re.compile(r"我们|咱们|我|咱")
 _SECOND_PERSON = re.compile(r"你们|你|您")
 _CLAUSE_BREAK = re.compile(r"[，。！？；,.!?;]")
-# A clause that ends in 吧 with nothing done (北京见吧): a suggestion, not a statement.
-_SUGGESTED = re.compile(r"^[^了过]*吧")
+# A clause that ends in 吧 with nothing done (北京见吧, 待遇也不差吧): a suggestion or a
+# supposition, not a statement.
+_SUGGESTED = re.compile(r"^[^了过]*吧\W*$")
 _MAX_GAP = 14  # characters between two names read as words; farther, only the last words
 _FAR_WORDS = 3
 _AFTER_WORDS = 2
@@ -156,7 +157,8 @@ def features(text: str, source: Name, target: Name, names: list[Name]) -> list[s
         found += [f"between={word}", f"between={word}|{types}"]
     if words:
         found += [f"first={words[0]}|{types}", f"last={words[-1]}|{types}"]
-    after = _words(_clause_after(text, target.end, names))[:_AFTER_WORDS]
+    rest = _clause_after(text, target.end, names)
+    after = _words(rest)[:_AFTER_WORDS]
     for n, word in enumerate(after, start=1):
         found += [f"after{n}={word}", f"after{n}={word}|{types}"]
     before = _words(_clause_before(text, source.start, names))[-1:]
@@ -166,7 +168,7 @@ def features(text: str, source: Name, target: Name, names: list[Name]) -> list[s
         found += [f"after_source={w}|{types}" for w in behind]
     if target.kind not in {SPEAKER, ADDRESSEE}:
         found.append(f"tail={text[target.end - 1]}|{target.kind}")
-    found += _clause(text, gap, after)
+    found += _clause(text, gap, after, rest)
     if unreal().search(_clause_before(text, target.start, names)):
         found.append("clause=unreal")  # 如果被X录取就好了: wished, not said
     classes = _classes_in(gap + "".join(after))
@@ -188,12 +190,14 @@ def _classes_in(text: str) -> list[str]:
     return [name for name, pattern in _class_pattern() if pattern.search(text)]
 
 
-def _clause(text: str, gap: str, after: list[str]) -> list[str]:
+def _clause(text: str, gap: str, after: list[str], rest: str) -> list[str]:
+    """Whether the clause denies, plans, suggests or asks; ``rest`` is the clause after the
+    target to its end, where a closing 吧 makes a supposition of it (中行待遇也不差吧)."""
     found = []
     near = gap + "".join(after)
     if NEGATION.search(near):
         found.append("clause=denied")
-    if PLAN.search(gap) or _SUGGESTED.search("".join(after)):
+    if PLAN.search(gap) or _SUGGESTED.search(rest):
         found.append("clause=planned")
     if QUESTION.search(text):
         found.append("clause=question")

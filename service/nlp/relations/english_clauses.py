@@ -67,6 +67,8 @@ INHERITS_SUBJECT = frozenset({"xcomp", "conj", "advcl", "acomp"})
 PLAN_VERBS = frozenset({"want", "plan", "hope", "wish", "like", "love", "need", "try", "would"})
 HYPOTHETICAL_AUX = frozenset({"might", "may", "could", "would", "should", "'d", "’d"})
 UNREAL_VERBS = frozenset({"wish", "imagine", "pretend", "dream", "suppose"})
+# What a verb governs after it, beside a clause: "dreaming about X", "imagine the view".
+_COMPLEMENT_DEPS = frozenset({"dobj", "prep", "xcomp", "ccomp", "attr"})
 FUTURE_AUX = frozenset({"will", "'ll", "’ll", "wo", "shall", "gonna", "would", "could", "might"})
 # Where a parsed doc keeps the answers of _once_per_token (Doc.user_data).
 _ANSWERS = "engram.relations.clause_answers"
@@ -507,9 +509,21 @@ def asserted(token: Token) -> bool:
     for t in chain:
         if any(_hedges(c) for c in t.children):
             return False
-    if verb.dep_ == "ccomp" and verb.head.lemma_ in UNREAL_VERBS:  # "I wish I owned X"
+    if _wished(verb):
         return False
     return not _asks(verb)
+
+
+def _wished(verb: Token) -> bool:
+    """ "I wish I owned X", "X is in Lyon, I suppose": the clause is what an unreal verb
+    governs. Not when that verb has a complement of its own after it: the parser joined two
+    sentences ("we're back from X, I'm still dreaming about the food")."""
+    if verb.dep_ != "ccomp" or verb.head.lemma_ not in UNREAL_VERBS:
+        return False
+    head = verb.head
+    return verb.i > head.i or not any(
+        c.dep_ in _COMPLEMENT_DEPS and c.i > head.i for c in head.children
+    )
 
 
 @_once_per_token
