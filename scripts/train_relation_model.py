@@ -38,6 +38,7 @@ from service.embedding.manifest import resolve_model_path
 from service.nlp.entities.chinese import ChineseEntityFinder
 from service.nlp.entities.chinese_names import OUTSIDE, Reading
 from service.nlp.entities.patterns import EntityExtractor
+from service.nlp.entities.stand_ins import disguise, given_names, restored, speaker_words
 from service.nlp.entities.type_evidence import load_gazetteers, load_type_evidence
 from service.nlp.entities.type_features import chinese_features, english_features
 from service.nlp.facts import split_chinese
@@ -126,7 +127,13 @@ def english_samples(examples: list[Example]) -> Samples:
     english = EntityExtractor(nlp).english  # with the ruler, as the service parses
     gazetteers = load_gazetteers()
     samples = Samples([], [])
-    for example, doc in zip(examples, english.pipe(e.text for e in examples), strict=True):
+    # The parties' names parsed as the service parses a batch's speakers' (stand_ins.py).
+    disguised = [
+        disguise(e.text, speaker_words(e.parties) | given_names([e.text])) for e in examples
+    ]
+    docs = english.pipe(d.text for d in disguised)
+    for example, doc, shown in zip(examples, docs, disguised, strict=True):
+        doc = restored(doc, shown)
         for sentence in doc.sents:
             names = [
                 (surface, kind, span)

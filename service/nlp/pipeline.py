@@ -16,6 +16,7 @@ from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions, 
 from service.nlp.entities.gazetteer import Gazetteer, batch_forms
 from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
+from service.nlp.entities.stand_ins import disguise, given_names, restored, speaker_words
 from service.nlp.entities.type_evidence import TypeEvidence
 from service.nlp.facts import (
     SlotValue,
@@ -152,9 +153,14 @@ class Extractor:
         """
         langs = [detect_lang(m.content) for m in messages]
         english = [i for i, lang in enumerate(langs) if lang == "en"]
-        docs = self.entities.english.pipe([messages[i].content for i in english], batch_size=64)
+        # Speakers' names are parsed as names the model knows, then given back (stand_ins.py).
+        names = speaker_words(m.speaker for m in messages if m.speaker)
+        names |= given_names(messages[i].content for i in english)
+        disguised = [disguise(messages[i].content, names) for i in english]
+        docs = self.entities.english.pipe([d.text for d in disguised], batch_size=64)
         parsed: list[list[_Parsed]] = [[] for _ in messages]
-        for i, doc in zip(english, docs, strict=True):
+        for i, doc, shown in zip(english, docs, disguised, strict=True):
+            doc = restored(doc, shown)
             parsed[i] = self._english_facts(doc, i, messages[i].speaker, said_at[i])
         for i, lang in enumerate(langs):
             if lang != "en":

@@ -98,9 +98,9 @@ class History:
 def people_named(
     mentions: Iterable[EntityMention], relations: Iterable[RelationMention]
 ) -> tuple[str, ...]:
-    """The people a fact names, in text order: PERSON mentions, and kin or friends it relates
+    """The people a fact names, in text order: mentions voted PERSON, and kin or friends it relates
     ("my brother Sam" makes Sam salient whatever his mention's label)."""
-    people = [m.text for m in mentions if m.label is EntityLabel.PERSON]
+    people = [m.text for m in mentions if m.voted_label is EntityLabel.PERSON]
     for r in relations:
         if r.type in _PERSON_TARGETS:
             people += [r.source.name, r.target.name]
