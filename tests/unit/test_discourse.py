@@ -5,32 +5,17 @@ Made-up conversations; none of their names is in graph-dev.json.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from service.core.config import Settings
-from service.core.domain import MessageIn
 from service.nlp.pipeline import Extractor
 from service.nlp.relations.discourse import WINDOW, Conversation, History
-
-SAID = datetime(2024, 5, 10, tzinfo=UTC)
+from tests.conversations import relations
 
 
 @pytest.fixture(scope="module")
 def extractor() -> Extractor:
     return Extractor(Settings())
-
-
-def relations(extractor: Extractor, said: list[tuple[str, str]]) -> set[tuple[str, str, str]]:
-    messages = [MessageIn(speaker=speaker, content=text) for speaker, text in said]
-    facts = extractor.extract(messages, [SAID] * len(messages))
-    return {
-        (r.source.name, r.type.value, r.target.name)
-        for message in facts
-        for fact in message
-        for r in fact.relations
-    }
 
 
 def test_one_recent_person_is_whom_he_means(extractor: Extractor) -> None:

@@ -6,32 +6,17 @@ Made-up sentences; none of their names is in graph-dev.json.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from service.core.config import Settings
-from service.core.domain import MessageIn
 from service.nlp.entities.stand_ins import disguise, given_names, restored, speaker_words
 from service.nlp.pipeline import Extractor
-
-SAID = datetime(2024, 5, 10, tzinfo=UTC)
+from tests.conversations import relations
 
 
 @pytest.fixture(scope="module")
 def extractor() -> Extractor:
     return Extractor(Settings())
-
-
-def relations(extractor: Extractor, said: list[tuple[str, str]]) -> set[tuple[str, str, str]]:
-    messages = [MessageIn(speaker=speaker, content=text) for speaker, text in said]
-    facts = extractor.extract(messages, [SAID] * len(messages))
-    return {
-        (r.source.name, r.type.value, r.target.name)
-        for message in facts
-        for fact in message
-        for r in fact.relations
-    }
 
 
 def test_a_speakers_name_is_replaced_by_one_of_the_same_length() -> None:
