@@ -282,6 +282,19 @@ def test_a_name_cut_at_its_hyphen_is_made_whole_by_a_known_name() -> None:
     assert gazetteer.widen("Google-owned Waymo", [google]) == [google]
 
 
+def test_part_of_a_name_the_batch_said_whole_is_made_whole() -> None:
+    gazetteer = Gazetteer({"Kilnsey Run Club": EntityLabel.ORG, "Grand Canyon": EntityLabel.PLACE})
+    text = "congrats! Kilnsey Run Club let me in"
+    cut = EntityMention("Run Club", EntityLabel.OTHER, 18, 26, "spacy:ORG", 0.7)
+    [whole] = gazetteer.widen(text, [cut])
+    assert (whole.text, whole.start, whole.label) == ("Kilnsey Run Club", 10, EntityLabel.ORG)
+    # an article is no part of a name, and a longer name holding another mention is not taken
+    canyon = EntityMention("Grand Canyon", EntityLabel.PLACE, 13, 25, "spacy:LOC", 0.7)
+    assert gazetteer.widen("we hiked the Grand Canyon", [canyon]) == [canyon]
+    kilnsey = EntityMention("Kilnsey", EntityLabel.PLACE, 10, 17, "spacy:GPE", 0.7)
+    assert gazetteer.widen(text, [kilnsey, cut]) == [kilnsey, cut]
+
+
 def test_a_chinese_speaker_is_found_by_given_name() -> None:
     gazetteer = Gazetteer(batch_forms([], ["周文博"]))
     found = gazetteer.find("多亏文博帮忙。", [])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import spacy
 from spacy.language import Language
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 
 from service.core.errors import ConfigurationError
 from service.embedding.manifest import resolve_model_path
@@ -25,6 +25,7 @@ from service.nlp.entities.patterns import (
     load_patterns,
     load_stop_entities,
     trim_span,
+    whole_name,
 )
 
 ROWS = {row.id: row for row in load_patterns()}
@@ -206,6 +207,28 @@ def test_every_ner_label_maps_or_drops(
     doc.ents = [Span(doc, 0, 2, label=ner_label)]
     mentions = extractor.extract_doc(doc)
     assert [m.label for m in mentions] == ([] if ours is None else [ours])
+
+
+def test_a_proper_noun_hung_elsewhere_before_a_club_is_its_first_word(
+    extractor: EntityExtractor,
+) -> None:
+    # The small parser made "Kilnsey" a preposition of "founded", and NER read "Run Club".
+    words = ["Deb", "founded", "Kilnsey", "Run", "Club", "in", "2019"]
+    pos = ["PROPN", "VERB", "PROPN", "PROPN", "PROPN", "ADP", "NUM"]
+    deps = ["nsubj", "ROOT", "prep", "compound", "pobj", "prep", "pobj"]
+    heads = [1, 1, 1, 4, 2, 1, 5]
+    doc = Doc(extractor.english.vocab, words=words, pos=pos, deps=deps, heads=heads)
+    assert whole_name(Span(doc, 3, 5)).text == "Kilnsey Run Club"
+    # the subject before a name is no part of it: "Deb Run Club" is not read
+    assert whole_name(Span(doc, 0, 1)).text == "Deb"
+    subject = Doc(
+        extractor.english.vocab,
+        words=["Deb", "Run", "Club"],
+        pos=["PROPN", "PROPN", "PROPN"],
+        deps=["nsubj", "compound", "ROOT"],
+        heads=[2, 2, 2],
+    )
+    assert whole_name(Span(subject, 1, 3)).text == "Run Club"
 
 
 def test_numbers_money_and_percentages_are_dropped(extractor: EntityExtractor) -> None:

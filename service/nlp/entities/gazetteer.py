@@ -50,9 +50,38 @@ class Gazetteer:
         return sorted(found, key=lambda m: m.start)
 
     def widen(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
-        """Each mention cut at a hyphen inside a known name made whole: NER often reads only
-        "Seo" of "Seo-yeon" when the part after the hyphen is lower case."""
-        return [self._whole(text, m) for m in mentions]
+        """Each mention that is part of a known name said around it made whole: NER often reads
+        only "Seo" of "Seo-yeon" when the part after the hyphen is lower case, and "Run Club"
+        of "Ancoats Run Club" at a sentence's start after the batch named it whole."""
+        hyphened = [self._whole(text, m) for m in mentions]
+        if not self._max_words > 1:
+            return hyphened
+        spans = self._candidates(text)
+        return [self._enclosing(text, m, spans, hyphened) for m in hyphened]
+
+    def _enclosing(
+        self,
+        text: str,
+        mention: EntityMention,
+        spans: list[tuple[int, int]],
+        mentions: Sequence[EntityMention],
+    ) -> EntityMention:
+        """The longest known name around the mention that holds no other mention."""
+        own = identity_form(mention.text)
+        around = [
+            (start, end)
+            for start, end in (trim_span(text, *span) for span in spans)
+            if identity_form(text[start:end]) != own  # "the Grand Canyon" is no longer name
+            and start <= mention.start
+            and mention.end <= end
+            and end - start > mention.end - mention.start
+            and not any(o is not mention and o.start < end and start < o.end for o in mentions)
+        ]
+        if not around:
+            return mention
+        start, end = max(around, key=lambda se: se[1] - se[0])
+        label = self.forms[identity_form(text[start:end])]
+        return replace(mention, text=text[start:end], start=start, end=end, label=label)
 
     def _whole(self, text: str, mention: EntityMention) -> EntityMention:
         if not text.startswith("-", mention.end):

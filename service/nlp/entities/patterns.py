@@ -284,6 +284,11 @@ def whole_name(span: Span) -> Span:
     return span if (start, end) == (span.start, span.end) else doc[start:end]
 
 
+_ARGUMENT_DEPS = frozenset(
+    {"nsubj", "nsubjpass", "dobj", "iobj", "dative", "pobj", "appos", "conj", "attr"}
+)
+
+
 def _continues_leftward(token: Token, start: int, end: int) -> bool:
     """A word before a name that is part of it: a capitalised proper noun that modifies a word
     of the name ("Ancoats" of "Ancoats Run Club"), or a hyphen joining two of its parts with no
@@ -292,7 +297,19 @@ def _continues_leftward(token: Token, start: int, end: int) -> bool:
         before = token.doc[token.i - 1]
         return before.text[:1].isupper() and not before.whitespace_
     capitalised = token.pos_ == "PROPN" and token.text[:1].isupper()
-    return capitalised and token.dep_ in {"compound", "prep"} and start <= token.head.i < end
+    if not capitalised:
+        return False
+    if token.dep_ in {"compound", "prep"} and start <= token.head.i < end:
+        return True
+    # "founded Ancoats Run Club": a proper noun the parser hung elsewhere, right before a name
+    # that ends in an organisation's head, is its first word unless it is a clause's argument.
+    heads = load_type_evidence().en.org_heads
+    return (
+        token.i == start - 1
+        and token.doc[end - 1].lower_ in heads
+        and token.dep_ not in _ARGUMENT_DEPS
+        and not token.is_sent_start
+    )
 
 
 class EntityExtractor:
