@@ -268,3 +268,8 @@ def test_shops_and_utilities_are_organisations(
 def test_a_measure_word_does_not_open_a_name(finder: ChineseEntityFinder) -> None:
     assert "台大" not in found(finder, "他买了台大疆无人机。")
     assert found(finder, "她在台大读研究所。").get("台大") is not None
+
+
+@pytest.mark.parametrize("text", ["瓷厂遗址在宜兴城东，离车站不远", "我家在市区，她家在郊区那一带"])
+def test_where_in_a_place_is_no_place(finder: ChineseEntityFinder, text: str) -> None:
+    assert not {"城东", "市区", "郊区", "一带"} & set(found(finder, text))
