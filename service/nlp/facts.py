@@ -24,6 +24,7 @@ from service.nlp.tables import read_lines
 
 SLOTS_PATH = NLP_MODELS_DIR / "slots.jsonl"
 ZH_REACTIONS_PATH = NLP_MODELS_DIR / "zh_reactions.txt"
+EN_REACTIONS_PATH = NLP_MODELS_DIR / "en_reactions.txt"
 
 _GREETING = re.compile(
     r"^(?:(?:(?:hi|hey|hello|yo|hiya|howdy|good (?:morning|afternoon|evening|night))"
@@ -146,6 +147,12 @@ class SlotValue:
     slot: str
     value: str
     rule_id: str
+
+
+@lru_cache(maxsize=1)
+def en_reaction_words(path: Path = EN_REACTIONS_PATH) -> frozenset[str]:
+    """The English words of a bare reaction ("wow", "congrats"), lower case."""
+    return frozenset(word.lower() for word in read_lines(path))
 
 
 @lru_cache(maxsize=1)

@@ -10,24 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from pathlib import Path
 
-from service.core.resources import NLP_MODELS_DIR
-from service.nlp.facts import is_filler
-from service.nlp.tables import read_lines
-
-EN_REACTIONS_PATH = NLP_MODELS_DIR / "en_reactions.txt"
+from service.nlp.facts import en_reaction_words, is_filler
 
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _QUESTION_ENDS = ("?", "？")
 POOL = 3  # the first POOL x limit fused hits are ordered
-
-
-@lru_cache(maxsize=1)
-def _reaction_words(path: Path = EN_REACTIONS_PATH) -> frozenset[str]:
-    return frozenset(word.lower() for word in read_lines(path))
 
 
 def states_nothing(text: str, lang: str | None) -> bool:
@@ -41,7 +30,7 @@ def states_nothing(text: str, lang: str | None) -> bool:
 def _is_reaction(sentence: str, lang: str | None) -> bool:
     if lang == "zh":
         return is_filler(sentence, "zh")
-    words = _reaction_words()
+    words = en_reaction_words()
     for part in sentence.split(","):
         tokens = _WORD.findall(part)
         if _is_vocative(tokens):  # "Thanks, Gina!", "Caroline, that's great!"

@@ -30,6 +30,7 @@ class Gazetteer:
         latin = [f for f in self.forms if not _HAN.search(f)]
         self._max_words = max((len(_WORD.findall(f)) for f in latin), default=0)
         self._max_han = max((len(f) for f in self.forms if _HAN.search(f)), default=0)
+        self._last: tuple[str, list[tuple[int, int]]] | None = None
 
     def find(self, text: str, mentions: Sequence[EntityMention]) -> list[EntityMention]:
         taken = [(m.start, m.end) for m in mentions]
@@ -54,7 +55,7 @@ class Gazetteer:
         only "Seo" of "Seo-yeon" when the part after the hyphen is lower case, and "Run Club"
         of "Ancoats Run Club" at a sentence's start after the batch named it whole."""
         hyphened = [self._whole(text, m) for m in mentions]
-        if not self._max_words > 1:
+        if self._max_words < 2:
             return hyphened
         spans = self._candidates(text)
         return [self._enclosing(text, m, spans, hyphened) for m in hyphened]
@@ -94,7 +95,15 @@ class Gazetteer:
         return replace(mention, text=text[mention.start : end], end=end, label=label)
 
     def _candidates(self, text: str) -> list[tuple[int, int]]:
-        """Spans of the text whose normalised form is a known name."""
+        """Spans of the text whose normalised form is a known name; the last text's are kept,
+        for ``widen`` and ``find`` read each fact one after the other."""
+        if self._last is not None and self._last[0] == text:
+            return self._last[1]
+        spans = self._scan(text)
+        self._last = (text, spans)
+        return spans
+
+    def _scan(self, text: str) -> list[tuple[int, int]]:
         spans = []
         words = [w.span() for w in _WORD.finditer(text)]
         for i, (start, _) in enumerate(words):

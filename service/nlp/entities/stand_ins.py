@@ -12,7 +12,7 @@ import calendar
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import lemminflect
 from spacy.attrs import DEP, ENT_ID, ENT_IOB, ENT_TYPE, HEAD, LEMMA, MORPH, POS, TAG
@@ -21,10 +21,9 @@ from spacy.tokens import Doc
 
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.type_evidence import load_gazetteers
-from service.nlp.tables import read_lines
+from service.nlp.facts import en_reaction_words
 
 STAND_INS_PATH = NLP_MODELS_DIR / "stand_in_names.txt"
-REACTIONS_PATH = NLP_MODELS_DIR / "en_reactions.txt"
 _LAST_WORD = re.compile(r"(\w+)[ ]$")
 _NEXT_WORD = re.compile(r"[ ](\w+)")
 _WORD = re.compile(r"\b[^\W\d_]+\b")
@@ -53,18 +52,17 @@ def _stand_ins() -> dict[int, tuple[str, ...]]:
 def speaker_words(speakers: Iterable[str]) -> frozenset[str]:
     """The words of speakers' names worth a stand-in: capitalised letters of a length the
     list has, and not a common word ("Will", "May" at a sentence's start are not names)."""
-    found = set()
-    for speaker in speakers:
-        for word in speaker.split():
-            if (
-                word.isalpha()
-                and word[:1].isupper()
-                and len(word) in _stand_ins()
-                and word.lower() not in STOP_WORDS
-                and word not in _stand_ins()[len(word)]
-            ):
-                found.add(word)
-    return frozenset(found)
+    return frozenset(
+        word
+        for speaker in speakers
+        for word in speaker.split()
+        if word.isalpha() and _replaceable(word) and word.lower() not in STOP_WORDS
+    )
+
+
+def _replaceable(word: str) -> bool:
+    """Capitalised, of a length a stand-in has, and not a stand-in itself."""
+    return word[:1].isupper() and word not in _stand_ins().get(len(word), (word,))
 
 
 @cache
@@ -72,8 +70,7 @@ def _not_names() -> frozenset[str]:
     """Capitalised words that are no one's name in a chat whatever a list of names says:
     reactions ("Hey", "Yo") and the calendar's names ("Thu", "May")."""
     calendars = [*calendar.day_name, *calendar.day_abbr, *calendar.month_name, *calendar.month_abbr]
-    words = {w.lower() for w in read_lines(REACTIONS_PATH)} | {w.lower() for w in calendars if w}
-    return frozenset(words | STOP_WORDS)
+    return frozenset(en_reaction_words() | {w.lower() for w in calendars if w} | set(STOP_WORDS))
 
 
 def given_names(texts: Iterable[str]) -> frozenset[str]:
@@ -84,11 +81,9 @@ def given_names(texts: Iterable[str]) -> frozenset[str]:
     for text in texts:
         for word in set(_WORD.findall(text)):
             if (
-                word[:1].isupper()
+                _replaceable(word)
                 and word[1:].islower()
-                and len(word) in _stand_ins()
                 and len(word) > 2
-                and word not in _stand_ins()[len(word)]
                 and gazetteers.is_given_name(word)
                 and not gazetteers.is_place(word)
                 and not lemminflect.getAllLemmas(word.lower())
@@ -102,8 +97,8 @@ def disguise(text: str, words: frozenset[str]) -> Disguise:
     """``text`` with each whole-word, same-case occurrence of ``words`` replaced."""
     if not words or not any(word in text for word in words):
         return Disguise(text, text, ())
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
-    spans = tuple(m.span() for m in pattern.finditer(text) if _alone(text, *m.span()))
+    found = _pattern(words).finditer(text)
+    spans = tuple(m.span() for m in found if _alone(text, *m.span()))
     if not spans:
         return Disguise(text, text, ())
     pieces, at = [], 0
@@ -112,6 +107,12 @@ def disguise(text: str, words: frozenset[str]) -> Disguise:
         at = end
     pieces.append(text[at:])
     return Disguise(text, "".join(pieces), spans)
+
+
+@lru_cache(maxsize=16)
+def _pattern(words: frozenset[str]) -> re.Pattern[str]:
+    """One regex for a batch's words, compiled once for all its messages."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
 
 
 def _alone(text: str, start: int, end: int) -> bool:
@@ -136,15 +137,14 @@ def _stand_in(text: str, length: int) -> str:
 
 def restored(doc: Doc, disguise: Disguise) -> Doc:
     """The doc parsed from the disguised text, with the original's characters: a new doc of the
-    original words carrying the parse's annotation. The doc itself when nothing was replaced or
-    the tokens do not line up."""
+    original words carrying the parse's annotation (the doc itself when nothing was replaced).
+    A stand-in has its name's length and only letters, so the tokens' characters and the
+    spaces after them tile the original as they tiled the disguised text."""
     if not disguise.spans:
         return doc
     original = disguise.original
     words = [original[t.idx : t.idx + len(t.text)] for t in doc]
     new = Doc(doc.vocab, words=words, spaces=[bool(t.whitespace_) for t in doc])
-    if new.text != original:
-        return doc
     new.from_array(_ATTRS, doc.to_array(_ATTRS))
     starts = {start for start, _ in disguise.spans}
     for token in new:
