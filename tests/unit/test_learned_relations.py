@@ -13,11 +13,13 @@ from spacy.language import Language
 from scripts.train_relation_model import Example, load_examples
 from service.nlp.entities.mentions import EntityLabel
 from service.nlp.linear import LinearModel, corpus_path, digest, load_model
+from service.nlp.relations import learned
 from service.nlp.relations.chinese_pairs import Name
 from service.nlp.relations.chinese_pairs import pairs as chinese_pairs
 from service.nlp.relations.english_pairs import Anchor, pairs
 from service.nlp.relations.extractor import RelationExtractor
-from service.nlp.relations.learned import NO_RELATION, Party
+from service.nlp.relations.learned import ADDRESSEE, NO_RELATION, SPEAKER, Pair, Party, stated
+from service.nlp.relations.table import Endpoint
 from tests.unit.test_relations import find_en, mentions
 
 LANGS = ("en", "zh")
@@ -192,6 +194,55 @@ def test_the_learned_reader_keeps_to_what_the_clause_says(
     unsaid: str,
 ) -> None:
     assert not any(kind == unsaid for _, kind, _ in find_en(finder, english, text, **labels))
+
+
+def always(label: str) -> LinearModel:
+    """A model that reads ``label`` into every pair."""
+    return LinearModel(
+        classes=(NO_RELATION, label),
+        intercept=(0.0, 5.0),
+        weights={},
+        threshold=0.5,
+        corpus_digest="",
+    )
+
+
+BO, ANA = Endpoint("Bo", EntityLabel.PERSON), Endpoint("Ana", EntityLabel.PERSON)
+SPEAKER_TO_ADDRESSEE = Pair(Party.SPEAKER, Party.ADDRESSEE, [], SPEAKER, ADDRESSEE)
+
+
+@pytest.mark.parametrize(
+    ("lang", "kind", "said", "tied"),
+    [
+        ("en", "FAMILY_OF", "stop it, you'll make me cry", False),
+        ("en", "FAMILY_OF", "stop it sis, you'll make me cry", True),
+        ("en", "FAMILY_OF", "my abuela says hi", True),  # tie_words.json: kin of other tongues
+        ("en", "FRIEND_OF", "I'll still review your drafts", False),
+        ("en", "FRIEND_OF", "I've known you since year 7", True),
+        ("zh", "FAMILY_OF", "我记得你在比亚迪做电池", False),
+        ("zh", "FAMILY_OF", "我家那口子天天念叨你", True),
+        ("zh", "FAMILY_OF", "三姑你好", True),  # KIN_RANKED
+        ("zh", "FRIEND_OF", "我跟你想去夜市摆个摊", False),
+        ("zh", "FRIEND_OF", "你是我高中最铁的哥们", True),
+    ],
+)
+def test_a_learned_tie_needs_a_word_of_one(
+    monkeypatch: pytest.MonkeyPatch, lang: str, kind: str, said: str, tied: bool
+) -> None:
+    """Without the gate a model reads a family tie into "stop it, you'll make me cry"."""
+    monkeypatch.setattr(learned, "load_model", lambda _: always(kind))
+    parties = {Party.SPEAKER: BO, Party.ADDRESSEE: ANA}
+    found = stated(lang, said, [SPEAKER_TO_ADDRESSEE], [], parties)
+    assert [r.type.value for r in found] == ([kind] if tied else [])
+
+
+@pytest.mark.parametrize(("kind", "owned"), [("PERSON", False), ("PRODUCT", True)])
+def test_nobody_owns_a_person(monkeypatch: pytest.MonkeyPatch, kind: str, owned: bool) -> None:
+    monkeypatch.setattr(learned, "load_model", lambda _: always("OWNS"))
+    pair = Pair(Party.SPEAKER, 0, [], SPEAKER, kind)
+    name = Endpoint("Ines", EntityLabel(kind), 0, 4)
+    found = stated("en", "Ines, I'll fix it", [pair], [name], {Party.SPEAKER: BO})
+    assert [r.type.value for r in found] == (["OWNS"] if owned else [])
 
 
 def test_probabilities_are_the_same_in_every_process() -> None:

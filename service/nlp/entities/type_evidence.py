@@ -124,6 +124,9 @@ class TypeEvidenceTable(BaseModel):
     # The types a relation's source and target must have (null: any): "X works at Y" is
     # evidence that X is a person and Y an organisation.
     relation_endpoints: dict[str, tuple[EntityLabel | None, EntityLabel | None]]
+    # The relations whose target is a thing or a place, never a person: nobody owns, makes or
+    # visits the person a sentence names ("I'll still fix your bike, Ines").
+    no_person_target: frozenset[str] = frozenset()
     # The type a relation frame gives the name it reads as its object when no mention covers
     # it ("grinding at Sage": ORG); a relation type not listed proposes nothing.
     frame_objects: dict[str, EntityLabel] = {}

@@ -59,7 +59,7 @@ def learned_relations(
     names = [Name(m.start, m.end, m.voted_label.value) for m in mentions]
     found = pairs(text, names, speaker is not None, you is not None)
     parties = {Party.SPEAKER: speaker_endpoint(speaker), Party.ADDRESSEE: speaker_endpoint(you)}
-    return stated("zh", found, [mention_endpoint(m) for m in mentions], parties)
+    return stated("zh", text, found, [mention_endpoint(m) for m in mentions], parties)
 
 
 def pairs(text: str, names: list[Name], speaker: bool, addressee: bool) -> list[Pair]:

@@ -38,4 +38,6 @@ def learned_relations(fact: FactContext, sentence: Span) -> list[RelationMention
                 anchors.append(Anchor(token, thing.label.value))
     listener = fact.addressee or speaker_endpoint(fact.conversation.answers)
     found = pairs(sentence, anchors, fact.speaker is not None, listener is not None)
-    return stated("en", found, names, {Party.SPEAKER: fact.speaker, Party.ADDRESSEE: listener})
+    return stated(
+        "en", sentence.text, found, names, {Party.SPEAKER: fact.speaker, Party.ADDRESSEE: listener}
+    )

@@ -8,19 +8,24 @@ each naming its entities and every relation it states. No development conversati
 It runs after the rules, on the pairs no rule linked, and states a relation only when its
 probability reaches the model's threshold; the probability is the relation's confidence, and
 its extractor is ``learned:<lang>``. Only relations whose ends' types fit (type_evidence.json's
-relation_endpoints) are chosen among.
+relation_endpoints) are chosen among, and a family tie or a friendship only in a sentence that
+has a word of one (``nlp_models/tie_words.json``).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, partial
 
+from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.mentions import EntityLabel
-from service.nlp.entities.type_evidence import load_type_evidence
+from service.nlp.entities.type_evidence import TypeEvidenceTable, load_type_evidence
 from service.nlp.linear import LinearModel
 from service.nlp.linear import load_model as load_linear
+from service.nlp.relations.chinese_words import alternation, load_relation_words
 from service.nlp.relations.table import (
     Endpoint,
     Recipient,
@@ -29,8 +34,10 @@ from service.nlp.relations.table import (
     links,
     load_relation_rows,
 )
+from service.nlp.relations.vocatives import VOCATIVES_PATH
 
 NO_RELATION = "NONE"
+TIE_WORDS_PATH = NLP_MODELS_DIR / "tie_words.json"
 
 
 class Party(StrEnum):
@@ -64,14 +71,21 @@ def load_model(lang: str) -> LinearModel:
 
 
 def stated(
-    lang: str, pairs: list[Pair], names: list[Endpoint], parties: dict[Party, Endpoint | None]
+    lang: str,
+    said: str,
+    pairs: list[Pair],
+    names: list[Endpoint],
+    parties: dict[Party, Endpoint | None],
 ) -> list[RelationMention]:
-    """The relations the language's model reads in ``pairs`` of ``names`` and the parties."""
+    """The relations the language's model reads in ``pairs`` of ``names`` and the parties, in
+    the sentence or clause ``said``."""
     model = load_model(lang)
-    ends = load_type_evidence().relation_endpoints
+    evidence = load_type_evidence()
+    untied = frozenset(kind for kind, words in _tie_words(lang).items() if not words.search(said))
     found: list[RelationMention] = []
     for pair in pairs:
-        guess = model.best(pair.features, partial(_fits, ends, lang, pair))
+        allowed = partial(_fits, evidence, lang, pair, untied)
+        guess = model.best(pair.features, allowed)
         if guess.label == NO_RELATION or guess.probability < model.threshold:
             continue
         if not _said(RelationType(guess.label), pair, lang):
@@ -95,14 +109,20 @@ _DECIDED = frozenset(
 
 
 def _fits(
-    table: dict[str, tuple[EntityLabel | None, EntityLabel | None]],
+    evidence: TypeEvidenceTable,
     lang: str,
     pair: Pair,
+    untied: frozenset[str],
     relation: str,
 ) -> bool:
     """Whether the pair may be the relation's: its two types fit the ends type_evidence.json's
-    relation_endpoints (``table``) gives (the parties are people), and a like or dislike
-    has the clause's words of liking pointing its way."""
+    relation_endpoints give (the parties are people) and its no_person_target allows, a like
+    or dislike has the clause's words of liking pointing its way, and a tie is not one the
+    sentence has no word for (``untied``)."""
+    if relation in untied:
+        return False
+    if relation in evidence.no_person_target and pair.target_kind in _PEOPLE:
+        return False
     # A like needs no words of liking against it ("Jo says X is awful"); in English, where the
     # table's words of liking are read on the parse, it needs them for it: praise of something
     # else is none ("Lisbon has great pottery classes"). Chinese likes without one of
@@ -113,7 +133,7 @@ def _fits(
         return False
     if relation == _DISLIKES and _DENIED in pair.features and not _POLAR & set(pair.features):
         return False  # 好久没跑步了: a thing not done lately is no dislike without a word of one
-    ends = table.get(relation)
+    ends = evidence.relation_endpoints.get(relation)
     if ends is None:  # NO_RELATION
         return True
     kinds = (
@@ -131,6 +151,7 @@ NEGATIVE = "polarity=negative"
 _DISLIKES = RelationType.DISLIKES.value
 _DENIED = "clause=denied"
 _POLAR = frozenset({POSITIVE, NEGATIVE})
+_PEOPLE = frozenset({EntityLabel.PERSON.value, SPEAKER, ADDRESSEE})
 # A like's and a dislike's polarity feature: (the one for it, the one against it).
 _LIKING = {
     RelationType.LIKES.value: (POSITIVE, NEGATIVE),
@@ -177,3 +198,37 @@ def _undoing_words(lang: str) -> dict[RelationType, frozenset[str]]:
             if row.recipient is Recipient.REQUIRED:  # "we gave a Kindle away": not ours now
                 words[row.type].update(row.trigger)
     return {kind: frozenset(found) for kind, found in words.items()}
+
+
+@cache
+def _tie_words(lang: str) -> dict[str, re.Pattern[str]]:
+    """For a family tie and a friendship, a pattern of the words that say one: tie_words.json's,
+    the table's (English rows' triggers; the Chinese kin and friend classes) and, for kin, the
+    vocatives' nouns."""
+    listed = json.loads(TIE_WORDS_PATH.read_text(encoding="utf-8"))[lang]
+    words = {kind: set(listed[kind]) for kind in _TIES}
+    vocatives = json.loads(VOCATIVES_PATH.read_text(encoding="utf-8"))[lang]["kin"]
+    words[RelationType.FAMILY_OF.value].update(vocatives)
+    if lang == "en":
+        for row in load_relation_rows():
+            if row.lang == "en" and row.type.value in words:
+                words[row.type.value].update(row.trigger)
+        return {
+            kind: re.compile(rf"\b(?:{alternation(sorted(found))})(?:s|es)?\b", re.I)
+            for kind, found in words.items()
+        }
+    table = load_relation_words()
+    words[RelationType.FAMILY_OF.value].update([*table.classes["KIN"], *table.classes["KIN_SHORT"]])
+    words[RelationType.FRIEND_OF.value].update(table.classes["FRIEND"])
+    ranked = table.patterns["KIN_RANKED"]
+    return {
+        RelationType.FAMILY_OF.value: re.compile(
+            f"{alternation(sorted(words[RelationType.FAMILY_OF.value]))}|{ranked}"
+        ),
+        RelationType.FRIEND_OF.value: re.compile(
+            alternation(sorted(words[RelationType.FRIEND_OF.value]))
+        ),
+    }
+
+
+_TIES = (RelationType.FAMILY_OF.value, RelationType.FRIEND_OF.value)
