@@ -14,7 +14,7 @@ from service.embedding.manifest import resolve_model_path
 from service.nlp.entities.chinese import LEARNED
 from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions, may_propose
 from service.nlp.entities.gazetteer import Gazetteer, batch_forms
-from service.nlp.entities.mentions import TypeVote
+from service.nlp.entities.mentions import TypeVote, casefold_name
 from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
 from service.nlp.entities.stand_ins import disguise, given_names, restored, speaker_words
 from service.nlp.entities.type_evidence import TypeEvidence
@@ -171,6 +171,7 @@ class Extractor:
                 (m.speaker for m in messages if m.speaker),
             )
         )
+        speakers = frozenset(casefold_name(m.speaker) for m in messages if m.speaker)
         history = History()
         completed: list[list[Fact]] = []
         said = [(m.speaker, m.content) for m in messages]
@@ -188,7 +189,7 @@ class Extractor:
                 named = tuple(n for f in done for n in people_named(f.mentions, f.relations))
                 kin = tuple(k for f in done for k in _kin_named(f))
                 context = history.context(addressee, named, you, kin)
-                done.append(self._complete(p, gazetteer, context))
+                done.append(self._complete(p, gazetteer, context, speakers))
             done = _with_addressed_kin(done, message.speaker, kin_address)
             done = _with_relations(done, 0, [answer] if answer else [])  # "Who's X?" "My aunt."
             history = history.after(
@@ -198,9 +199,16 @@ class Extractor:
             completed.append(done)
         return completed
 
-    def _complete(self, parsed: _Parsed, gazetteer: Gazetteer, context: Conversation) -> Fact:
+    def _complete(
+        self,
+        parsed: _Parsed,
+        gazetteer: Gazetteer,
+        context: Conversation,
+        speakers: frozenset[str],
+    ) -> Fact:
         """The fact with the batch's names found in it and the relations between them; its
-        pronouns may be resolved by what earlier messages named (``context``)."""
+        pronouns may be resolved by what earlier messages named (``context``); a name that is
+        one of the batch's ``speakers`` (case-folded) is a person's."""
         fact, sentence, speaker = parsed
         # A name the batch knows wins over a learned reading of its characters (青禾陶 of
         # 青禾陶舍); the rules' mentions win over both.
@@ -215,7 +223,9 @@ class Extractor:
         ]
         mentions = sorted([*ruled, *learned, *known], key=lambda m: m.start)
         base = None if sentence is None else _fact_start(fact, sentence)
-        mentions = [replace(m, votes=self._votes(fact, sentence, base, m)) for m in mentions]
+        mentions = [
+            replace(m, votes=self._votes(fact, sentence, base, m, speakers)) for m in mentions
+        ]
         relations = [
             r
             for r in self.relations.find(
@@ -228,19 +238,30 @@ class Extractor:
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
 
     def _votes(
-        self, fact: Fact, sentence: Span | None, base: int | None, mention: EntityMention
+        self,
+        fact: Fact,
+        sentence: Span | None,
+        base: int | None,
+        mention: EntityMention,
+        speakers: frozenset[str],
     ) -> tuple[TypeVote, ...]:
         """What the mention's context says of its type (service/nlp/entities/type_evidence.py);
-        ``base`` is where the fact starts in the sentence's doc."""
+        ``base`` is where the fact starts in the sentence's doc. Someone who speaks in the
+        batch is a person, whatever a sentence seems to make of the name ("send pics Ishita")."""
+        weights = self.type_evidence.table.weights
+        votes: list[TypeVote] = []
+        if casefold_name(mention.text) in speakers:
+            votes.append(TypeVote(EntityLabel.PERSON, weights.speaker, "speaker"))
         if sentence is None or base is None:
-            return tuple(self.type_evidence.chinese(fact.source_text, mention.start, mention.end))
+            votes += self.type_evidence.chinese(fact.source_text, mention.start, mention.end)
+            return tuple(votes)
         span = sentence.doc.char_span(
             base + mention.start, base + mention.end, alignment_mode="expand"
         )
-        votes = [] if span is None else self.type_evidence.english(span)
+        if span is not None:
+            votes += self.type_evidence.english(span)
         if mention.extractor.startswith(FRAME_EXTRACTOR):  # the frame that proposed it
-            weight = self.type_evidence.table.weights.frame_object
-            votes.append(TypeVote(mention.label, weight, mention.extractor))
+            votes.append(TypeVote(mention.label, weights.frame_object, mention.extractor))
         return tuple(votes)
 
     def _english_facts(

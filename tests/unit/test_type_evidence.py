@@ -9,12 +9,14 @@ from datetime import UTC, datetime
 import pytest
 from spacy.language import Language
 
-from service.core.domain import Scope
+from service.core.config import Settings
+from service.core.domain import MessageIn, Scope
 from service.nlp.entities.link_rows import KnownEntity, LinkInput
 from service.nlp.entities.linking import link
 from service.nlp.entities.mentions import VOTE_TYPES, EntityLabel, EntityMention, TypeVote
 from service.nlp.entities.names import entity_key
 from service.nlp.entities.type_evidence import TypeEvidence, load_gazetteers, relation_votes
+from service.nlp.pipeline import Extractor
 from service.nlp.relations.extractor import Endpoint, RelationMention, RelationType
 
 AT = datetime(2026, 5, 4, 10, tzinfo=UTC)
@@ -284,3 +286,16 @@ def test_a_one_word_sentence_and_an_emoji_are_no_names(english: Language) -> Non
     assert "Marlo" not in found and "🧁" not in found
     found = {m.text for m in extractor.extract("I stream on Twitchy every Fri night.", "en")}
     assert "Twitchy every" not in found
+
+
+def test_someone_who_speaks_is_a_person_whatever_the_sentence_makes_of_them() -> None:
+    """ "your bike, Ines" reads as a bike named Ines; Ines is one of the people talking."""
+    said = [
+        MessageIn(content="Did Omar like the gift?", speaker="Ines"),
+        MessageIn(content="lol I'll still fix your bike, Ines", speaker="Marco"),
+    ]
+    (fact,) = Extractor(Settings()).extract(said, [AT, AT])[1]
+    (ines,) = [m for m in fact.mentions if m.text == "Ines"]
+    assert "PERSON speaker" in {f"{v.label.value} {v.why}" for v in ines.votes}
+    assert ines.voted_label is EntityLabel.PERSON
+    assert not any(r.target.name == "Ines" for r in fact.relations)  # nobody owns her

@@ -66,6 +66,7 @@ class Weights(BaseModel):
     place_modifier: float = 1.5  # "downtown X"
     branch: float = 1.5  # "X (Fresno)"
     product_context: float = 0.7  # a name in a message about apps
+    speaker: float = 2.0  # the name of someone who speaks in the batch: a person
     # The learned type vote (type_features.py), times its probability: 1.5 was best of 0.5-3 in
     # 5-fold cross-validation over the corpus, rule votes included (bench/RESULTS.md).
     learned: float = 1.5
