@@ -168,7 +168,7 @@ def features(text: str, source: Name, target: Name, names: list[Name]) -> list[s
         found += [f"after_source={w}|{types}" for w in behind]
     if target.kind not in {SPEAKER, ADDRESSEE}:
         found.append(f"tail={text[target.end - 1]}|{target.kind}")
-    found += _clause(text, gap, after, rest)
+    found += _clause(_pair_clause(text, first, second), gap, after, rest)
     if unreal().search(_clause_before(text, target.start, names)):
         found.append("clause=unreal")  # 如果被X录取就好了: wished, not said
     classes = _classes_in(gap + "".join(after))
@@ -190,18 +190,26 @@ def _classes_in(text: str) -> list[str]:
     return [name for name, pattern in _class_pattern() if pattern.search(text)]
 
 
-def _clause(text: str, gap: str, after: list[str], rest: str) -> list[str]:
-    """Whether the clause denies, plans, suggests or asks; ``rest`` is the clause after the
-    target to its end, where a closing 吧 makes a supposition of it (中行待遇也不差吧)."""
+def _clause(clause: str, gap: str, after: list[str], rest: str) -> list[str]:
+    """Whether the pair's ``clause`` denies, plans, suggests or asks; ``rest`` is the clause
+    after the target to its end, where a closing 吧 makes a supposition of it (中行待遇也不差吧)."""
     found = []
     near = gap + "".join(after)
     if NEGATION.search(near):
         found.append("clause=denied")
     if PLAN.search(gap) or _SUGGESTED.search(rest):
         found.append("clause=planned")
-    if QUESTION.search(text):
+    if QUESTION.search(clause):
         found.append("clause=question")
     return found
+
+
+def _pair_clause(text: str, first: Name, second: Name) -> str:
+    """The clause that holds the pair, with the mark that ends it: a question word or mark of
+    another clause asks nothing of this one (我在杭州天天加班，哪有空回家; 你在X上班，对吧？)."""
+    stops = [m.end() for m in _CLAUSE_END.finditer(text, 0, first.start)]
+    stop = _CLAUSE_END.search(text, second.end)
+    return text[stops[-1] if stops else 0 : stop.end() if stop else len(text)]
 
 
 def _masked(text: str, start: int, end: int, names: list[Name]) -> str:
