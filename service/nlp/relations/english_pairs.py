@@ -120,16 +120,17 @@ def _pair(
 
 def _said_of(a: Token, b: Token, people: list[Token]) -> bool:
     """Whether the clause the target is in is about the source: it has no subject of its own,
-    its subject holds one of the two, or it is he or she after the source, the one person
+    a subject holds one of the two (the parser may hang a name beside its noun as a second
+    subject: "my bro Emeka is at X"), or it is he or she after the source, the one person
     its sentence names before it ("my cousin Anjali lives near, she's a nurse at X"; not in
     "Lena met Omar, and she works at X")."""
     verb = clause_verb(b)
     subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
     if not subjects:
         return True
-    subject = subjects[0]
-    if a.i in {t.i for t in subject.subtree} or b.i in {t.i for t in subject.subtree}:
+    if any(t.i in {a.i, b.i} for subject in subjects for t in subject.subtree):
         return True
+    subject = subjects[0]
     start = subject.sent.start
     named = [p for p in people if start <= p.i < subject.i]
     return subject.lower_ in PERSON_PRONOUNS and [p.i for p in named] == [a.i]
