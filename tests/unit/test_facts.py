@@ -9,6 +9,7 @@ import spacy
 
 from service.core.domain import Scope
 from service.embedding.manifest import resolve_model_path
+from service.nlp.entities.mentions import EntityLabel
 from service.nlp.entities.names import display_name, entity_key, identity_form
 from service.nlp.facts import (
     find_slot,
@@ -17,6 +18,8 @@ from service.nlp.facts import (
     resolve_first_person_tokens,
     split_chinese,
 )
+from service.nlp.pipeline import STATEMENT_CONFIDENCE, slot_of
+from service.nlp.relations.table import Endpoint, RelationMention, RelationType
 
 
 @pytest.mark.parametrize(
@@ -139,3 +142,25 @@ def test_first_person_on_the_parse(english: Any, sentence: str, expected: str) -
 )
 def test_a_self_introduction_does_not_double_the_name(sentence: str, expected: str) -> None:
     assert resolve_first_person(sentence, "张伟", "zh") == expected
+
+
+@pytest.mark.parametrize(
+    ("extractor", "confidence", "sets"),
+    [
+        ("dep:en_work_at", 0.6, True),  # a rule's reading is a statement's
+        ("learned:en", 0.9, True),
+        ("learned:en", 0.6, False),  # too unsure to retire the job stated before
+    ],
+)
+def test_a_learned_job_sets_the_speakers_slot_only_when_sure(
+    extractor: str, confidence: float, sets: bool
+) -> None:
+    job = RelationMention(
+        RelationType.WORKS_AT,
+        Endpoint("Ann", EntityLabel.PERSON),
+        Endpoint("Ravelin Foods", EntityLabel.ORG, 10, 23),
+        extractor,
+        confidence,
+    )
+    slot = slot_of([job], STATEMENT_CONFIDENCE, "Ann")
+    assert (slot is not None and slot.value == "Ravelin Foods") is sets

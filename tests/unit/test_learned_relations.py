@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from spacy.language import Language
+from spacy.tokens import Doc
 
 from scripts.train_relation_model import Example, load_examples
 from service.nlp.entities.mentions import EntityLabel
@@ -97,6 +98,24 @@ def test_english_pairs_of_two_names_go_both_ways(english: Language) -> None:
     assert "on_path=open" in features["Tomasz"]
 
 
+def test_a_name_the_parser_made_a_second_subject_is_what_the_clause_is_about(
+    english: Language,
+) -> None:
+    """The small parser reads "my bro Oskar is at X" with two subjects, bro and Oskar."""
+    words = ["my", "bro", "Oskar", "is", "at", "Brandvik", "College"]
+    doc = Doc(
+        english.vocab,
+        words=words,
+        heads=[1, 3, 3, 3, 3, 6, 4],
+        deps=["poss", "nsubj", "nsubj", "ROOT", "prep", "compound", "pobj"],
+        pos=["PRON", "NOUN", "PROPN", "AUX", "ADP", "PROPN", "PROPN"],
+        lemmas=["my", "bro", "Oskar", "be", "at", "Brandvik", "College"],
+    )
+    anchors = [Anchor(doc[2], "PERSON"), Anchor(doc[6], "ORG")]
+    (pair,) = [p for p in pairs(doc[:], anchors, False, False) if p.source == 0]
+    assert pair.asserted
+
+
 def test_chinese_features_read_other_names_as_their_type() -> None:
     text = "我在宁德时代上班"
     names = [Name(text.index("宁德时代"), text.index("宁德时代") + 4, "ORG")]
@@ -118,6 +137,23 @@ def test_chinese_features_say_when_the_clause_is_denied_or_planned() -> None:
     (planned,) = chinese_pairs(text, [Name(4, 6, "PLACE")], speaker=True, addressee=False)
     assert "clause=denied" in denied.features
     assert "clause=planned" in planned.features
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("我在杭州天天加班，哪有空回家", False),  # 哪 asks in another clause
+        ("你在杭州上班，对吧？", False),  # a tag question confirms
+        ("你在杭州上班吗？", True),
+        ("你是不是在杭州上班", True),
+        ("周末忙吗，还在杭州上班？", True),
+    ],
+)
+def test_a_chinese_question_asks_in_its_own_clause(text: str, asked: bool) -> None:
+    start = text.index("杭州")
+    found = chinese_pairs(text, [Name(start, start + 2, "PLACE")], speaker=True, addressee=True)
+    assert found
+    assert all(("clause=question" in pair.features) is asked for pair in found)
 
 
 def model() -> LinearModel:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, partial
@@ -75,7 +76,7 @@ def stated(
     said: str,
     pairs: list[Pair],
     names: list[Endpoint],
-    parties: dict[Party, Endpoint | None],
+    parties: Mapping[Party, Endpoint | None],
 ) -> list[RelationMention]:
     """The relations the language's model reads in ``pairs`` of ``names`` and the parties, in
     the sentence or clause ``said``."""
