@@ -27,6 +27,8 @@ from tests.unit.test_discourse import relations
         ("明天一早就到，爸。", "zh", Vocative("爸", opens=False)),
         ("Mom, Dad, I'm moving to Fresno.", "en", Vocative("mom", True, then="dad")),
         ("奶奶，姑父，我先走了。", "zh", Vocative("奶奶", True, then="姑父")),
+        ("Honestly, Mom, the flat in Leith is fine.", "en", Vocative("mom", opens=False)),
+        ("我觉得吧，爸，这车早该换了。", "zh", Vocative("爸", opens=False)),
     ],
 )
 def test_a_kin_noun_said_to_the_listener(text: str, lang: str, expected: Vocative) -> None:
@@ -44,6 +46,8 @@ def test_a_kin_noun_said_to_the_listener(text: str, lang: str, expected: Vocativ
         ("妈妈说明天下雨。", "zh"),
         ("我妈，唉，天天催我结婚。", "zh"),
         ("阿姨，您好！", "zh"),  # said to any older woman
+        ("I drove my aunt, mom, and sister to Tacoma.", "en"),  # a list of kin
+        ("We met Lena, Mom and Dad at the fair.", "en"),
     ],
 )
 def test_no_address_by_a_kin_noun(text: str, lang: str) -> None:

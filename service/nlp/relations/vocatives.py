@@ -3,8 +3,9 @@
 
 The nouns are data (``nlp_models/vocatives.json``): only those seldom said to someone outside
 the family. A noun is a vocative when it opens the message (after at most one opener such as
-"hey" or 谢谢) and punctuation or the end follows it, or when it closes the message after a
-comma. "Mom said …" and "my mom, …" are no address.
+"hey" or 谢谢) and punctuation or the end follows it, when it closes the message after a
+comma, or when commas set it apart inside ("It's fine, Mom, really"; 我觉得吧，妈，…), not in
+a list of kin ("my aunt, mom, and sister"). "Mom said …" and "my mom, …" are no address.
 
 Whom the noun addresses is a speaker of the batch: the other speaker the message answers, else
 the one who answers it, leaving out those who call somebody by the same noun themselves. A
@@ -52,6 +53,8 @@ class Address:
 class _Patterns:
     opening: re.Pattern[str]
     closing: re.Pattern[str]
+    inside: re.Pattern[str]  # set apart by commas; the noun is group "noun"
+    kin: re.Pattern[str]  # a kin noun, to tell a list of kin from an address
 
 
 @cache
@@ -63,12 +66,21 @@ def _patterns(lang: str) -> _Patterns:
         then = rf"(?:\s*,\s*(?P<then>{kin}))?"
         opening = rf"^\W*(?:(?:{openers})\W+)?(?P<noun>{kin}){then}(?=\s*[,!.?…]|\W*$)"
         closing = rf",\s*(?P<noun>{kin})\W*$"
-        return _Patterns(re.compile(opening, re.I), re.compile(closing, re.I))
+        inside = rf"(?<=\w),\s*(?P<noun>{kin}),\s*(?P<next>\w+(?:\s+\w+)?)"
+        return _Patterns(
+            re.compile(opening, re.I),
+            re.compile(closing, re.I),
+            re.compile(inside, re.I),
+            re.compile(rf"\b(?:{kin})s?$", re.I),
+        )
     stops = r"[，,！!。~～？?、…]"
     then = rf"(?:[，,、](?P<then>{kin}))?"
     opening = rf"^\W*(?:(?:{openers}){stops}?)?(?P<noun>{kin}){then}(?={stops}|[你您]|\W*$)"
     closing = rf"[，,]\s*(?P<noun>{kin})\W*$"
-    return _Patterns(re.compile(opening), re.compile(closing))
+    inside = rf"(?<=[\u4e00-\u9fff])[，,](?P<noun>{kin})[，,](?P<next>\w{{0,2}})"
+    return _Patterns(
+        re.compile(opening), re.compile(closing), re.compile(inside), re.compile(f"(?:{kin})$")
+    )
 
 
 def _alternatives(words: list[str]) -> str:
@@ -86,7 +98,17 @@ def vocative(text: str, lang: str) -> Vocative | None:
     closing = patterns.closing.search(text)
     if closing is not None:
         return Vocative(closing.group("noun").lower(), opens=False)
+    for inside in patterns.inside.finditer(text):
+        if not _listed(patterns.kin, text[: inside.start()], inside.group("next")):
+            return Vocative(inside.group("noun").lower(), opens=False)
     return None
+
+
+def _listed(kin: re.Pattern[str], before: str, after: str) -> bool:
+    """Whether the noun between commas is one of a list of kin: a kin noun before it, or one
+    after the "and" that follows it ("my aunt, mom, and dad"; 姑姑，妈，姐都来了)."""
+    after = re.sub(r"^(?:and|or|&|和|跟)\s*(?:my|our|the|his|her|their)?\s*", "", after, flags=re.I)
+    return bool(kin.search(before.rstrip()) or kin.match(after))
 
 
 def addressed_kin(messages: list[MessageIn], langs: Sequence[str]) -> list[Address | None]:
