@@ -74,6 +74,21 @@ def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, nam
 @pytest.mark.parametrize(
     ("text", "name"),
     [
+        ("我们江城夜跑团好几个都报上名了", "江城夜跑团"),  # 江城 + 夜 + 跑团
+        ("我进了咱们学校的追光街舞社", "追光街舞社"),
+        ("她是飞鸟话剧社的台柱子", "飞鸟话剧社"),
+        ("我在星火志愿团做义工", "星火志愿团"),
+    ],
+)
+def test_a_club_named_by_a_brand_what_it_does_and_its_head(
+    finder: ChineseEntityFinder, text: str, name: str
+) -> None:
+    assert found(finder, text).get(name) == EntityLabel.ORG
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
         ("我们周末去西湖边散步。", "西湖"),
         ("晚上在河坊街吃了小吃。", "河坊街"),
         ("他老家在乐山，离成都不远。", "乐山"),
@@ -163,6 +178,8 @@ def test_unknown_words_where_the_context_expects_a_name(
         "哎呀，急死我了！笑死，可不是嘛。",
         "行行行，周六就周六！我先走了。",  # an answer said thrice
         "姥姥家那台电视还是我修的。",  # a relative's home
+        "我们队今天赢了，社区志愿队也来了。",  # a team with no name
+        "晚上去看话剧社演出。",  # 看话 is no brand
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:

@@ -66,6 +66,9 @@ BRAND_NOUN_FREQ = 500
 # Measure words that stand between a verb or a number and a thing (买了台X, 一辆X).
 MEASURE_CHARS = frozenset("辆台部块架款个只件套把条")
 COUNTING_CHARS = frozenset("一二两三四五六七八九十几每某各另")
+# The heads of a club's or team's name, and the tags of what it does before them (夜/tg 跑/v).
+GROUP_HEADS = frozenset("团队社")
+GROUP_DOINGS = frozenset({"n", "vn", "v", "t", "tg", "ng"})
 # Characters that spell foreign names by sound.
 TRANSLITERATION_CHARS = frozenset(
     "斯姆尔克特拉德里森娜丝莎妮亚伦恩诺布夫基罗维奇埃奥乔约翰汉密顿格兰玛丽安艾伊詹杰威廉汤姆卡蒂"
@@ -143,6 +146,7 @@ class ChineseEntityFinder:
             *self._split_names(tokens),
             *self._joined(tokens),
             *self._brands(text, tokens),
+            *self._groups(text, tokens),
             *self._latin(text, tokens),
             *_titles_of_works(text),
             *self._tagged(tokens),
@@ -435,6 +439,33 @@ class ChineseEntityFinder:
                     name = text[start : token.end]
                     yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
                     break
+
+    def _groups(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
+        """A club or team named by a brand, what it does and 团, 队 or 社 (山城 + 夜跑 + 团,
+        炫风 + 街舞 + 社): jieba cuts what the group does apart from its head, so no
+        suffix of the table ends it; 我们队 and 社区志愿队 are no names."""
+        starts = {token.start: i for i, token in enumerate(tokens)}
+        for i, head in enumerate(tokens):
+            if not self._group_head(head):
+                continue
+            # What it does is in the head (舞蹈队, 跑团 of the table) or in a word or two of
+            # three characters at most before it (夜 + 跑团, 街舞 + 社).
+            whole = len(head.word) == 3 or head.word in self._suffixes
+            for first in (i, i - 1, i - 2) if whole else (i - 1, i - 2):
+                doing = tokens[first:i] if first > 0 else None
+                if doing is None or any(t.tag not in GROUP_DOINGS for t in doing):
+                    continue
+                if head.start - tokens[first].start > 3:
+                    continue
+                start = self._brand_start(text, tokens, starts, tokens[first].start)
+                if start is not None and not _clause_inside(text[start : head.start]):
+                    name = text[start : head.end]
+                    yield _mention(name, EntityLabel.ORG, start, "zh:group", 0.65)
+                    break
+
+    @staticmethod
+    def _group_head(token: Token) -> bool:
+        return token.tag in ("n", "x") and len(token.word) <= 3 and token.word[-1] in GROUP_HEADS
 
     def _brand_start(
         self, text: str, tokens: list[Token], starts: Mapping[int, int], end: int
