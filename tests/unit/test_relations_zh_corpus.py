@@ -109,6 +109,7 @@ MEMBER_OF: list[tuple[str, Triple]] = [
     ("我是蓝鲸摄影协会的会员。", ("王芳", "MEMBER_OF", "蓝鲸摄影协会")),
     ("贺磊是飞鹰篮球队的队长。", ("贺磊", "MEMBER_OF", "飞鹰篮球队")),
     ("我在白鸽志愿者协会当志愿者两年了。", ("王芳", "MEMBER_OF", "白鸽志愿者协会")),
+    ("我进了咱们学校的追光街舞社！", ("王芳", "MEMBER_OF", "追光街舞社")),
 ]
 CREATED: list[tuple[str, Triple]] = [
     ("小满烘焙是我开的。", ("王芳", "CREATED", "小满烘焙")),
@@ -164,6 +165,7 @@ NOT_STATED = [
     "计划国庆去丽江玩。",
     "他们说蓝鲸摄影协会挺好的。",
     "我想买一台Kindle。",
+    "我进了绍兴就迷路了。",  # a place entered, no employer
 ]
 
 
