@@ -16,6 +16,8 @@ from service.nlp.entities.frame_objects import FRAME_EXTRACTOR, frame_mentions, 
 from service.nlp.entities.gazetteer import Gazetteer, batch_forms
 from service.nlp.entities.mentions import TypeVote, casefold_name
 from service.nlp.entities.patterns import EntityExtractor, EntityLabel, EntityMention, detect_lang
+from service.nlp.entities.row_names import EXTRACTOR as ROW_NAME
+from service.nlp.entities.row_names import widened
 from service.nlp.entities.stand_ins import disguise, given_names, restored, speaker_words
 from service.nlp.entities.type_evidence import TypeEvidence
 from service.nlp.facts import (
@@ -231,16 +233,32 @@ class Extractor:
         mentions = [
             replace(m, votes=self._votes(fact, sentence, base, m, speakers)) for m in mentions
         ]
-        relations = [
-            r
-            for r in self.relations.find(
-                fact.source_text, fact.lang, mentions, speaker, sentence, context.answers, context
-            )
-            if r.confidence >= self.relation_min_confidence
-        ]
+        relations = self._relations(fact, mentions, speaker, sentence, context)
+        whole = widened(fact.source_text, fact.lang, mentions, relations)
+        if whole != mentions:  # a row read a name whole that the mentions cut: read again
+            mentions = [
+                replace(m, votes=self._votes(fact, sentence, base, m, speakers))
+                if m.extractor == ROW_NAME
+                else m
+                for m in whole
+            ]
+            relations = self._relations(fact, mentions, speaker, sentence, context)
         slot = fact.slot or slot_of(relations, fact.confidence, speaker)
         relations = with_preferences(relations, fact.preferences, speaker, fact.lang)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
+
+    def _relations(
+        self,
+        fact: Fact,
+        mentions: list[EntityMention],
+        speaker: str | None,
+        sentence: Span | None,
+        context: Conversation,
+    ) -> list[RelationMention]:
+        found = self.relations.find(
+            fact.source_text, fact.lang, mentions, speaker, sentence, context.answers, context
+        )
+        return [r for r in found if r.confidence >= self.relation_min_confidence]
 
     def _votes(
         self,
