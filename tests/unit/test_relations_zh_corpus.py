@@ -13,6 +13,7 @@ import spacy
 
 from service.embedding.manifest import resolve_model_path
 from service.nlp.entities.patterns import EntityExtractor
+from service.nlp.relations.discourse import Conversation
 from service.nlp.relations.extractor import RelationExtractor, RelationType
 
 SPEAKER = "王芳"
@@ -33,6 +34,7 @@ WORKS_AT: list[tuple[str, Triple]] = [
 LIVES_IN: list[tuple[str, Triple]] = [
     ("搬到绵阳三年了。", ("王芳", "LIVES_IN", "绵阳")),
     ("我们湘潭这两天热死了🥵", ("王芳", "LIVES_IN", "湘潭")),
+    ("咱们湘潭这两天又降温了", ("王芳", "LIVES_IN", "湘潭")),
     ("我现在住在常州，离公司挺近的。", ("王芳", "LIVES_IN", "常州")),
     ("在烟台生活了五年了，挺喜欢的。", ("王芳", "LIVES_IN", "烟台")),
     ("我家就在绍兴市区呢。", ("王芳", "LIVES_IN", "绍兴")),
@@ -220,3 +222,15 @@ def test_no_relation_is_read_into_a_question_denial_or_plan(
     entities: EntityExtractor, finder: RelationExtractor, text: str
 ) -> None:
     assert find_zh(entities, finder, text) == set()
+
+
+def test_you_and_your_town_is_whom_you_addresses(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """你们 + a place or an organisation, as 我们 + one: the group of the one addressed."""
+    text = "你们湘潭好歹有高铁，你们悦康医疗也不裁员"
+    said = finder.find(
+        text, "zh", entities.extract(text, "zh"), SPEAKER, None, None, Conversation(you="刘婷")
+    )
+    found = {(r.source.name, r.type.value, r.target.name) for r in said}
+    assert {("刘婷", "LIVES_IN", "湘潭"), ("刘婷", "WORKS_AT", "悦康医疗")} <= found

@@ -102,7 +102,10 @@ WE_CONFIDENCE = 0.8
 COMMON_WORD_FREQ = 1000
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
 _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
-_ME_OR_YOU = {"我": 0, "你": 1, "您": 1}  # which of (speaker, 你) a pronoun target is
+_ME_OR_YOU = {"我": 0, "你": 1, "您": 1}
+_WE_AND_YOU = frozenset(
+    {"我们", "咱们", "你们"}
+)  # 我们美团, 你们昆明: a group the party is in  # which of (speaker, 你) a pronoun target is
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
 _PLACED = frozenset({RelationType.LIVES_IN, RelationType.LOCATED_IN})
 _NO_PLACE = frozenset({EntityLabel.PRODUCT, EntityLabel.PERSON})
@@ -247,8 +250,17 @@ def _member_type(target: Endpoint) -> RelationType:
     return RelationType(head) if head is not None else RelationType.WORKS_AT
 
 
+def _yours(match: re.Match[str]) -> bool:
+    """你们 right before the name (你们昆明, 你们美团): the town or employer of the one
+    addressed; 你们 as a clause's subject is several people, none of them named."""
+    groups = match.re.groupindex
+    return (
+        "tgt" in groups and match.group("src") == "你们" and match.end("src") == match.start("tgt")
+    )
+
+
 def _is_we(match: re.Match[str]) -> bool:
-    return "src" in match.re.groupindex and match.group("src") == "我们"
+    return "src" in match.re.groupindex and match.group("src") in _WE_AND_YOU
 
 
 def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
@@ -307,7 +319,7 @@ def _sources(
     time_words = _time_prefix().match(subject)  # 去年五一我去…: the subject is 我
     if time_words and time_words.end() < len(subject):
         subject, offset = subject[time_words.end() :], offset + time_words.end()
-    if is_you(subject):  # 你去年不是来过X嘛: the one addressed
+    if is_you(subject) or _yours(match):  # 你去年不是来过X嘛: the one addressed
         return [Endpoint(you, EntityLabel.PERSON)] if you else []
     if _TIME_CLAUSE.search(subject):
         return None
@@ -406,7 +418,7 @@ def _subject(
     """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
     if len(part) < 1:
         return []
-    if part in {"我", "我们"} or _is_my_side(part, start, mentions):
+    if part in {"我", "我们", "咱们"} or _is_my_side(part, start, mentions):
         me = speaker_endpoint(speaker)
         return [me] if me else []
     if part in {"他", "她"}:
