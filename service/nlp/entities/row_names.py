@@ -16,7 +16,6 @@ The widened mention keeps the label of the longest mention it holds; the type vo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
@@ -29,7 +28,6 @@ from service.nlp.relations.table import RelationMention
 EXTRACTOR = "row_name"
 _RULED = ("dep:", "pattern:", "grammar:")  # the rows' extractors, not the learned reader's
 _INNER_WORDS = frozenset({"of", "and", "the", "&", "de", "du", "la", "le"})
-_WORD = re.compile(r"[^\s]+")
 
 
 def widened(
@@ -66,7 +64,7 @@ def _row_ends(relations: Iterable[RelationMention]) -> list[tuple[int, int]]:
 def _is_name(surface: str, lang: str) -> bool:
     if lang != "en":
         return surface.endswith(_organisation_words())
-    words = _WORD.findall(surface)
+    words = surface.split()
     if len(words) < 2 or words[0].lower().rstrip(".") in _titles():
         return False
     return all(w[:1].isupper() or w.lower() in _INNER_WORDS for w in words)

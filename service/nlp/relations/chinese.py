@@ -102,10 +102,8 @@ WE_CONFIDENCE = 0.8
 COMMON_WORD_FREQ = 1000
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
 _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
-_ME_OR_YOU = {"我": 0, "你": 1, "您": 1}
-_WE_AND_YOU = frozenset(
-    {"我们", "咱们", "你们"}
-)  # 我们美团, 你们昆明: a group the party is in  # which of (speaker, 你) a pronoun target is
+_ME_OR_YOU = {"我": 0, "你": 1, "您": 1}  # which of (speaker, 你) a pronoun target is
+_WE_AND_YOU = frozenset({"我们", "咱们", "你们"})  # 我们美团, 你们昆明: a group the party is in
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
 _PLACED = frozenset({RelationType.LIVES_IN, RelationType.LOCATED_IN})
 _NO_PLACE = frozenset({EntityLabel.PRODUCT, EntityLabel.PERSON})

@@ -35,7 +35,7 @@ from service.nlp.relations.table import (
     links,
     load_relation_rows,
 )
-from service.nlp.relations.vocatives import VOCATIVES_PATH
+from service.nlp.relations.vocatives import vocative_table
 
 NO_RELATION = "NONE"
 TIE_WORDS_PATH = NLP_MODELS_DIR / "tie_words.json"
@@ -207,28 +207,23 @@ def _tie_words(lang: str) -> dict[str, re.Pattern[str]]:
     the table's (English rows' triggers; the Chinese kin and friend classes) and, for kin, the
     vocatives' nouns."""
     listed = json.loads(TIE_WORDS_PATH.read_text(encoding="utf-8"))[lang]
-    words = {kind: set(listed[kind]) for kind in _TIES}
-    vocatives = json.loads(VOCATIVES_PATH.read_text(encoding="utf-8"))[lang]["kin"]
-    words[RelationType.FAMILY_OF.value].update(vocatives)
+    family, friend = (set(listed[kind]) for kind in _TIES)
+    family.update(vocative_table(lang)["kin"])
     if lang == "en":
         for row in load_relation_rows():
-            if row.lang == "en" and row.type.value in words:
-                words[row.type.value].update(row.trigger)
+            if row.lang == "en" and row.type.value in _TIES:
+                (family if row.type is RelationType.FAMILY_OF else friend).update(row.trigger)
         return {
             kind: re.compile(rf"\b(?:{alternation(sorted(found))})(?:s|es)?\b", re.I)
-            for kind, found in words.items()
+            for kind, found in zip(_TIES, (family, friend), strict=True)
         }
     table = load_relation_words()
-    words[RelationType.FAMILY_OF.value].update([*table.classes["KIN"], *table.classes["KIN_SHORT"]])
-    words[RelationType.FRIEND_OF.value].update(table.classes["FRIEND"])
+    family.update([*table.classes["KIN"], *table.classes["KIN_SHORT"]])
+    friend.update(table.classes["FRIEND"])
     ranked = table.patterns["KIN_RANKED"]
     return {
-        RelationType.FAMILY_OF.value: re.compile(
-            f"{alternation(sorted(words[RelationType.FAMILY_OF.value]))}|{ranked}"
-        ),
-        RelationType.FRIEND_OF.value: re.compile(
-            alternation(sorted(words[RelationType.FRIEND_OF.value]))
-        ),
+        RelationType.FAMILY_OF.value: re.compile(f"{alternation(sorted(family))}|{ranked}"),
+        RelationType.FRIEND_OF.value: re.compile(alternation(sorted(friend))),
     }
 
 

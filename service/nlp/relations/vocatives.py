@@ -58,8 +58,15 @@ class _Patterns:
 
 
 @cache
+def vocative_table(lang: str) -> dict[str, list[str]]:
+    """A language's table of vocatives.json: its kin nouns ("kin") and "openers"."""
+    table: dict[str, list[str]] = json.loads(VOCATIVES_PATH.read_text(encoding="utf-8"))[lang]
+    return table
+
+
+@cache
 def _patterns(lang: str) -> _Patterns:
-    table = json.loads(VOCATIVES_PATH.read_text(encoding="utf-8"))[lang]
+    table = vocative_table(lang)
     kin = _alternatives(table["kin"])
     openers = _alternatives(table["openers"])
     if lang == "en":
