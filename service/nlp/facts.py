@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from spacy.language import Language
 from spacy.tokens import Span, Token
 
 from service.core.errors import ConfigurationError
@@ -102,9 +103,19 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
-def resolve_first_person_tokens(sentence: Span, speaker: str | None) -> str:
+def irregular_forms(nlp: Language) -> frozenset[str]:
+    """The irregular past forms of English verbs (rewrote, ran, found): the keys of the
+    lemmatizer's verb exceptions, which are never a present tense to give an -s."""
+    exceptions = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_exc")["verb"]
+    return frozenset(word for word, lemmas in exceptions.items() if word not in lemmas)
+
+
+def resolve_first_person_tokens(
+    sentence: Span, speaker: str | None, irregular: frozenset[str] = frozenset()
+) -> str:
     """First person → speaker on a parsed English sentence, with verb agreement (I work →
-    Ann works, I'm → Ann is, I've → Ann has)."""
+    Ann works, I'm → Ann is, I've → Ann has). A form in ``irregular`` keeps its ending even
+    when the tagger calls it present (I rewrote → Ann rewrote)."""
     if not speaker:
         return str(sentence.text).strip()
     parts: list[str] = []
@@ -114,7 +125,8 @@ def resolve_first_person_tokens(sentence: Span, speaker: str | None) -> str:
         if pronoun and token.tag_ in {"PRP", "PRP$"}:
             word = pronoun.format(name=speaker)
         elif _has_first_person_subject(token) and (
-            token.tag_ == "VBP" or token.lower_ in _IRREGULAR_3SG
+            token.lower_ in _IRREGULAR_3SG
+            or (token.tag_ == "VBP" and token.lower_ not in irregular)
         ):
             word = third_person(word)
             if token.text.startswith(("'", "’")):

@@ -23,6 +23,7 @@ from service.nlp.entities.type_evidence import TypeEvidence
 from service.nlp.facts import (
     SlotValue,
     find_slot,
+    irregular_forms,
     is_filler,
     resolve_first_person,
     resolve_first_person_tokens,
@@ -146,6 +147,7 @@ class Extractor:
     def __init__(self, settings: Settings) -> None:
         nlp = spacy.load(resolve_model_path(settings.spacy_model, "spacy"))
         self.entities = EntityExtractor(nlp)
+        self.irregular = irregular_forms(nlp)
         self.relations = RelationExtractor()
         self.type_evidence = TypeEvidence()
         self.fact_words = (settings.fact_min_words, settings.fact_max_words)
@@ -302,7 +304,7 @@ class Extractor:
                 if m.start >= start and m.end <= start + len(source)
             ]
             inside += self._proposed(source, inside, speaker, sent)
-            resolved = resolve_first_person_tokens(sent, speaker)
+            resolved = resolve_first_person_tokens(sent, speaker, self.irregular)
             fact = self._fact(source, resolved, index, "en", said_at, inside)
             reading = read_english(
                 source, sent, _is_question(fact), _is_future(fact, said_at), _names(fact)

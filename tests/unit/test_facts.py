@@ -13,6 +13,7 @@ from service.nlp.entities.mentions import EntityLabel
 from service.nlp.entities.names import display_name, entity_key, identity_form
 from service.nlp.facts import (
     find_slot,
+    irregular_forms,
     is_filler,
     resolve_first_person,
     resolve_first_person_tokens,
@@ -134,6 +135,14 @@ def english() -> Any:
 )
 def test_first_person_on_the_parse(english: Any, sentence: str, expected: str) -> None:
     assert resolve_first_person_tokens(english(sentence)[:], "Ann") == expected
+
+
+def test_an_irregular_past_the_tagger_calls_present_keeps_its_form(english: Any) -> None:
+    sentence = english("I rewrote the parser we use at work.")[:]
+    assert "rewrote" in irregular_forms(english)
+    assert resolve_first_person_tokens(sentence, "Ann", irregular_forms(english)) == (
+        "Ann rewrote the parser we use at work."
+    )
 
 
 @pytest.mark.parametrize(
