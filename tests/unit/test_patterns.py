@@ -477,3 +477,9 @@ def test_a_name_does_not_end_in_a_lower_case_word() -> None:
     words = ["we", "stream", "on", "Twitchy", "every", "night"]
     doc = Doc(spacy.blank("en").vocab, words=words)
     assert whole_name(doc[3:5]).text == "Twitchy"
+
+
+def test_an_emoji_at_a_names_edge_is_no_part_of_it(extractor: EntityExtractor) -> None:
+    surfaces = [m.text for m in extractor.extract("The new shop takes over Dunedin 📚", "en")]
+    assert "Dunedin" in surfaces
+    assert not any("📚" in s for s in surfaces)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from service.nlp.entities.patterns import EntityLabel
+from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.extractor import RelationExtractor
-from tests.unit.test_relations import either_way, find_en
+from tests.unit.test_relations import either_way, find_en, triples
 
 L = EntityLabel
 ORG, PERSON, PLACE, PRODUCT, EVENT = L.ORG, L.PERSON, L.PLACE, L.PRODUCT, L.EVENT
@@ -528,3 +528,24 @@ def test_one_lives_in_places_not_in_tools(finder: RelationExtractor, english: La
     """ "living in" a tool is using it a lot; whatever else is read, no home is."""
     found = find_en(finder, english, "I've been living in Ledgerly lately", Ledgerly=PRODUCT)
     assert not {t for t in found if t[1] == "LIVES_IN"}
+
+
+def test_a_school_ner_calls_a_product_and_an_emoji_after_it_keep_their_frame(
+    finder: RelationExtractor, english: Language
+) -> None:
+    # The parser makes the last emoji the object of "into" and the name its compound.
+    text = "my sister Ama just got into Purdue 🎓🎓"
+    school = text.index("Purdue")
+    found = triples(
+        finder.find(
+            text,
+            "en",
+            [
+                EntityMention("Ama", PERSON, 10, 13, "spacy:PERSON", 0.8),
+                EntityMention("Purdue", PRODUCT, school, school + 6, "spacy:PRODUCT", 0.8),
+            ],
+            "Ann",
+            english(text)[:],
+        )
+    )
+    assert ("Ama", "STUDIES_AT", "Purdue") in found

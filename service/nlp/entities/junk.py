@@ -127,6 +127,7 @@ class JunkFilter:
             or token.tag_ in _INTERJECTION_TAGS
             or token.is_punct
             or token.lower_ in _COORDINATION
+            or not any(c.isalnum() for c in token.text)  # an emoji NER took in: Glasgow 📚
         )
 
     def _is_verb_form(self, word: str) -> bool:

@@ -35,7 +35,7 @@ FRAME_MAY_RETYPE = frozenset(
 
 def targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterator[Endpoint]:
     """Endpoints of object tokens; "at X's office" names X, "the Pantry Pal beta" Pantry Pal."""
-    for obj in objects:
+    for obj in map(_named_part, objects):
         target = endpoint(fact, obj)
         called = _called(obj)
         if target is None and called is not None:  # "a band called The Night Owls"
@@ -54,6 +54,19 @@ def targets(fact: FactContext, row: RelationRow, objects: list[Token]) -> Iterat
             yield framed
 
 
+def _named_part(obj: Token) -> Token:
+    """The object, or the name it was parsed as a modifier of when it is an emoji ("got
+    into Purdue 🎓🎓": the parser makes the last 🎓 the object, the other and Purdue its
+    compounds)."""
+    if any(c.isalnum() for c in obj.text):
+        return obj
+    for child in reversed([c for c in obj.children if c.dep_ == "compound"]):
+        named = _named_part(child)
+        if any(c.isalnum() for c in named.text):
+            return named
+    return obj
+
+
 def _typed_by_frame(
     fact: FactContext, row: RelationRow, obj: Token, target: Endpoint
 ) -> Endpoint | None:
@@ -64,13 +77,19 @@ def _typed_by_frame(
     mention = fact.covering(obj)
     if framed is None or framed not in row.target_labels or mention is None:
         return None
-    if not mention.extractor.startswith("spacy:") or target.label not in FRAME_MAY_RETYPE:
+    if not mention.extractor.startswith("spacy:") or not _may_retype(target.label, framed):
         return None
     if target.label is EntityLabel.PLACE and not _takes_products(obj):
         return None  # "work in X", "be at X": a place preposition may well name a place
     if any(v.of_name and v.label is target.label for v in mention.votes):
         return None
     return Endpoint(target.name, framed, target.start, target.end)
+
+
+def _may_retype(label: EntityLabel, framed: EntityLabel) -> bool:
+    """Whether a frame may overrule NER's label: the labels it confuses, and PRODUCT for an
+    employer or a school ("got into Purdue"), which the small model calls a product."""
+    return label in FRAME_MAY_RETYPE or (label is EntityLabel.PRODUCT and framed is EntityLabel.ORG)
 
 
 def _takes_products(obj: Token) -> bool:
