@@ -63,6 +63,8 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("华为Mate 60", "CONCEPT", ["mate 60"]),
         ("云杉互娱", "ORG", ["云杉"]),  # four characters, no suffix: the brand
         ("云杉花园", "PLACE", []),  # a place keeps its whole name
+        ("塞尔达传说", "PRODUCT", ["塞尔达"]),  # a title by its first words
+        ("王者荣耀", "PRODUCT", []),  # 王者 alone is a word of its own
         ("Uncle Ivo", "PERSON", ["ivo"]),  # a kin word or title is no first name
         ("Dr. Osei", "PERSON", ["osei"]),
     ],

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import jieba
 import nicknames
 
 from service.core.domain import Scope
@@ -200,6 +201,8 @@ def _chinese_short_forms(norm: str, entity_type: str) -> list[str]:
         return _without_suffix(norm, rules.place_suffixes_zh, rules)[:1]
     if entity_type == "EVENT":
         return _event_short_forms(norm, rules)
+    if entity_type == "PRODUCT" and _HAN_ONLY.fullmatch(norm):
+        return _without_last_word(norm)
     latin = _BRANDED_LATIN.match(norm)
     if latin:
         return [latin.group(1)]
@@ -223,6 +226,14 @@ def _event_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
         if norm.endswith(suffix) and len(stem) >= rules.min_short_chars_zh:
             return [stem[0] + mark]
     return []
+
+
+def _without_last_word(norm: str) -> list[str]:
+    """A title without its last word, when both are words of their own (黑神话悟空 -> 黑神话,
+    植物大战僵尸 -> 植物大战): a game or a film is called by its first words."""
+    words = jieba.lcut(norm, HMM=False)
+    stem = norm[: -len(words[-1])]
+    return [stem] if len(words) > 1 and len(words[-1]) >= 2 and len(stem) >= 3 else []
 
 
 def _without_suffix(norm: str, suffixes: tuple[str, ...], rules: ShortFormRules) -> list[str]:
