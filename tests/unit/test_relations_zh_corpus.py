@@ -22,6 +22,8 @@ SYMMETRIC = {RelationType.FAMILY_OF.value, RelationType.FRIEND_OF.value}
 Triple = tuple[str, str, str]
 
 WORKS_AT: list[tuple[str, Triple]] = [
+    ("我进蓝湾科技了！", ("王芳", "WORKS_AT", "蓝湾科技")),
+    ("杨军在城西消防大队上班。", ("杨军", "WORKS_AT", "城西消防大队")),  # a brigade: work
     ("我在星途物流干了三年了。", ("王芳", "WORKS_AT", "星途物流")),
     ("我们悦康医疗今年又扩招了😂", ("王芳", "WORKS_AT", "悦康医疗")),
     ("刘婷是青禾教育的HR。", ("刘婷", "WORKS_AT", "青禾教育")),
@@ -112,6 +114,7 @@ MEMBER_OF: list[tuple[str, Triple]] = [
     ("贺磊是飞鹰篮球队的队长。", ("贺磊", "MEMBER_OF", "飞鹰篮球队")),
     ("我在白鸽志愿者协会当志愿者两年了。", ("王芳", "MEMBER_OF", "白鸽志愿者协会")),
     ("我进了咱们学校的追光街舞社！", ("王芳", "MEMBER_OF", "追光街舞社")),
+    ("我进咱们学院的晨星话剧社了！", ("王芳", "MEMBER_OF", "晨星话剧社")),  # 进 X 了
 ]
 CREATED: list[tuple[str, Triple]] = [
     ("小满烘焙是我开的。", ("王芳", "CREATED", "小满烘焙")),
