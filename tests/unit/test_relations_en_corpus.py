@@ -421,6 +421,11 @@ CASES += [
         ("Harbour Books", "LOCATED_IN", "Leith"),
     ),
     (
+        "my uncle bought Larkspur Farm, out in Tolland, last spring",
+        {"Larkspur_Farm": ORG, "Tolland": PLACE},
+        ("Larkspur Farm", "LOCATED_IN", "Tolland"),
+    ),
+    (
         "the Tandem Health office in Hobart is huge",
         {"Tandem_Health": ORG, "Hobart": PLACE},
         ("Tandem Health", "LOCATED_IN", "Hobart"),
@@ -549,3 +554,12 @@ def test_a_school_ner_calls_a_product_and_an_emoji_after_it_keep_their_frame(
         )
     )
     assert ("Ama", "STUDIES_AT", "Purdue") in found
+
+
+def test_a_person_a_comma_places_is_not_located(
+    finder: RelationExtractor, english: Language
+) -> None:
+    found = find_en(
+        finder, english, "we had lunch with Bex, over in Hobart", Bex=PERSON, Hobart=PLACE
+    )
+    assert ("Bex", "LOCATED_IN", "Hobart") not in found

@@ -168,7 +168,10 @@ def name_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "Crumbs Bakery (Leith), best scones in town", "Haven Books, over in Leith": a named
     organisation and the place beside it, without a verb. The row's ``preps`` introduce the
     place; its ``trigger`` lists the adverbs that may lead into them ("over in", "right in")."""
-    if token.pos_ not in {"PROPN", "NOUN"} or token.dep_ not in _STANDING:
+    if token.pos_ not in {"PROPN", "NOUN"}:
+        return
+    if token.dep_ not in _STANDING:
+        yield from _placed_after_comma(fact, row, token)
         return
     source = endpoint(fact, token)
     if source is None or source.start is None or source.label is EntityLabel.TEMPORAL:
@@ -190,6 +193,32 @@ def name_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 
 _PLACES = frozenset({EntityLabel.PLACE, EntityLabel.OTHER})
+
+
+def _placed_after_comma(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "owns Hilltop Acres, out in Millbrook", "we ate at Lantern Noodle, over in Leith": a
+    name some verb took, then a comma, a lead adverb and a place. The parser hangs the place on
+    the verb; the words in this order say where the name is."""
+    mention = fact.covering(token)
+    doc = token.doc
+    if mention is None or token.i + 4 > len(doc) or doc[token.i + 1].text != ",":
+        return
+    lead, prep = doc[token.i + 2], doc[token.i + 3]
+    if lead.lower_ not in row.trigger or prep.lower_ not in row.preps:
+        return
+    source = endpoint(fact, token)
+    if source is None or source.start is None or source.label not in _PLACED_BY_COMMA:
+        return
+    for obj in (c for c in prep.children if c.dep_ == "pobj"):
+        place = endpoint(fact, obj)
+        if place is not None and place.start is not None and place.label in _PLACES:
+            yield source, place
+
+
+# What may be placed by a comma phrase: a person there is visiting or living, not located.
+_PLACED_BY_COMMA = frozenset(
+    {EntityLabel.ORG, EntityLabel.OTHER, EntityLabel.EVENT, EntityLabel.PLACE}
+)
 
 
 def mine(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
