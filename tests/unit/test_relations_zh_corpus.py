@@ -237,3 +237,9 @@ def test_you_and_your_town_is_whom_you_addresses(
     )
     found = {(r.source.name, r.type.value, r.target.name) for r in said}
     assert {("刘婷", "LIVES_IN", "湘潭"), ("刘婷", "WORKS_AT", "悦康医疗")} <= found
+
+
+def test_renjia_is_no_home(entities: EntityExtractor, finder: RelationExtractor) -> None:
+    """人家在X is that person at X, not a 家 (home) in X; 大家 and 国家 neither."""
+    for text in ("人家在蓝湾科技上班呢", "大家在杭州集合"):
+        assert not any(kind == "LIVES_IN" for _, kind, _ in find_zh(entities, finder, text))
