@@ -156,6 +156,18 @@ def test_a_chinese_question_asks_in_its_own_clause(text: str, asked: bool) -> No
     assert all(("clause=question" in pair.features) is asked for pair in found)
 
 
+def test_a_name_opening_the_clause_leaves_no_dropped_speaker_before_its_target() -> None:
+    def speaker_pairs(text: str, first: str, kind: str) -> list[Pair]:
+        at, place = text.index(first), text.index("溪口")
+        names = [Name(at, at + len(first), kind), Name(place, place + 2, "PLACE")]
+        found = chinese_pairs(text, names, speaker=True, addressee=False)
+        return [p for p in found if p.source is Party.SPEAKER and p.target == 1]
+
+    assert speaker_pairs("对，蓝鲸书屋就开在溪口", "蓝鲸书屋", "ORG") == []
+    assert speaker_pairs("对，孙浩在溪口上班", "孙浩", "PERSON") == []
+    assert speaker_pairs("跟孙浩去了趟溪口", "孙浩", "PERSON")  # a companion: 我 dropped
+
+
 def model() -> LinearModel:
     return LinearModel(
         classes=(NO_RELATION, "WORKS_AT"),

@@ -76,7 +76,11 @@ def pairs(text: str, names: list[Name], speaker: bool, addressee: bool) -> list[
             word = _nearest(me, target)
             if target.kind == "PERSON" or not _owner_word(text, word):
                 found.append(_party_pair(Party.SPEAKER, word, j, target, text, names))
-        elif speaker and not _addressed(text, second, target):
+        elif (
+            speaker
+            and not _addressed(text, second, target)
+            and not _topic_named(text, target, names)
+        ):
             start = Name(0, 0, SPEAKER)
             implicit = _party_pair(Party.SPEAKER, start, j, target, text, names)
             found.append(replace(implicit, features=[*implicit.features, "speaker=implicit"]))
@@ -99,6 +103,16 @@ def _addressed(text: str, second: list[Name], target: Name) -> bool:
         w.end <= target.start and not _CLAUSE_BREAK.search(text, w.end, target.start)
         for w in second
     )
+
+
+def _topic_named(text: str, target: Name, names: list[Name]) -> bool:
+    """A name opens the target's clause (青禾陶舍就开在X, 孙浩在X读研): the clause is about
+    it, so no dropped 我 stands before the target."""
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, target.start)]
+    opening = breaks[-1] if breaks else 0
+    while opening < target.start and text[opening].isspace():
+        opening += 1
+    return any(n.start == opening and n.end <= target.start for n in names if n != target)
 
 
 def _owner_word(text: str, word: Name) -> bool:
