@@ -65,3 +65,8 @@ def test_times_holidays_and_adverbs_are_no_learned_names(
 def test_the_rules_names_win_over_the_models(finder: ChineseEntityFinder) -> None:
     names = found(finder, "她在浙江大学读研")
     assert names["浙江大学"][1] != LEARNED
+
+
+def test_a_field_of_study_is_no_learned_name(finder: ChineseEntityFinder) -> None:
+    for text in ("我是滇农大园艺学专业的学生", "这边的材料科学专业真的不错"):
+        assert not any("专业" in n or n.endswith("学") for n in found(finder, text)), text

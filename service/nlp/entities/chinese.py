@@ -181,6 +181,8 @@ class ChineseEntityFinder:
                 continue  # see you every day: English said in a Chinese message
             if surface in _holidays():
                 continue  # 国庆, 春节: a time (service/nlp/time/), not a thing
+            if _FIELD_OF_STUDY in surface or text.startswith(_FIELD_OF_STUDY, end):
+                continue  # 口腔医学专业, 数据科学专业: a field of study, not a body
             mention = EntityMention(
                 surface, EntityLabel(span.kind), span.start, end, LEARNED, LEARNED_CONFIDENCE
             )
@@ -647,6 +649,9 @@ class ChineseEntityFinder:
         if surface.endswith("家") and surface[:-1] in _kin_words():
             return False  # 姥姥家, 奶奶家: a relative's home, named by no name
         return len(surface) >= 2 and not surface.isdigit()
+
+
+_FIELD_OF_STUDY = "专业"
 
 
 @cache
