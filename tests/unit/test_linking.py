@@ -202,6 +202,22 @@ def test_relation_endpoints_become_mentions_and_junk_names_none() -> None:
     assert emma_rows and {m.role for m in emma_rows} == {"relation"}
 
 
+def test_a_home_whose_source_the_evidence_made_a_place_is_where_it_is() -> None:
+    # Read while the name looked like a person's; the scope knows it as a place.
+    known = KnownEntity(entity_key(SCOPE, "Millbrook Yards"), "Millbrook Yards", "PLACE", 3.0)
+    text = "Millbrook Yards is out in Dayton."
+    yards, dayton = mention("Millbrook Yards", text), mention("Dayton", text, EntityLabel.PLACE)
+    lives = RelationMention(
+        RelationType.LIVES_IN,
+        Endpoint("Millbrook Yards", EntityLabel.PERSON, yards.start, yards.end),
+        Endpoint("Dayton", EntityLabel.PLACE, dayton.start, dayton.end),
+        "pattern:test",
+        0.7,
+    )
+    linked = link(SCOPE, [fact("m1", text, yards, dayton, relations=[lives])], [known])
+    assert [r.type for r in linked.relations] == [RelationType.LOCATED_IN]
+
+
 def test_legacy_type_keyed_entities_are_not_linked_to() -> None:
     legacy = KnownEntity("u\x1f\x1f\x1dORG\x1dacme", "Acme", "ORG", 0.9)
     text = "Acme hired me."

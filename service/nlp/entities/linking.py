@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from service.core.domain import Scope
@@ -33,7 +34,7 @@ from service.nlp.entities.patterns import EntityLabel, EntityMention, load_stop_
 from service.nlp.entities.type_evidence import label_weight, relation_votes
 from service.nlp.preferences.reading import Change
 from service.nlp.relations.extractor import Endpoint
-from service.nlp.relations.table import relation_words
+from service.nlp.relations.table import RelationType, relation_words
 
 # Stored on each memory (linker_version): `engram relink` relinks the memories of another.
 LINKER_VERSION = 3  # 3: types are a vote over every mention (type_votes, label_votes)
@@ -114,8 +115,23 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         relations += found_relations
     used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
     entities = directory.rows([*speakers, *used])
+    kinds = {e.key: e.type for e in entities}
+    relations = [_as_its_source_is(r, kinds.get(r.source_key)) for r in relations]
     changes = _change_rows(directory, facts, speaker_keys)
     return LinkedBatch(entities, _unique(mentions), relations, frozenset(speakers), changes=changes)
+
+
+def _as_its_source_is(relation: RelationRow, source_type: str | None) -> RelationRow:
+    """A home read while its source looked like a person (陶溪川 in X: 陶 is a family name)
+    is where a thing is, once the evidence made the source a place or an organisation."""
+    if relation.type is RelationType.LIVES_IN and source_type in _THINGS_IN_PLACES:
+        return replace(relation, type=RelationType.LOCATED_IN)
+    return relation
+
+
+_THINGS_IN_PLACES = frozenset(
+    {EntityLabel.PLACE.value, EntityLabel.ORG.value, EntityLabel.EVENT.value}
+)
 
 
 def _change_rows(
