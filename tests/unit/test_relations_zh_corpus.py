@@ -75,6 +75,7 @@ FRIEND_OF: list[tuple[str, Triple]] = [
     ("我的好兄弟车振宇明天过生日。", ("王芳", "FRIEND_OF", "车振宇")),
 ]
 USES: list[tuple[str, Triple]] = [
+    ("我打完这局《星海争霸》就来！", ("王芳", "USES", "星海争霸")),  # a round of a game
     ("天天刷豆瓣😂", ("王芳", "USES", "豆瓣")),
     ("我平时都用飞书办公。", ("王芳", "USES", "飞书")),
     ("记账一直用的是鲨鱼记账。", ("王芳", "USES", "鲨鱼记账")),
@@ -244,3 +245,9 @@ def test_renjia_is_no_home(entities: EntityExtractor, finder: RelationExtractor)
     """人家在X is that person at X, not a 家 (home) in X; 大家 and 国家 neither."""
     for text in ("人家在蓝湾科技上班呢", "大家在杭州集合"):
         assert not any(kind == "LIVES_IN" for _, kind, _ in find_zh(entities, finder, text))
+
+
+def test_a_time_word_is_no_one(entities: EntityExtractor, finder: RelationExtractor) -> None:
+    """昨晚跟他…: a time word, then whom one was with; neither is the subject's name."""
+    found = find_zh(entities, finder, "昨晚跟他玩了一把《星海争霸》")
+    assert not any(source == "昨晚" for source, _, _ in found), found

@@ -323,7 +323,7 @@ def _sources(
         return None
     subject = _before_time_word(subject)  # 甜甜上个月考进了…: the subject is 甜甜
     named = any(m.start == offset and m.end == offset + len(subject) for m in mentions)
-    if _time_prefix().fullmatch(subject) or _TIME.match(subject):
+    if _time_prefix().fullmatch(subject) or _TIME.match(subject) or _time_word(subject):
         return None  # a time word: the subject is the last one
     if not named and len(subject) > 2 and _VERB_INSIDE.search(subject):
         return None  # a verb phrase (更喜欢用X): the subject is the last one
@@ -414,8 +414,8 @@ def _subject(
     context: Conversation = NO_CONVERSATION,
 ) -> list[Endpoint]:
     """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
-    if len(part) < 1:
-        return []
+    if len(part) < 1 or _time_word(part):
+        return []  # 昨晚跟他…: a time word and a companion, no one named
     if part in {"我", "我们", "咱们"} or _is_my_side(part, start, mentions):
         me = speaker_endpoint(speaker)
         return [me] if me else []
@@ -674,6 +674,14 @@ def _after_possessor(surface: str, start: int, mentions: list[EntityMention]) ->
 
 def _trim_name(name: str) -> str:
     return name[:2] if len(name) == 3 and name[2] in NAME_STOPS else name
+
+
+def _time_word(text: str) -> bool:
+    """Whether jieba reads ``text`` as time words only (昨晚, 刚才, 昨天晚上); not 老 / 小 and a
+    family name, which jieba's dictionary may also hold as a time (老周)."""
+    if len(text) == 2 and text[0] in "老小阿" and text[1] in surnames():
+        return False
+    return all(w.flag == "t" for w in jieba.posseg.cut(text, HMM=False))
 
 
 def _is_name(text: str) -> bool:
