@@ -90,6 +90,18 @@ def test_english_features_say_when_the_clause_is_denied_or_asked(english: Langua
     assert not {"clause=denied", "clause=not_asserted"} & set(plain["SPEAKER"])
 
 
+def test_an_english_imperative_asks_and_states_nothing(english: Language) -> None:
+    told = english_features(english, "Try the Blue Kettle sometime.", {"Blue Kettle": "ORG"})
+    said = english_features(english, "Tried the Blue Kettle today.", {"Blue Kettle": "ORG"})
+    assert "clause=imperative" in told["SPEAKER"]
+    assert "clause=imperative" not in said["SPEAKER"]
+    # Two sentences in one fact: the dropped speaker stands at the target's own sentence.
+    two = english_features(
+        english, "Loved it. Try the Blue Kettle sometime.", {"Blue Kettle": "ORG"}
+    )
+    assert "clause=imperative" in two["SPEAKER"]
+
+
 def test_english_pairs_of_two_names_go_both_ways(english: Language) -> None:
     features = english_features(
         english, "Tomasz opened a bike shop in Dayton", {"Tomasz": "PERSON", "Dayton": "PLACE"}

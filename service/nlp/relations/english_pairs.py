@@ -60,7 +60,8 @@ def pairs(sentence: Span, names: list[Anchor], speaker: bool, addressee: bool) -
     found: list[Pair] = []
     for j, target in enumerate(names):
         if speaker:
-            anchor = _nearest(me, target.token) if me else sentence.root
+            # A fact may hold two sentences: the implicit speaker stands at the target's own.
+            anchor = _nearest(me, target.token) if me else target.token.sent.root
             implicit = [] if me else ["speaker=implicit"]
             found += _party_pair(Party.SPEAKER, anchor, j, target, people, implicit)
         found += _party_pair(Party.ADDRESSEE, _nearest(you, target.token), j, target, people)
@@ -112,7 +113,8 @@ def _pair(
         described,
         source.kind,
         target.kind,
-        asserted=not {"clause=not_asserted", "clause=question"} & set(described)
+        asserted=not {"clause=not_asserted", "clause=question", "clause=imperative"}
+        & set(described)
         and _said_of(source.token, target.token, people),
         undoing=clause_words(top),
     )
@@ -228,7 +230,21 @@ def _clause(top: Token) -> list[str]:
         found.append("clause=not_past")
     if ends_with_question_mark(top):
         found.append("clause=question")
+    if _imperative(clause_verb(top)):
+        found.append("clause=imperative")
     return found
+
+
+def _imperative(verb: Token) -> bool:
+    """ "Grab a Steam Deck then", "Try the Blue Kettle": a bare verb opening its sentence with
+    no subject asks the listener to do it; nothing is said to be so."""
+    opening = next((t.i for t in verb.sent if not t.is_punct and t.pos_ != "INTJ"), None)
+    return (
+        verb.tag_ == "VB"
+        and verb.i == opening
+        and verb.dep_ == "ROOT"
+        and not any(c.dep_ in {"nsubj", "nsubjpass", "aux", "expl"} for c in verb.children)
+    )
 
 
 @cache
