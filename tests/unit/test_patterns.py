@@ -483,3 +483,12 @@ def test_an_emoji_at_a_names_edge_is_no_part_of_it(extractor: EntityExtractor) -
     surfaces = [m.text for m in extractor.extract("The new shop takes over Dunedin 📚", "en")]
     assert "Dunedin" in surfaces
     assert not any("📚" in s for s in surfaces)
+
+
+def test_a_verb_opening_the_sentence_is_no_part_of_the_name_after_it(
+    extractor: EntityExtractor,
+) -> None:
+    surfaces = [m.text for m in extractor.extract("Meet Ravi, my cousin from Pune.", "en")]
+    assert "Ravi" in surfaces and "Meet Ravi" not in surfaces
+    kept = [m.text for m in extractor.extract("Mark Twain wrote it in Hartford.", "en")]
+    assert "Mark Twain" in kept  # a given name that is also a verb stays

@@ -42,6 +42,8 @@ class JunkFilter:
         trimmed = self._trim(ent)
         if trimmed is None:
             return []
+        if label is EntityLabel.PERSON and self._leading_verb(trimmed):
+            trimmed = trimmed[1:]  # "Meet Ravi, my cousin", "Ask Dana": the verb opening it
         if label not in _SPLIT_LABELS:
             return [trimmed]
         parts: list[Span] = []
@@ -129,6 +131,15 @@ class JunkFilter:
             or token.lower_ in _COORDINATION
             or not any(c.isalnum() for c in token.text)  # an emoji NER took in: Glasgow 📚
         )
+
+    def _leading_verb(self, span: Span) -> bool:
+        """A verb opening its sentence before a given name: "Meet Ravi", "Tell Priya Sharma";
+        not itself a given name (Mark Twain, Bill Gates stay)."""
+        if len(span) < 2 or not span[0].is_sent_start:
+            return False
+        names = load_gazetteers().given_names
+        verb, name = span[0].lower_, span[1].lower_
+        return verb in self._verb_bases and verb not in names and name in names
 
     def _is_verb_form(self, word: str) -> bool:
         if word in self._verb_forms:
