@@ -216,3 +216,20 @@ def test_a_target_is_the_name_it_overlaps(
 def test_a_demonstrative_names_nothing() -> None:
     found = RelationExtractor().find("这家面包房是我五年前开起来的。", "zh", [], "王芳")
     assert not [r for r in found if r.target.name.startswith("这")]
+
+
+def test_a_named_owner_before_that_and_a_measure_word_owns_the_product(
+    finder: RelationExtractor,
+) -> None:
+    """韩冰那块卡西欧, 他那台大疆: a rule reads it, not only the learned reader's guess."""
+    text = "韩冰那块卡西欧走得真准。"
+    mentions = [
+        EntityMention("韩冰", EntityLabel.PERSON, 0, 2, "test", 1.0),
+        EntityMention("卡西欧", EntityLabel.PRODUCT, 4, 7, "test", 1.0),
+    ]
+    found = finder.find(text, "zh", mentions, "王芳")
+    assert any(
+        (r.source.name, r.type.value, r.target.name) == ("韩冰", "OWNS", "卡西欧")
+        and r.extractor.startswith("pattern:")
+        for r in found
+    ), found
