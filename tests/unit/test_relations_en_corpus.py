@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
+from service.nlp.entities.mentions import TypeVote
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.extractor import RelationExtractor
 from tests.unit.test_relations import either_way, find_en, triples
@@ -563,3 +564,19 @@ def test_a_person_a_comma_places_is_not_located(
         finder, english, "we had lunch with Bex, over in Hobart", Bex=PERSON, Hobart=PLACE
     )
     assert ("Bex", "LOCATED_IN", "Hobart") not in found
+
+
+@pytest.mark.parametrize(
+    ("vote", "expected"),
+    [(L.ORG, True), (L.PERSON, False)],  # a given name may be the singular they of a person
+)
+def test_they_stands_for_a_name_only_ner_called_a_person(
+    finder: RelationExtractor, english: Language, vote: EntityLabel, expected: bool
+) -> None:
+    text = "I quit Dashly last month, I can't stand them"
+    start = text.index("Dashly")
+    dashly = EntityMention(
+        "Dashly", PERSON, start, start + 6, "spacy:PERSON", 0.8, (TypeVote(vote, 1.4, "test"),)
+    )
+    found = triples(finder.find(text, "en", [dashly], "Ann", english(text)[:]))
+    assert (("Ann", "DISLIKES", "Dashly") in found) is expected

@@ -369,7 +369,7 @@ def _resolve_thing(fact: FactContext, token: Token) -> Endpoint | None:
     things = {
         m.text.casefold(): m
         for m in fact.before(token)
-        if (_thing(m) or (neuter and _guessed_person(m))) and m not in subjects
+        if (_thing(m) or (neuter and _guessed_person(m)) or _voted_thing(m)) and m not in subjects
     }
     if len(things) == 1:
         return mention_endpoint(next(iter(things.values())))
@@ -384,6 +384,18 @@ def _guessed_person(mention: EntityMention) -> bool:
     """A name only NER calls a person, which "it" may stand for ("I hate Jira, we use it")."""
     guessed = mention.extractor.startswith("spacy:") and mention.label is EntityLabel.PERSON
     return guessed and not any(v.label is EntityLabel.PERSON for v in mention.votes)
+
+
+def _voted_thing(mention: EntityMention) -> bool:
+    """A name only NER calls a person that every other vote calls a thing ("I quit Uber Eats,
+    I can't stand them"): "they" may stand for it. A name a given-name list backs may be the
+    singular they of a person, and stays one."""
+    if not _guessed_person(mention):
+        return False
+    return any(v.label in _THING_VOTES for v in mention.votes)
+
+
+_THING_VOTES = frozenset({EntityLabel.ORG, EntityLabel.PRODUCT, EntityLabel.EVENT})
 
 
 def _demonstrated(fact: FactContext, noun: Token) -> Endpoint | None:
