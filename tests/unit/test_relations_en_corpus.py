@@ -34,6 +34,11 @@ CASES: list[object] = [
         ("Ann", "WORKS_AT", "Pelican Freight"),
     ),
     (
+        "handing in my notice at Pelican Freight friday",  # the verb tagged a noun
+        {"Pelican_Freight": ORG},
+        ("Ann", "WORKS_AT", "Pelican Freight"),
+    ),
+    (
         "ngl my job at Tandem Health is kinda chill",
         {"Tandem_Health": ORG},
         ("Ann", "WORKS_AT", "Tandem Health"),

@@ -324,8 +324,10 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
         hosts.append(token.head)
-    if token.dep_ == "pobj" and token.head.head.pos_ == "VERB":  # "hand in my notice at X"
-        hosts.append(token.head.head)
+    governing = token.head.head
+    # "hand in my notice at X"; a fragment's verb may be tagged a noun ("handing in my …").
+    if token.dep_ == "pobj" and (governing.pos_ == "VERB" or governing.dep_ == "ROOT"):
+        hosts.append(governing)
     if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
         verb = token.head
         hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
