@@ -103,10 +103,21 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
+def verb_exceptions(nlp: Language) -> dict[str, list[str]]:
+    """The English rule lemmatizer's irregular verb forms and their lemmas (rewrote: rewrite);
+    empty when the pipeline has no such lemmatizer."""
+    if "lemmatizer" not in nlp.pipe_names:
+        return {}
+    lookups = nlp.get_pipe("lemmatizer").lookups
+    if not lookups.has_table("lemma_exc"):
+        return {}
+    return dict(lookups.get_table("lemma_exc").get("verb", {}))
+
+
 def irregular_forms(nlp: Language) -> frozenset[str]:
-    """The irregular past forms of English verbs (rewrote, ran, found): the keys of the
-    lemmatizer's verb exceptions, which are never a present tense to give an -s."""
-    exceptions = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_exc")["verb"]
+    """The irregular past forms of English verbs (rewrote, ran, found): the lemmatizer's
+    exceptions that are not their own lemma, never a present tense to give an -s."""
+    exceptions = verb_exceptions(nlp)
     return frozenset(word for word, lemmas in exceptions.items() if word not in lemmas)
 
 

@@ -65,24 +65,14 @@ def test_a_character_glued_to_a_name_is_cut_off(finder: ChineseEntityFinder) -> 
         ("商汤科技明年要招很多人。", "商汤科技"),
         ("小米集团发布了新手机。", "小米集团"),
         ("我带猫去了瑞鹏宠物医院。", "瑞鹏宠物医院"),
-    ],
-)
-def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, name: str) -> None:
-    assert found(finder, text).get(name) == EntityLabel.ORG
-
-
-@pytest.mark.parametrize(
-    ("text", "name"),
-    [
-        ("我们江城夜跑团好几个都报上名了", "江城夜跑团"),  # 江城 + 夜 + 跑团
+        # A club named by a brand, what it does and 团 / 队 / 社 (江城 + 夜 + 跑团).
+        ("我们江城夜跑团好几个都报上名了", "江城夜跑团"),
         ("我进了咱们学校的追光街舞社", "追光街舞社"),
         ("她是飞鸟话剧社的台柱子", "飞鸟话剧社"),
         ("我在星火志愿团做义工", "星火志愿团"),
     ],
 )
-def test_a_club_named_by_a_brand_what_it_does_and_its_head(
-    finder: ChineseEntityFinder, text: str, name: str
-) -> None:
+def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, name: str) -> None:
     assert found(finder, text).get(name) == EntityLabel.ORG
 
 

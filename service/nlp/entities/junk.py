@@ -24,6 +24,7 @@ from spacy.tokens import Span, Token
 
 from service.nlp.entities.mentions import EntityLabel
 from service.nlp.entities.type_evidence import load_gazetteers
+from service.nlp.facts import verb_exceptions
 
 _COORDINATION = {"and", "or", ",", "&"}
 _SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, EntityLabel.OTHER}
@@ -156,6 +157,5 @@ def _verb_tables(nlp: Language) -> tuple[frozenset[str], frozenset[str]]:
     lookups = nlp.get_pipe("lemmatizer").lookups
     if not (lookups.has_table("lemma_exc") and lookups.has_table("lemma_index")):
         return frozenset(), frozenset()
-    irregular = lookups.get_table("lemma_exc").get("verb", {})
     bases = lookups.get_table("lemma_index").get("verb", [])
-    return frozenset(irregular), frozenset(bases)
+    return frozenset(verb_exceptions(nlp)), frozenset(bases)

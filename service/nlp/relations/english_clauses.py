@@ -387,9 +387,9 @@ def _guessed_person(mention: EntityMention) -> bool:
 
 
 def _voted_thing(mention: EntityMention) -> bool:
-    """A name only NER calls a person that every other vote calls a thing ("I quit Uber Eats,
-    I can't stand them"): "they" may stand for it. A name a given-name list backs may be the
-    singular they of a person, and stays one."""
+    """A name only NER calls a person, with no vote for a person and one for a thing ("I quit
+    Uber Eats, I can't stand them"): "they" may stand for it. A name a given-name list backs
+    may be the singular they of a person, and stays one."""
     if not _guessed_person(mention):
         return False
     return any(v.label in _THING_VOTES for v in mention.votes)
