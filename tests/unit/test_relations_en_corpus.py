@@ -508,6 +508,10 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("they're huge fans of Arsenal", {"Arsenal": ORG}),
     ("my friend's cousin lives in Hobart", {"Hobart": PLACE}),
     ("Dev joined us for dinner", {"Dev": PERSON}),  # the speaker is no club
+    # A possessor of a kin or role noun names whose the person is, and does none of it.
+    ("Wren's mom works at Tandem Health", {"Wren": PERSON, "Tandem_Health": ORG}),
+    ("Wren's boss is a partner at Kestrel Bank", {"Wren": PERSON, "Kestrel_Bank": ORG}),
+    ("Wren's dad owns a Vespa", {"Wren": PERSON, "Vespa": PRODUCT}),
 ]
 
 
@@ -585,3 +589,9 @@ def test_they_stands_for_a_name_only_ner_called_a_person(
     )
     found = triples(finder.find(text, "en", [dashly], "Ann", english(text)[:]))
     assert (("Ann", "DISLIKES", "Dashly") in found) is expected
+
+
+def test_possessors_of_kin_are_kin(finder: RelationExtractor, english: Language) -> None:
+    """ "X's mum and my mum are sisters": a sentence about two possessors of kin relates them."""
+    found = find_en(finder, english, "Wren's mum and my mum are sisters", Wren=PERSON)
+    assert ("Ann", "FAMILY_OF", "Wren") in either_way(found), found

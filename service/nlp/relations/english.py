@@ -330,7 +330,8 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         hosts.append(governing)
     if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
         verb = token.head
-        hosts += [verb, *(c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"})]
+        complements = [c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"}]
+        hosts += [verb, *(c for c in complements if not _classifies(c))]
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
     if "compound" in row.preps:  # "Finch's Denver office"
         named = [c for c in token.children if c.dep_ == "compound" and _names(c)]
@@ -356,6 +357,14 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _classifies(complement: Token) -> bool:
+    """ "Liv's boss is a partner at Y": "a partner" says what the subject is, so the place
+    after it is the boss's, not a place of the trigger's owner."""
+    return complement.pos_ == "NOUN" and any(
+        c.dep_ == "det" and c.lower_ in {"a", "an"} for c in complement.children
+    )
 
 
 def _names(token: Token) -> bool:

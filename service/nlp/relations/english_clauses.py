@@ -150,7 +150,8 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
     # parser took for the noun that the name modifies.
     filler = lower in STOP_WORDS or not any(ch.isalnum() for ch in token.text)
     if mention is None and filler:
-        named = [c for c in token.lefts if fact.covering(c) is not None]
+        # Not its possessor: "Liv's mom works at X" says nothing of Liv's work.
+        named = [c for c in token.lefts if c.dep_ != "poss" and fact.covering(c) is not None]
         return endpoint(fact, named[-1]) if named else None
     span = _proper_run(token, fact.base) or _name_run(token, fact.base)
     if mention is not None:

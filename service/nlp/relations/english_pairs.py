@@ -16,6 +16,7 @@ from functools import cache
 
 from spacy.tokens import Span, Token
 
+from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.entities.type_features import governor as governor_of
 from service.nlp.relations.english_clauses import (
     FIRST_PERSON,
@@ -130,12 +131,26 @@ def _said_of(a: Token, b: Token, people: list[Token]) -> bool:
     subjects = [c for c in verb.children if c.dep_ in SUBJECT_DEPS]
     if not subjects:
         return True
-    if any(t.i in {a.i, b.i} for subject in subjects for t in subject.subtree):
+    # "Priya's dad owns X" is not about Priya; "Sione's mum and my mum are sisters" is about both.
+    kin_of_both = _owns_person(a) and _owns_person(b)
+    held = [t for s in subjects for t in s.subtree if t.i in {a.i, b.i}]
+    if any(kin_of_both or not _owns_person(t) for t in held):
         return True
     subject = subjects[0]
     start = subject.sent.start
     named = [p for p in people if start <= p.i < subject.i]
     return subject.lower_ in PERSON_PRONOUNS and [p.i for p in named] == [a.i]
+
+
+def _owns_person(token: Token) -> bool:
+    """A possessor of a kin or role noun ("Priya's dad"): it only names whose the person is."""
+    head = token.head
+    return token.dep_ == "poss" and head.lemma_.lower() in _person_nouns()
+
+
+@cache
+def _person_nouns() -> frozenset[str]:
+    return load_type_evidence().en.person_nouns
 
 
 def _linked(a: Token, b: Token) -> bool:
