@@ -256,12 +256,19 @@ def test_a_doubled_adverb_is_no_name(finder: ChineseEntityFinder) -> None:
     [
         ("我自己开了家花店，叫半夏花坊，生意还行。", "半夏花坊"),
         ("我们公司叫优品汇，做跨境电商。", "优品汇"),
+        ("我在一家工作室上班，叫飞跃视觉。", "飞跃视觉"),  # a name after 叫, a verb first
     ],
 )
 def test_what_a_shop_or_firm_is_called(
     finder: ChineseEntityFinder, frames: FrameObjects, text: str, name: str
 ) -> None:
     assert names(finder, frames, text).get(name) is L.ORG
+
+
+def test_what_an_app_is_called(finder: ChineseEntityFinder, frames: FrameObjects) -> None:
+    """叫 + the name, to the clause's end, whatever its words (记 of 记一笔 is a verb)."""
+    text = "他写了一个记账小程序，叫记一笔。"
+    assert names(finder, frames, text).get("记一笔") is L.PRODUCT
 
 
 @pytest.mark.parametrize("text", ["我家狗叫豆豆。", "那家店叫什么来着？"])

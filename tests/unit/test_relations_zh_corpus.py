@@ -28,6 +28,8 @@ WORKS_AT: list[tuple[str, Triple]] = [
     ("我们悦康医疗今年又扩招了😂", ("王芳", "WORKS_AT", "悦康医疗")),
     ("刘婷是青禾教育的HR。", ("刘婷", "WORKS_AT", "青禾教育")),
     ("刚入职云杉科技啦！", ("王芳", "WORKS_AT", "云杉科技")),
+    ("蒋涛是云杉科技的架构师。", ("蒋涛", "WORKS_AT", "云杉科技")),  # a job title by its 师
+    ("邹敏是星途物流的调度员。", ("邹敏", "WORKS_AT", "星途物流")),
     ("海澜证券录用了我，下周报到。", ("王芳", "WORKS_AT", "海澜证券")),
     ("我表姐孟佳在启明会计师事务所上班呢。", ("孟佳", "WORKS_AT", "启明会计师事务所")),
     ("在恒信银行待了快十年了。", ("王芳", "WORKS_AT", "恒信银行")),
@@ -107,6 +109,7 @@ VISITED: list[tuple[str, Triple]] = [
     ("我去过三次张家界。", ("王芳", "VISITED", "张家界")),
     ("国庆在青海湖玩了三天。", ("王芳", "VISITED", "青海湖")),
     ("上周末带孩子逛了故宫。", ("王芳", "VISITED", "故宫")),
+    ("暑假我们去丽水玩了几天。", ("王芳", "VISITED", "丽水")),  # 几天 after 了: a few days
 ]
 MEMBER_OF: list[tuple[str, Triple]] = [
     ("我考进了星光合唱团！", ("王芳", "MEMBER_OF", "星光合唱团")),
@@ -251,3 +254,18 @@ def test_a_time_word_is_no_one(entities: EntityExtractor, finder: RelationExtrac
     """昨晚跟他…: a time word, then whom one was with; neither is the subject's name."""
     found = find_zh(entities, finder, "昨晚跟他玩了一把《星海争霸》")
     assert not any(source == "昨晚" for source, _, _ in found), found
+
+
+def test_a_member_is_no_employee(entities: EntityExtractor, finder: RelationExtractor) -> None:
+    """员 ends job titles (调度员), but a 会员 or 成员 of a shop or club works for neither."""
+    for text in ("她是云杉健身的会员。", "邹敏是星光合唱团的成员。"):
+        found = find_zh(entities, finder, text)
+        assert not any(kind == "WORKS_AT" for _, kind, _ in found), found
+
+
+def test_no_subject_ends_inside_a_name(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """云杉大学在海淀区: the 学 of 大学 is no verb (学 + X is learning X) for a 云杉大."""
+    found = find_zh(entities, finder, "云杉大学在海淀区。")
+    assert not any(source == "云杉大" for source, _, _ in found), found

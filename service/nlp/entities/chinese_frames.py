@@ -61,6 +61,9 @@ class ObjectFrame(BaseModel):
     confidence: float = Field(gt=0.0, le=1.0)
     opener: str = "在"  # the word before an AT object (去 of 去X玩)
     patterns: tuple[str, ...] = ()  # trigger regexes, matched anywhere (店，叫 of 开了家店，叫X)
+    # The object runs to the clause's end whatever its words: a name given (叫记一笔) may be
+    # made of common words, verbs too.
+    to_clause_end: bool = False
 
 
 class FrameObjectTable(BaseModel):
@@ -160,7 +163,11 @@ class FrameObjects:
         for trigger in compiled.trigger.finditer(text):
             if trigger.start() not in starts and not trigger.group("pattern"):
                 continue  # inside a word: 在 of 现在, 用 of 费用
-            if shape is ObjectShape.AFTER:
+            if shape is ObjectShape.AFTER and compiled.frame.to_clause_end:
+                span = self._object_to_clause_end(text, words, starts, trigger.end())
+                if span is not None:
+                    yield span
+            elif shape is ObjectShape.AFTER:
                 span = self._object_after(text, words, starts, trigger.end())
                 if span is not None:
                     yield span
@@ -183,6 +190,19 @@ class FrameObjects:
                 break
             end = word.end
         return (start, end) if end - start >= 2 else None
+
+    def _object_to_clause_end(
+        self, text: str, words: Sequence[Word], starts: dict[int, int], at: int
+    ) -> tuple[int, int] | None:
+        """The words after a trigger up to punctuation or a closing particle (叫小满吧)."""
+        if at not in starts:
+            return None
+        end = at
+        for word in words[starts[at] :]:
+            if _PUNCTUATION.match(word.word) or word.tag.startswith(("y", "u", "x")):
+                break
+            end = word.end
+        return (at, end) if 2 <= end - at <= self.table.max_chars else None
 
     def _object_before(
         self, frame: ObjectFrame, text: str, words: Sequence[Word], at: int
@@ -222,14 +242,21 @@ class FrameObjects:
     ) -> EntityMention | None:
         surface = text[start:end]
         inside = [w for w in words if start <= w.start and w.end <= end]
-        if not self._plausible(surface, inside, frame.label):
+        if not self._plausible(surface, inside, frame.label, frame.to_clause_end):
             return None
         extractor = f"zh:frame:{frame.id}"
         label = self._label(surface, frame.label)
         return EntityMention(surface, label, start, end, extractor, frame.confidence)
 
-    def _plausible(self, surface: str, inside: Sequence[Word], label: EntityLabel) -> bool:
-        """A name, not a phrase: see the module's docstring."""
+    def _plausible(
+        self,
+        surface: str,
+        inside: Sequence[Word],
+        label: EntityLabel,
+        frame_named: bool = False,
+    ) -> bool:
+        """A name, not a phrase: see the module's docstring. A name the text gives (叫X) may
+        be made of any words."""
         if len(surface) < 2 or len(surface) > self.table.max_chars:
             return False
         if _NOT_IN_NAMES.search(surface) or _OPENS_NO_NAME.match(surface):
@@ -241,6 +268,8 @@ class FrameObjects:
             return False
         if any(w.word in self._lexicon.generic_heads for w in inside[:-1]):
             return False  # 新公司, 游戏公司: a kind, not a name
+        if frame_named:
+            return True
         if len(inside) == 1:
             word, count = inside[0], self._frequency.get(inside[0].word, 0)
             if label is EntityLabel.PLACE and len(word.word) >= 3 and word.tag == "n":

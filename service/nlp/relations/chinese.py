@@ -52,7 +52,8 @@ from service.nlp.relations.table import (
 _NOT_SUBJECT = re.compile(
     r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱|如果|要是|假如)"
 )
-QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后十])几[个天]")  # not 十几个
+# Not 十几个; nor 玩了几天, which says (or, asked, takes for granted) that it happened.
+QUESTION = re.compile(r"[吗？?]|是不是|哪|什么|谁|怎么|(?<![这那前后十了])几[个天]")
 _TIME = re.compile(
     r"^(?:[上下这今明昨去前后每]个?[天周月年]|周[末一二三四五六日]|[暑寒]假|十一|国庆|春节)"
 )
@@ -486,6 +487,8 @@ def _endpoint(
     inside = _mention_inside(mentions, start, end, at_start)
     if inside is not None:
         return mention_endpoint(inside)
+    if any(m.start < end < m.end for m in mentions if m.label in _NAMED_LABELS):
+        return None  # 清华大学在X: 学 of the name read as a verb; no subject ends within a name
     person = [m for m in mentions if m.start == start < m.end < end]
     if person and person[0].voted_label is EntityLabel.PERSON:
         return mention_endpoint(person[0])  # 宋佳毕业以后…: the name, not the name and a verb
