@@ -114,3 +114,11 @@ def test_things_done_are_the_speakers_and_done(
 ) -> None:
     expected = {identity_form(name) for name in done}
     assert targets(facts(extractor, speaker, text), RelationType.DOES) == expected
+
+
+@pytest.mark.parametrize("text", ["我超喜欢喜茶。", "我爱喝奈雪的茶。"])
+def test_a_shop_named_after_an_item_keeps_its_name(extractor: Extractor, text: str) -> None:
+    """喜茶 holds 茶 but is a tea shop: a LIKES of the name stays the name's."""
+    [fact] = facts(extractor, "小李", text)
+    liked = {r.target.name for r in fact.relations if r.type is RelationType.LIKES}
+    assert liked & {"喜茶", "奈雪", "奈雪的茶"}, liked

@@ -25,6 +25,10 @@ ACTIVITY_CONFIDENCE = 0.7
 _RETIRED_TYPES = frozenset({RelationType.LIKES, RelationType.USES, RelationType.DOES})
 # Relation types whose target may name an item in other words (喝咖啡, "lattes" → coffee).
 _ITEM_TARGETS = frozenset({RelationType.LIKES, RelationType.DISLIKES, RelationType.USES})
+# A name of these types that holds an item's word is still the name (喜茶, "Coffee Island").
+_NAMED = frozenset(
+    {EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE, EntityLabel.PRODUCT, EntityLabel.EVENT}
+)
 
 
 @dataclass(frozen=True)
@@ -104,8 +108,12 @@ def _canonical(relation: RelationMention, lang: str) -> RelationMention:
     canonical name: 喝咖啡 → 咖啡, "lattes" → coffee."""
     if relation.type not in _ITEM_TARGETS or lang not in ("en", "zh"):
         return relation
-    spans = lexicon("en" if lang == "en" else "zh").find(relation.target.name)
+    target = relation.target
+    spans = lexicon("en" if lang == "en" else "zh").find(target.name)
     if len(spans) != 1:
         return relation
+    whole = (spans[0].start, spans[0].end) == (0, len(target.name))
+    if not whole and target.label in _NAMED:
+        return relation  # 喜茶 is a tea shop, not tea
     # Spanless, so that it names the item's entity, not a mention around it (喝咖啡).
     return replace(relation, target=Endpoint(spans[0].item.name, EntityLabel.CONCEPT))
