@@ -27,6 +27,22 @@ def miss(reason: str) -> pytest.MarkDecorator:
 
 
 CASES: list[object] = [
+    # A visit by a phrasal verb, a deed said in a cleft ("X is the one who ...")
+    (
+        "we stopped by the Larchmont Museum on the way home",
+        {"Larchmont_Museum": ORG},
+        ("Ann", "VISITED", "Larchmont Museum"),
+    ),
+    (
+        "Pia popped into Larchmont Books for a gift",
+        {"Pia": PERSON, "Larchmont_Books": ORG},
+        ("Pia", "VISITED", "Larchmont Books"),
+    ),
+    (
+        "Felix is the one who started the Harbor Lights Festival",
+        {"Felix": PERSON, "Harbor_Lights_Festival": EVENT},
+        ("Felix", "CREATED", "Harbor Lights Festival"),
+    ),
     # WORKS_AT
     (
         "started at Pelican Freight on monday 🎉",
@@ -508,6 +524,7 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("they're huge fans of Arsenal", {"Arsenal": ORG}),
     ("my friend's cousin lives in Hobart", {"Hobart": PLACE}),
     ("Dev joined us for dinner", {"Dev": PERSON}),  # the speaker is no club
+    ("i'll stop by Larchmont Books tomorrow", {"Larchmont_Books": ORG}),  # not yet
     # A possessor of a kin or role noun names whose the person is, and does none of it.
     ("Wren's mom works at Tandem Health", {"Wren": PERSON, "Tandem_Health": ORG}),
     ("Wren's boss is a partner at Kestrel Bank", {"Wren": PERSON, "Kestrel_Bank": ORG}),

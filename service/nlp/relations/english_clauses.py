@@ -179,11 +179,19 @@ def _relative_antecedent(pronoun: Token) -> Token | None:
     use" (Obsidian)."""
     lower, clause = pronoun.lower_, pronoun.head
     if lower in RELATIVE_PRONOUNS and clause.dep_ == "relcl" and clause.head.i != pronoun.i:
-        return clause.head
+        return _cleft_subject(clause.head) or clause.head
     if lower == "what" and clause.dep_ in {"ccomp", "xcomp"} and clause.head.lemma_ == "be":
         subjects = [c for c in clause.head.children if c.dep_ in SUBJECT_DEPS]
         return subjects[0] if subjects else None
     return None
+
+
+def _cleft_subject(antecedent: Token) -> Token | None:
+    """ "Felix is the one who started X": "the one" is the subject of "is"."""
+    if antecedent.lower_ not in {"one", "person", "guy", "girl"} or antecedent.dep_ != "attr":
+        return None
+    subjects = [c for c in antecedent.head.children if c.dep_ in SUBJECT_DEPS]
+    return subjects[0] if subjects else None
 
 
 def _proper_run(token: Token, base: int) -> tuple[int, int] | None:
@@ -646,10 +654,18 @@ def _stray(prep: Token) -> list[Token]:
     return [after]
 
 
+def _active_by(child: Token) -> bool:
+    """ "we stopped by X": the parser may take "by" for a passive's agent in an active clause."""
+    head = child.head
+    return child.dep_ == "agent" and not any(
+        c.dep_ in {"auxpass", "nsubjpass"} for c in head.children
+    )
+
+
 def prep_objects(host: Token, preps: tuple[str, ...], depth: int = 2) -> list[Token]:
     """Objects of ``host``'s prepositions in ``preps``, through "on the river in X"."""
     found: list[Token] = []
-    for prep in (c for c in host.children if c.dep_ == "prep"):
+    for prep in (c for c in host.children if c.dep_ == "prep" or _active_by(c)):
         objects = with_conjuncts([c for c in prep.children if c.dep_ == "pobj"]) or _stray(prep)
         if prep.lower_ in preps:
             found.extend(objects)
