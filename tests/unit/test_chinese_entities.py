@@ -170,10 +170,16 @@ def test_unknown_words_where_the_context_expects_a_name(
         "姥姥家那台电视还是我修的。",  # a relative's home
         "我们队今天赢了，社区志愿队也来了。",  # a team with no name
         "晚上去看话剧社演出。",  # 看话 is no brand
+        "我报名了市马拉松志愿者。",  # jieba's 了市 opens no race
     ],
 )
 def test_junk_is_never_an_entity(finder: ChineseEntityFinder, text: str) -> None:
     assert found(finder, text) == {}
+
+
+def test_a_street_suffix_inside_a_verb_ends_no_place(finder: ChineseEntityFinder) -> None:
+    """去X逛街: 街 belongs to the verb 逛街, so X逛街 is no street."""
+    assert not any(m.text.endswith("逛街") for m in finder.find("周末一般去金桂城逛街。"))
 
 
 def test_mentions_do_not_overlap_and_the_longer_wins(finder: ChineseEntityFinder) -> None:

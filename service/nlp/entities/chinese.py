@@ -90,6 +90,7 @@ FUNCTION_CHARS = frozenset(
 )
 
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
+_PARTICLES = frozenset("了的着过地得")
 # Doubled characters that are words, not given names (常常, 刚刚, 天天, 慢慢 …).
 _NO_DOUBLE = frozenset("常刚天慢渐偏明稍往仅人个年月日星时处样件")
 _LATIN = re.compile(
@@ -541,6 +542,8 @@ class ChineseEntityFinder:
         word = head.word
         if len(word) < 2 or casefold_name(word) in self._stop or word in self._suffixes:
             return False
+        if word[0] in _PARTICLES:  # 报名了市马拉松: jieba's 了市 opens no name
+            return False
         if kind is HeadKind.PLACE:
             return head.tag == "ns"
         if self._is_person_word(head):
@@ -596,6 +599,8 @@ class ChineseEntityFinder:
                 word = self._name_at(text, start, rule, words_at)
                 if word is not None and rule.include_right:
                     right = rule.right.match(text, start + len(word))
+                    if right and _inside_verb(tokens, right.start()):
+                        continue  # 去万象城逛街: 街 of the verb 逛街 ends no place
                     word += right.group() if right else ""
                 if word is not None:
                     yield _mention(word, rule.label, start, f"zh:context:{rule.name}", 0.6)
@@ -745,6 +750,11 @@ def _titles_of_works(text: str) -> Iterator[EntityMention]:
     for match in _WORK_TITLE.finditer(text):
         start = match.start("title")
         yield _mention(match.group("title"), EntityLabel.PRODUCT, start, "zh:work_title", 0.85)
+
+
+def _inside_verb(tokens: list[Token], at: int) -> bool:
+    """Whether ``at`` falls inside (not at the start of) a word jieba tags a verb."""
+    return any(t.start < at < t.end and t.tag.startswith("v") for t in tokens)
 
 
 def _mention(
