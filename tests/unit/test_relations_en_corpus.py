@@ -27,6 +27,14 @@ def miss(reason: str) -> pytest.MarkDecorator:
 
 
 CASES: list[object] = [
+    # Friends by the years they go back
+    ("Tobin and I go way back", {"Tobin": PERSON}, ("Ann", "FRIEND_OF", "Tobin")),
+    ("Tobin is great, we go way back", {"Tobin": PERSON}, ("Ann", "FRIEND_OF", "Tobin")),
+    (
+        "Tobin and I have known each other since kindergarten",
+        {"Tobin": PERSON},
+        ("Ann", "FRIEND_OF", "Tobin"),
+    ),
     # A visit by a phrasal verb, a deed said in a cleft ("X is the one who ...")
     (
         "we stopped by the Larchmont Museum on the way home",
@@ -612,3 +620,10 @@ def test_possessors_of_kin_are_kin(finder: RelationExtractor, english: Language)
     """ "X's mum and my mum are sisters": a sentence about two possessors of kin relates them."""
     found = find_en(finder, english, "Wren's mum and my mum are sisters", Wren=PERSON)
     assert ("Ann", "FAMILY_OF", "Wren") in either_way(found), found
+
+
+def test_going_back_somewhere_makes_no_friend(finder: RelationExtractor, english: Language) -> None:
+    """ "go way back" is a friendship; "go back to X with Tobin" is not."""
+    text = "we go back to Larchmont Books with Tobin on monday"
+    found = find_en(finder, english, text, Larchmont_Books=ORG, Tobin=PERSON)
+    assert not any(kind == "FRIEND_OF" for _, kind, _ in found), found

@@ -107,16 +107,30 @@ def mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     if token.pos_ not in {"VERB", "ADJ"} and token.dep_ != "attr":
         return
+    if row.objects and not any(c.lemma_.lower() in row.objects for c in token.children):
+        return  # "go" of "we go way back" needs its "back"; "know", its "each other"
     subjects = clause_subjects(token)
     people = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
     others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
     people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
     if not others and [s.lower_ for s in subjects] == ["we"]:  # "we're cousins": and you
-        people += [e for e in (_listener(fact),) if e is not None]
+        people += [e for e in (_named_before(fact, token) or _listener(fact),) if e is not None]
     people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
     for i, first in enumerate(people):
         for later in people[i + 1 :]:
             yield first, later
+
+
+def _named_before(fact: FactContext, token: Token) -> Endpoint | None:
+    """ "Hiro is great, we go way back": the one person the fact names before "we", who is
+    the other of the two."""
+    parties = {e.name.casefold() for e in (fact.speaker, fact.addressee) if e is not None}
+    people = {
+        m.text.casefold(): m
+        for m in fact.before(token)
+        if m.label is EntityLabel.PERSON and m.text.casefold() not in parties
+    }
+    return mention_endpoint(next(iter(people.values()))) if len(people) == 1 else None
 
 
 def _listener(fact: FactContext) -> Endpoint | None:

@@ -268,7 +268,7 @@ def _triggers() -> dict[str, frozenset[str]]:
     weighs the word's class where it has not seen the word."""
     found: dict[str, set[str]] = {}
     for row in load_relation_rows():
-        if row.lang == "en":
+        if row.lang == "en" and not row.idiom:
             for word in row.trigger:
                 found.setdefault(word, set()).add(row.type.value)
     return {word: frozenset(kinds) for word, kinds in found.items()}

@@ -258,6 +258,9 @@ class RelationRow(BaseModel):
     past_only: bool = False  # a plan ("I'll go to X", "want to visit X") is no visit
     recipient: Recipient = Recipient.IGNORED  # VERB_OBJECT: "Sam got me X" is mine
     speaker_default: bool = False  # no subject in a statement ("Back from X!") = the speaker
+    # English: the trigger says the relation only in this row's phrase ("go way back",
+    # "stopped by"), so it gives the learned reader no word class (english_pairs.py).
+    idiom: bool = False
     regex: str | None = None
     person_type: RelationType | None = None  # the type when the source is a person (X在Y)
     place_type: RelationType | None = None  # the type when the target is a place (我们+湘潭)
