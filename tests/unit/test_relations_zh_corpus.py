@@ -84,6 +84,7 @@ USES: list[tuple[str, Triple]] = [
     ("我写后端主要用Kotlin。", ("王芳", "USES", "Kotlin")),
     ("修图我都用醒图。", ("王芳", "USES", "醒图")),
     ("我每天用Keep打卡健身。", ("王芳", "USES", "Keep")),
+    ("主要是我把工作室挂到豆瓣上了。", ("王芳", "USES", "豆瓣")),  # 主要是 is no 要是 (if)
 ]
 LIKES: list[tuple[str, Triple]] = [
     ("我超喜欢五月天的！", ("王芳", "LIKES", "五月天")),
