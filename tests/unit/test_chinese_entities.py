@@ -110,6 +110,8 @@ def test_places(finder: ChineseEntityFinder, text: str, name: str) -> None:
         ("不是，是vivo X100，夜景很清楚。", "vivo X100"),
         ("我表弟上个月提了一辆Model Y。", "Model Y"),
         ("我想买个iPad Air记笔记。", "iPad Air"),
+        ("上周刚提了辆海豹C11。", "海豹C11"),  # a brand after a measure word
+        ("我姐夫开了辆极光X7。", "极光X7"),  # even a common word (极光)
     ],
 )
 def test_latin_products(finder: ChineseEntityFinder, text: str, name: str) -> None:

@@ -581,7 +581,7 @@ class ChineseEntityFinder:
             if end - start < 2 or _in_english_phrase(text, start, end):
                 continue
             brand = ends.get(start)
-            if brand is not None and self._is_brand(brand):
+            if brand is not None and (self._is_brand(brand) or _counted_brand(text, brand)):
                 start = brand.start
             yield EntityMention(text[start:end], EntityLabel.PRODUCT, start, end, "zh:latin", 0.75)
 
@@ -750,6 +750,13 @@ def _titles_of_works(text: str) -> Iterator[EntityMention]:
     for match in _WORK_TITLE.finditer(text):
         start = match.start("title")
         yield _mention(match.group("title"), EntityLabel.PRODUCT, start, "zh:work_title", 0.85)
+
+
+def _counted_brand(text: str, brand: Token) -> bool:
+    """提了辆理想L6: a word of two or more characters after a measure word and before a model
+    name is its brand, even a common word (理想)."""
+    counted = brand.start > 0 and text[brand.start - 1] in MEASURE_CHARS
+    return counted and len(brand.word) >= 2 and brand.tag not in ("m", "q", "r", "x")
 
 
 def _inside_verb(tokens: list[Token], at: int) -> bool:
