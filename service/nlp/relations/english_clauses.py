@@ -350,8 +350,9 @@ def _resolve_person(fact: FactContext, token: Token) -> Endpoint | None:
 def _names_someone(fact: FactContext, token: Token, skip: set[str]) -> bool:
     """A person mention other than the speaker or the addressed, or a proper-noun subject
     ("Ysolde said she …", whatever label NER gave Ysolde)."""
+    # The voted label: "She started at Corvid Labs", where NER took the firm for a person.
     if any(
-        m.label in {EntityLabel.PERSON, EntityLabel.OTHER} and m.text.casefold() not in skip
+        m.voted_label in {EntityLabel.PERSON, EntityLabel.OTHER} and m.text.casefold() not in skip
         for m in fact.mentions
     ):
         return True
