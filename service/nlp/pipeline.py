@@ -51,6 +51,7 @@ from service.nlp.relations.extractor import (
 )
 from service.nlp.relations.table import keep_relation
 from service.nlp.relations.vocatives import Address, addressed_kin, kin_relations
+from service.nlp.relations.where_is import Said, where_answered
 from service.nlp.relations.who_is import answered
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
@@ -184,6 +185,7 @@ class Extractor:
         history = History()
         completed: list[list[Fact]] = []
         said = [(m.speaker, m.content) for m in messages]
+        asked: Said | None = None  # the line before, for where_answered
         for message, facts, addressee, you, kin_address, answer in zip(
             messages,
             parsed,
@@ -201,6 +203,13 @@ class Extractor:
                 done.append(self._complete(p, gazetteer, context, speakers))
             done = _with_addressed_kin(done, message.speaker, kin_address)
             done = _with_relations(done, 0, [answer] if answer else [])  # "Who's X?" "My aunt."
+            if asked is not None and done:  # "Where's X?" "In Y."
+                first = Said(message.speaker, done[0].source_text, tuple(done[0].mentions))
+                where = where_answered(asked, first, done[0].lang)
+                if where is not None:
+                    done = [_answering(done[0], where, message.speaker), *done[1:]]
+                    done = _with_relations(done, 0, [where])
+            asked = _said(message, done)
             history = history.after(
                 tuple(n for f in done for n in people_named(f.mentions, f.relations)),
                 tuple(k for f in done for k in _kin_named(f)),
@@ -413,6 +422,28 @@ def _with_addressed_kin(
         return facts
     at = 0 if address.vocative.opens else len(facts) - 1
     return _with_relations(facts, at, kin_relations(speaker, address))
+
+
+def _answering(fact: Fact, answer: RelationMention, speaker: str | None) -> Fact:
+    """The answer's first fact without the learned readings that gave its speaker what the
+    question asked of someone else ("Where does Mo work?" "At X": Mo's job, not the speaker's)."""
+    kept = [
+        r
+        for r in fact.relations
+        if not (
+            r.extractor.startswith("learned:")
+            and r.type is answer.type
+            and r.source.name == speaker != answer.source.name
+            and r.target.name == answer.target.name
+        )
+    ]
+    return replace(fact, relations=kept)
+
+
+def _said(message: MessageIn, facts: list[Fact]) -> Said:
+    """A line as where_is reads a question: the message's words and all its mentions."""
+    whole = whole_text_fact(message.content, facts, None)
+    return Said(message.speaker, message.content, tuple(whole.mentions))
 
 
 def _with_relations(facts: list[Fact], at: int, found: list[RelationMention]) -> list[Fact]:

@@ -1,0 +1,86 @@
+"""Lines read with the one before them, end to end by the extractor on made-up lines (no name is
+in an evaluation set): where something is, asked and answered (service/nlp/relations/
+where_is.py), and "she" answering for the person asked about."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from service.core.config import Settings
+from service.core.domain import MessageIn
+from service.nlp.pipeline import Extractor
+
+SAID = datetime(2026, 9, 1, 9, tzinfo=UTC)
+Triple = tuple[str, str, str]
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor(Settings())
+
+
+def relations(extractor: Extractor, *lines: tuple[str, str]) -> set[Triple]:
+    messages = [MessageIn(role="user", speaker=who, content=text) for who, text in lines]
+    said = [SAID + timedelta(minutes=i) for i in range(len(lines))]
+    facts = [f for found in extractor.extract(messages, said) for f in found]
+    return {(r.source.name, r.type.value, r.target.name) for f in facts for r in f.relations}
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "And where's Corvid Labs based?",
+            "It's in Tacoma, near the port.",
+            ("Corvid Labs", "LOCATED_IN", "Tacoma"),
+        ),
+        ("where do you live now?", "Yeah I'm out in Bellevue.", ("Ben", "LIVES_IN", "Bellevue")),
+        (
+            "where does Tobin work these days?",
+            "At Ridgeway Bank, still.",
+            ("Tobin", "WORKS_AT", "Ridgeway Bank"),
+        ),
+        ("云杉科技在哪儿？", "在滨江，离地铁站挺近。", ("云杉科技", "LOCATED_IN", "滨江")),
+        ("你现在住哪儿？", "就在拱墅那边。", ("Ben", "LIVES_IN", "拱墅")),
+    ],
+)
+def test_a_place_answered_says_where(
+    extractor: Extractor, question: str, answer: str, expected: Triple
+) -> None:
+    assert expected in relations(extractor, ("Ana", question), ("Ben", answer))
+
+
+def test_the_asked_one_works_there_not_who_answers(extractor: Extractor) -> None:
+    """林悦在哪上班？在云杉科技。: 林悦's job; the answer's missing subject is not its speaker."""
+    found = relations(extractor, ("Ana", "林悦在哪上班？"), ("Ben", "在云杉科技。"))
+    assert ("林悦", "WORKS_AT", "云杉科技") in found
+    assert ("Ben", "WORKS_AT", "云杉科技") not in found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # an answer that opens with something else
+        (("Ana", "where's Corvid Labs based?"), ("Ben", "No idea, my cousin moved to Tacoma.")),
+        # the asker goes on: no answer
+        (("Ana", "where's Corvid Labs based?"), ("Ana", "Tacoma, I think.")),
+    ],
+)
+def test_no_answer_no_place(extractor: Extractor, lines: tuple[tuple[str, str], ...]) -> None:
+    found = relations(extractor, *lines)
+    assert ("Corvid Labs", "LOCATED_IN", "Tacoma") not in found, found
+
+
+def test_she_is_the_one_asked_about_when_ner_took_the_firm_for_a_person(
+    extractor: Extractor,
+) -> None:
+    """NER calls Corvid Labs a PERSON; its votes say ORG, so the line names no other person
+    and "she" is the one the question named."""
+    found = relations(
+        extractor,
+        ("Ana", "How's Paloma doing these days?"),
+        ("Ben", "She just started at Corvid Labs, loving it."),
+    )
+    assert ("Paloma", "WORKS_AT", "Corvid Labs") in found, found
