@@ -70,6 +70,7 @@ def test_a_character_glued_to_a_name_is_cut_off(finder: ChineseEntityFinder) -> 
         ("我进了咱们学校的追光街舞社", "追光街舞社"),
         ("她是飞鸟话剧社的台柱子", "飞鸟话剧社"),
         ("我在星火志愿团做义工", "星火志愿团"),
+        ("我在给蓝湾科技远程打工", "蓝湾科技"),  # 给: working for it, no part of its name
     ],
 )
 def test_organisations_with_a_suffix(finder: ChineseEntityFinder, text: str, name: str) -> None:

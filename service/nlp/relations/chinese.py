@@ -106,6 +106,7 @@ _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱�
 _ME_OR_YOU = {"我": 0, "你": 1, "您": 1}  # which of (speaker, 你) a pronoun target is
 _WE_AND_YOU = frozenset({"我们", "咱们", "你们"})  # 我们美团, 你们昆明: a group the party is in
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
+_FOR = frozenset({"给", "为", "替"})  # 在给X打工: working for X
 _PLACED = frozenset({RelationType.LIVES_IN, RelationType.LOCATED_IN})
 _NO_PLACE = frozenset({EntityLabel.PRODUCT, EntityLabel.PERSON})
 _MY_HOME = frozenset({"家里", "我家", "我家里", "我们家"})  # the speaker's household
@@ -517,6 +518,18 @@ def _mention_going_on(mentions: list[EntityMention], start: int, end: int) -> En
     return max(longer, key=lambda m: m.end) if longer else None
 
 
+def _mention_for(
+    mentions: list[EntityMention], text: str, start: int, end: int
+) -> EntityMention | None:
+    """A name the group holds after 给/为/替 and before an adverb of two characters at most:
+    在给X远程打工 works for X."""
+    for m in mentions:
+        inside = start < m.start and m.end <= end and m.label is not EntityLabel.TEMPORAL
+        if inside and text[start : m.start] in _FOR and m.end + 2 >= end:
+            return m
+    return None
+
+
 def _mention_cut_short(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
     """A mention that starts the group and stops one character short of its end: the row's
     right context began after a character that is no part of the name (北京 + 办)."""
@@ -597,7 +610,11 @@ def _target(
     inside = _mention_around(mentions, start) or _mention_inside(
         mentions, start, end, at_start=not row.target_mention
     )
-    inside = inside or _mention_going_on(mentions, start, end)
+    inside = (
+        inside
+        or _mention_going_on(mentions, start, end)
+        or _mention_for(mentions, text, start, end)
+    )
     if inside is None and row.target_mention:
         inside = _mention_cut_short(mentions, start, end)  # 在北京办: 北京, not 北京办
     if row.type is RelationType.WORKS_AT and _unnamed_department(surface, start, end, mentions):
