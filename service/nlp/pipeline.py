@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -34,6 +35,7 @@ from service.nlp.preferences.english import read_english
 from service.nlp.preferences.lexicon import Item, ItemSpan
 from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
 from service.nlp.relations.chinese_kin import kin_named
+from service.nlp.relations.confirmed import CONFIRMED, CONFIRMED_WEIGHT, says_yes, statements
 from service.nlp.relations.discourse import (
     Conversation,
     History,
@@ -57,6 +59,7 @@ from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
 
 STATEMENT_CONFIDENCE = 0.9
+_YOU = re.compile(r"\b(?:you|your|u)\b|[你您]", re.IGNORECASE)
 QUESTION_CONFIDENCE = 0.6
 # A sentence shorter than Settings.fact_min_words ("It was great.", "Why?") says little alone:
 # it joins its neighbour in the same message, up to fact_max_words. Fewer, fuller facts embed
@@ -186,6 +189,7 @@ class Extractor:
         completed: list[list[Fact]] = []
         said = [(m.speaker, m.content) for m in messages]
         asked: Said | None = None  # the line before, for where_answered
+        previous: MessageIn | None = None  # and for a yes to it
         for message, facts, addressee, you, kin_address, answer in zip(
             messages,
             parsed,
@@ -209,7 +213,12 @@ class Extractor:
                 if where is not None:
                     done = [_answering(done[0], where, message.speaker), *done[1:]]
                     done = _with_relations(done, 0, [where])
+            if previous is not None and done:  # "Is Tobin still at X?" "Yep."
+                said_then = said_at[len(completed) - 1]
+                confirmed = self._confirmed(previous, message, gazetteer, speakers, said_then)
+                done = _with_relations(done, 0, confirmed)
             asked = _said(message, done)
+            previous = message
             history = history.after(
                 tuple(n for f in done for n in people_named(f.mentions, f.relations)),
                 tuple(k for f in done for k in _kin_named(f)),
@@ -257,6 +266,46 @@ class Extractor:
         slot = fact.slot or slot_of(relations, fact.confidence, speaker)
         relations = with_preferences(relations, fact.preferences, speaker, fact.lang)
         return replace(fact, mentions=mentions, relations=relations, slot=slot)
+
+    def _confirmed(
+        self,
+        question: MessageIn,
+        answer: MessageIn,
+        gazetteer: Gazetteer,
+        speakers: frozenset[str],
+        asked_at: datetime,
+    ) -> list[RelationMention]:
+        """What a yes-or-no question said, when the next speaker's answer says yes (the
+        question read again as a statement; confirmed.py). A dropped subject is the one
+        asked, not the asker; the relations have no span in the answer, which holds them."""
+        lang = detect_lang(question.content)
+        if not answer.speaker or answer.speaker == question.speaker:
+            return []
+        if not says_yes(answer.content, detect_lang(answer.content)):
+            return []
+        found: list[RelationMention] = []
+        context = Conversation(answers=answer.speaker, you=answer.speaker)
+        # A dropped subject is the one asked only when the question speaks to them (思思！还在X
+        # 上学呢？); else it may be a thing (工作室是在X吗？) and the relation is left out.
+        to_them = answer.speaker in question.content or bool(_YOU.search(question.content))
+        for statement in statements(question.content, lang):
+            said = MessageIn(speaker=question.speaker, content=statement)
+            if lang == "en":
+                names = speaker_words([question.speaker or "", answer.speaker])
+                shown = disguise(statement, names | given_names([statement]))
+                doc = restored(self.entities.english(shown.text), shown)
+                parsed = self._english_facts(doc, 0, question.speaker, asked_at)
+            else:
+                parsed = self._chinese_facts(said, 0, asked_at)
+            for p in parsed:
+                fact = self._complete(p, gazetteer, context, speakers)
+                found += [
+                    _as_confirmed(r, question.speaker, answer.speaker)
+                    for r in fact.relations
+                    if not r.extractor.startswith("preference:")  # a taste, asked: no taste
+                    and (to_them or question.speaker not in (r.source.name, r.target.name))
+                ]
+        return [r for r in found if r.confidence >= self.relation_min_confidence]
 
     def _relations(
         self,
@@ -422,6 +471,23 @@ def _with_addressed_kin(
         return facts
     at = 0 if address.vocative.opens else len(facts) - 1
     return _with_relations(facts, at, kin_relations(speaker, address))
+
+
+def _as_confirmed(relation: RelationMention, asker: str | None, answerer: str) -> RelationMention:
+    """A relation read from a confirmed question, said by the answer: spanless, the asker put
+    for the one asked ("still at X?" asks of the answerer), and weighed a little lower."""
+
+    def end(e: Endpoint) -> Endpoint:
+        name = answerer if e.start is None and e.name == asker else e.name
+        return Endpoint(name, e.label)
+
+    return replace(
+        relation,
+        source=end(relation.source),
+        target=end(relation.target),
+        extractor=f"{CONFIRMED}:{relation.extractor}",
+        confidence=relation.confidence * CONFIRMED_WEIGHT,
+    )
 
 
 def _answering(fact: Fact, answer: RelationMention, speaker: str | None) -> Fact:

@@ -1,0 +1,106 @@
+"""A yes-or-no question that the next speaker says yes to: what it asked is said.
+
+"Is Tobin still at Ridgeway?" / "Yep, six years now." — the question states nothing, but the
+answer confirms it. The pipeline reads the question again as a statement (``statements``) and
+gives its relations to the answer. A yes-word must open the answer ("yes", "yep", 对, 嗯嗯, 是的);
+"no", a question back, or anything else confirms nothing.
+
+The statement is the question with its question marks gone and, in English, its auxiliary put
+after the subject ("Is Tobin still at X?" → "Tobin is still at X.", "Do you still work at X?" →
+"you do still work at X."), a tag dropped ("You work at X, right?"). Modal questions ("Can you
+…?", "Will you …?") ask for something and are left alone. In Chinese, 吗, 呢, 是不是, 有没有 and
+a closing 对吧 are taken out (知音琴行是不是在张掖路那边？→ 知音琴行在张掖路那边).
+"""
+
+from __future__ import annotations
+
+import re
+
+CONFIRMED = "confirmed"  # the extractor's prefix
+CONFIRMED_WEIGHT = 0.9  # a yes is a little less than saying it
+
+# What opens an answer that says yes.
+_YES = {
+    "en": re.compile(
+        r"^\W*(?:yes|yess+|yeah|yea|yep|yup|ya|yah|sure|definitely|of course|right|correct|"
+        r"exactly|mhm|uh-huh|totally|indeed|still am|still is|i am|he is|she is|they are)\b",
+        re.I,
+    ),
+    "zh": re.compile(r"^\W*(?:对|是的|是啊|是呀|是滴|嗯|没错|对的|可不|当然|没毛病)"),
+}
+_NO = re.compile(r"^\W*(?:yes|yeah|yep|yup)?\W*(?:but|no|nope|not)\b", re.I)
+_SENTENCE = {"en": re.compile(r"[^.!?]*\?+"), "zh": re.compile(r"[^。！!？?\n]*[？?]+")}
+_AUX = {
+    "is": "is", "are": "are", "was": "was", "were": "were", "isn't": "is", "aren't": "are",
+    "wasn't": "was", "weren't": "were", "do": "do", "does": "does", "did": "did", "don't": "do",
+    "doesn't": "does", "didn't": "did", "have": "have", "has": "has", "haven't": "have",
+    "hasn't": "has",
+}  # fmt: skip
+_INVERTED = re.compile(
+    r"^\s*(?:(?:so|and|but|oh|wait|hey|ok|okay)\W+)?(?:[A-Z][\w'’-]+,?\s+)??"
+    rf"(?P<aux>{'|'.join(re.escape(a) for a in sorted(_AUX, key=len, reverse=True))})\s+"
+    r"(?P<rest>.+)$",
+    re.I,
+)
+_TAG = re.compile(
+    r",?\s*(?:right|yeah|no|correct|isn'?t (?:it|he|she)|aren'?t (?:you|they)|don'?t (?:you|they)"
+    r"|didn'?t (?:you|they)|innit|eh)\s*$",
+    re.I,
+)
+# A wh-question, or a modal one (an offer, a request, a plan): no yes confirms a fact.
+_NOT_YES_NO = re.compile(
+    r"^\W*(?:[A-Z][\w'-]+,?\s+)?(?:who|what|where|when|why|how|which|can|could|will|would|"
+    r"should|shall|may|might|must|wanna|want)\b",
+    re.I,
+)
+_ZH_ASKING = re.compile(r"是不是|是否|(?<=[在去有])没有?(?=[，。？?]|$)")
+_ZH_CLOSING = re.compile(r"(?:对吧|对不对|是吧|好吗|吗|呢|吧|嘛|啊|呀|没有|没)*[？?]+$")
+
+
+def says_yes(text: str, lang: str) -> bool:
+    """Whether an answer opens by saying yes (and not "yes, but no")."""
+    pattern = _YES["en" if lang == "en" else "zh"]
+    return bool(pattern.match(text)) and not _NO.match(text)
+
+
+def statements(text: str, lang: str) -> list[str]:
+    """The yes-or-no questions of ``text`` said as statements; none for a modal question or a
+    wh-question (what is asked there is not a yes or a no)."""
+    if lang == "en":
+        return [s for q in _SENTENCE["en"].findall(text) if (s := _english(q.strip()))]
+    return [s for q in _SENTENCE["zh"].findall(text) if (s := _chinese(q.strip()))]
+
+
+def _english(question: str) -> str | None:
+    body = _TAG.sub("", question.replace("’", "'").rstrip("?").strip())
+    if not body or _NOT_YES_NO.match(body):
+        return None
+    inverted = _INVERTED.match(body)
+    if inverted is None:
+        return body + "."  # "You're still at X?": already a statement
+    aux = _AUX[inverted.group("aux").lower()]
+    words = inverted.group("rest").split()
+    subject_end = _subject_end(words)
+    if subject_end == 0:
+        return None
+    subject, rest = " ".join(words[:subject_end]), " ".join(words[subject_end:])
+    return f"{subject} {aux} {rest}." if rest else None
+
+
+def _subject_end(words: list[str]) -> int:
+    """How many words the subject after the auxiliary holds: a pronoun, or a run of names."""
+    if words and words[0].lower() in {"you", "he", "she", "they", "we", "it", "u"}:
+        return 1
+    count = 0
+    for word in words:
+        if not word[:1].isupper():
+            break
+        count += 1
+    return count
+
+
+def _chinese(question: str) -> str | None:
+    if re.search(r"谁|什么|哪|怎么|为什么|几[个点号月]|多少|咋", question):
+        return None
+    statement = _ZH_CLOSING.sub("", _ZH_ASKING.sub("", question)).strip("，, ")
+    return statement + "。" if len(statement) >= 3 else None

@@ -1,0 +1,108 @@
+"""A yes-or-no question said yes to (service/nlp/relations/confirmed.py): the question as a
+statement, and what the extractor reads of it. Made-up lines; no name is in an evaluation set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from service.core.config import Settings
+from service.core.domain import MessageIn
+from service.nlp.pipeline import Extractor
+from service.nlp.relations.confirmed import says_yes, statements
+
+SAID = datetime(2026, 9, 1, 9, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "statement"),
+    [
+        ("Nice, is Tobin still at Ridgeway Bank?", "en", "Tobin is still at Ridgeway Bank."),
+        ("Do you still work at Corvid Labs?", "en", "you do still work at Corvid Labs."),
+        ("Isn't Corvid the startup in Tacoma?", "en", "Corvid is the startup in Tacoma."),
+        ("Have you been to Oaxaca?", "en", "you have been to Oaxaca."),
+        ("You work at Corvid, right?", "en", "You work at Corvid."),
+        ("蓝湾琴行是不是在中山路那边？我老路过", "zh", "蓝湾琴行在中山路那边。"),
+        ("你还在蓝湾银行吗？", "zh", "你还在蓝湾银行。"),
+        ("你去过丽水没？", "zh", "你去过丽水。"),
+    ],
+)
+def test_a_yes_or_no_question_said_as_a_statement(question: str, lang: str, statement: str) -> None:
+    assert statements(question, lang) == [statement]
+
+
+@pytest.mark.parametrize(
+    ("question", "lang"),
+    [
+        ("Where do you work?", "en"),
+        ("Can you send me the Corvid file?", "en"),
+        ("Tobin, would you move to Tacoma?", "en"),
+        ("你在哪上班？", "zh"),
+        ("蓝湾琴行几点关门？", "zh"),
+    ],
+)
+def test_wh_and_modal_questions_have_no_statement(question: str, lang: str) -> None:
+    assert statements(question, lang) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "lang", "yes"),
+    [
+        ("Yep, six years now.", "en", True),
+        ("yeah, for now", "en", True),
+        ("Yes, but I quit in May.", "en", False),
+        ("No, he left.", "en", False),
+        ("Why do you ask?", "en", False),
+        ("对，就在中山路", "zh", True),
+        ("嗯嗯，大四了", "zh", True),
+        ("早就不在了", "zh", False),
+    ],
+)
+def test_an_answer_says_yes_only_by_opening_with_it(answer: str, lang: str, yes: bool) -> None:
+    assert says_yes(answer, lang) is yes
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor(Settings())
+
+
+def relations(extractor: Extractor, *lines: tuple[str, str]) -> set[tuple[str, str, str]]:
+    messages = [MessageIn(role="user", speaker=who, content=text) for who, text in lines]
+    said = [SAID + timedelta(minutes=i) for i in range(len(lines))]
+    facts = [f for found in extractor.extract(messages, said) for f in found]
+    return {(r.source.name, r.type.value, r.target.name) for f in facts for r in f.relations}
+
+
+def test_a_confirmed_question_is_said_by_its_answer(extractor: Extractor) -> None:
+    found = relations(
+        extractor, ("Ana", "蓝湾琴行是不是在中山路那边？我老路过"), ("Ben", "对，就在二楼")
+    )
+    assert ("蓝湾琴行", "LOCATED_IN", "中山路") in found, found
+
+
+def test_a_dropped_subject_is_the_one_asked(extractor: Extractor) -> None:
+    """还在X上学呢？ asks of the one addressed, not of the asker."""
+    found = relations(extractor, ("Ana", "思琪！还在江城大学上学呢？"), ("思琪", "嗯嗯，大四了"))
+    assert ("思琪", "STUDIES_AT", "江城大学") in found, found
+    assert ("Ana", "STUDIES_AT", "江城大学") not in found, found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (("Ana", "蓝湾琴行是不是在中山路那边？"), ("Ben", "不是，在解放路。")),  # a no
+        (("Ana", "蓝湾琴行是不是在中山路那边？"), ("Ana", "对，我记得是。")),  # no one else
+    ],
+)
+def test_no_yes_from_another_speaker_confirms_nothing(
+    extractor: Extractor, lines: tuple[tuple[str, str], ...]
+) -> None:
+    assert ("蓝湾琴行", "LOCATED_IN", "中山路") not in relations(extractor, *lines)
+
+
+def test_a_question_not_put_to_the_answerer_gives_them_nothing(extractor: Extractor) -> None:
+    """工作室是在X吗？ asks of a studio, not of whoever answers: no home for the answerer."""
+    found = relations(extractor, ("Ana", "工作室是在桃花坞吗？我路过过"), ("Ben", "对，就在里面"))
+    assert not any(source == "Ben" for source, _, _ in found), found
