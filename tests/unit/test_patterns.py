@@ -71,6 +71,7 @@ CONTEXT_EXAMPLES = [
     ("zh_concept_verb_latin", "zh", "我在学Node.js。", "Node.js"),
     ("zh_concept_verb_han", "zh", "我讨厌加班。", "加班"),
     ("zh_concept_verb_han", "zh", "我在学习机器学习。", "机器学习"),
+    ("zh_concept_verb_han", "zh", "我可喜欢青鸟了。", "青鸟"),  # 了 closes the clause
     ("zh_concept_framework", "zh", "这个项目基于Django框架。", "Django"),
     ("zh_concept_language", "zh", "Go语言的并发很好写。", "Go"),
     ("zh_concept_tool", "zh", "Docker工具很方便。", "Docker"),

@@ -271,3 +271,17 @@ def test_no_subject_ends_inside_a_name(
     """云杉大学在海淀区: the 学 of 大学 is no verb (学 + X is learning X) for a 云杉大."""
     found = find_zh(entities, finder, "云杉大学在海淀区。")
     assert not any(source == "云杉大" for source, _, _ in found), found
+
+
+def test_a_kin_noun_owned_by_another_noun_is_no_kin(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """李阿姨是我妈的同事: my mother's colleague, not my mother."""
+    found = find_zh(entities, finder, "李阿姨是我妈的同事。")
+    assert not any(kind == "FAMILY_OF" for _, kind, _ in found), found
+
+
+def test_a_round_is_no_place(entities: EntityExtractor, finder: RelationExtractor) -> None:
+    """去丽水玩了一圈: 一圈 counts the trip; it names no place visited."""
+    found = find_zh(entities, finder, "我前阵子去丽水玩了一圈。")
+    assert ("王芳", "VISITED", "丽水") in found and not any(t == "一圈" for _, _, t in found)

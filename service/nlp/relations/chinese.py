@@ -82,7 +82,7 @@ _DEMONSTRATIVE = re.compile(r"^[这那哪]")
 # 学校后门那家串串: a thing pointed at with 这/那 and a measure word is described, not named.
 _POINTED_AT = re.compile(r"[这那][家个种条座所间位]")
 _NUMBER_FIRST = re.compile(r"^[快近将约]?[一二两三四五六七八九十百几]{1,2}(?:[年个岁天]|$)")
-_COUNTED = re.compile(r"^[一二两三四五六七八九十几半每][趟次回遍下天年个家位]")
+_COUNTED = re.compile(r"^[一二两三四五六七八九十几半每][趟次回遍下天年个家位圈]")
 # A verb after a place in a target: what one does there (去了广州读大学), not a name.
 _VERB_FIRST = re.compile(r"^(?:读|念|上|在|去|到|做|当|学|教|开|看|玩)")
 # A subject that is a clause of time: 毕业以后就留在…, 毕业后留在…, 小时候在…
