@@ -218,6 +218,22 @@ def test_a_home_whose_source_the_evidence_made_a_place_is_where_it_is() -> None:
     assert [r.type for r in linked.relations] == [RelationType.LOCATED_IN]
 
 
+def test_where_a_person_is_is_their_home() -> None:
+    # 老陈在顺德开了家店 reads a place of its subject; the subject is a person.
+    known = KnownEntity(entity_key(SCOPE, "Rosa"), "Rosa", "PERSON", 3.0)
+    text = "Rosa opened a shop in Dayton."
+    rosa, dayton = mention("Rosa", text), mention("Dayton", text, EntityLabel.PLACE)
+    located = RelationMention(
+        RelationType.LOCATED_IN,
+        Endpoint("Rosa", EntityLabel.PERSON, rosa.start, rosa.end),
+        Endpoint("Dayton", EntityLabel.PLACE, dayton.start, dayton.end),
+        "pattern:test",
+        0.7,
+    )
+    linked = link(SCOPE, [fact("m1", text, rosa, dayton, relations=[located])], [known])
+    assert [r.type for r in linked.relations] == [RelationType.LIVES_IN]
+
+
 def test_legacy_type_keyed_entities_are_not_linked_to() -> None:
     legacy = KnownEntity("u\x1f\x1f\x1dORG\x1dacme", "Acme", "ORG", 0.9)
     text = "Acme hired me."

@@ -123,9 +123,12 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
 
 def _as_its_source_is(relation: RelationRow, source_type: str | None) -> RelationRow:
     """A home read while its source looked like a person (陶溪川 in X: 陶 is a family name)
-    is where a thing is, once the evidence made the source a place or an organisation."""
+    is where a thing is, once the evidence made the source a place or an organisation; and
+    where a person "is" (老陈在顺德开了家店) is their home."""
     if relation.type is RelationType.LIVES_IN and source_type in _THINGS_IN_PLACES:
         return replace(relation, type=RelationType.LOCATED_IN)
+    if relation.type is RelationType.LOCATED_IN and source_type == EntityLabel.PERSON.value:
+        return replace(relation, type=RelationType.LIVES_IN)
     return relation
 
 
