@@ -285,3 +285,23 @@ def test_a_round_is_no_place(entities: EntityExtractor, finder: RelationExtracto
     """去丽水玩了一圈: 一圈 counts the trip; it names no place visited."""
     found = find_zh(entities, finder, "我前阵子去丽水玩了一圈。")
     assert ("王芳", "VISITED", "丽水") in found and not any(t == "一圈" for _, _, t in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "junk"),
+    [
+        ("我弟考上了江城航空大学。", "考上"),  # what takes 了 is a verb, no kin's name
+        ("周末和闺蜜去了趟丽水。", "和闺蜜"),  # a companion by a kin noun names no one
+    ],
+)
+def test_no_end_is_a_verb_or_a_companion(
+    entities: EntityExtractor, finder: RelationExtractor, text: str, junk: str
+) -> None:
+    found = find_zh(entities, finder, text)
+    assert not any(junk in (s, t) for s, _, t in found), found
+
+
+def test_opening_a_shop_is_no_visit(entities: EntityExtractor, finder: RelationExtractor) -> None:
+    """在X开了家店: 开 opens a business here, not an event held (音乐节在X开)."""
+    found = find_zh(entities, finder, "老郑在顺德开了家鱼生店。")
+    assert not any(kind == "VISITED" for _, kind, _ in found), found

@@ -82,6 +82,7 @@ _DEMONSTRATIVE = re.compile(r"^[这那哪]")
 # 学校后门那家串串: a thing pointed at with 这/那 and a measure word is described, not named.
 _POINTED_AT = re.compile(r"[这那][家个种条座所间位]")
 _NUMBER_FIRST = re.compile(r"^[快近将约]?[一二两三四五六七八九十百几]{1,2}(?:[年个岁天]|$)")
+_ASPECT = re.compile(r"[了过着]")
 _COUNTED = re.compile(r"^[一二两三四五六七八九十几半每][趟次回遍下天年个家位圈]")
 # A verb after a place in a target: what one does there (去了广州读大学), not a name.
 _VERB_FIRST = re.compile(r"^(?:读|念|上|在|去|到|做|当|学|教|开|看|玩)")
@@ -418,6 +419,8 @@ def _subject(
     """One subject's endpoint: 我 the speaker, 他/她 resolved, a name (after a kin word)."""
     if len(part) < 1 or _time_word(part):
         return []  # 昨晚跟他…: a time word and a companion, no one named
+    if part[0] in "和跟与同" and kin_prefix().fullmatch(part[1:]):
+        return []  # (我)和闺蜜去了…: a companion by a kin or friend noun, no one named
     if part in {"我", "我们", "咱们"} or _is_my_side(part, start, mentions):
         me = speaker_endpoint(speaker)
         return [me] if me else []
@@ -656,6 +659,10 @@ def _target_words(
             return None  # 我妈退休前…: a verb and a time word are no name
         if not _names(mentions, start, start + len(surface)) and _is_verb(surface):
             return None  # 我女儿加入了…: a verb is no name
+        if not _names(mentions, start, start + len(surface)) and _ASPECT.match(
+            text, start + len(surface)
+        ):
+            return None  # 我弟考上了…: what takes 了 is a verb, whatever jieba counts
         if _NUMBER_FIRST.match(surface):
             return None  # 认识快二十年: a number is no name
         return surface, start, start + len(surface)
