@@ -27,6 +27,11 @@ def miss(reason: str) -> pytest.MarkDecorator:
 
 
 CASES: list[object] = [
+    (
+        "finally beat Moonward Saga last night",
+        {"Moonward_Saga": PRODUCT},
+        ("Ann", "USES", "Moonward Saga"),
+    ),  # a game beaten is played
     # Friends by the years they go back
     ("Tobin and I go way back", {"Tobin": PERSON}, ("Ann", "FRIEND_OF", "Tobin")),
     ("Tobin is great, we go way back", {"Tobin": PERSON}, ("Ann", "FRIEND_OF", "Tobin")),
@@ -533,6 +538,8 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("my friend's cousin lives in Hobart", {"Hobart": PLACE}),
     ("Dev joined us for dinner", {"Dev": PERSON}),  # the speaker is no club
     ("i'll stop by Larchmont Books tomorrow", {"Larchmont_Books": ORG}),  # not yet
+    ("our office moved to Tallinn last month", {"Tallinn": PLACE}),  # no one's home
+    ("I finally beat Tobin at chess", {"Tobin": PERSON}),  # a person beaten is no game
     # A possessor of a kin or role noun names whose the person is, and does none of it.
     ("Wren's mom works at Tandem Health", {"Wren": PERSON, "Tandem_Health": ORG}),
     ("Wren's boss is a partner at Kestrel Bank", {"Wren": PERSON, "Kestrel_Bank": ORG}),

@@ -17,6 +17,7 @@ from service.nlp.relations import english_frames as frames
 from service.nlp.relations import english_people as people
 from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
 from service.nlp.relations.english_clauses import (
+    COLLECTIVE,
     PREP_HOSTS,
     SUBJECT_DEPS,
     FactContext,
@@ -51,6 +52,8 @@ from service.nlp.relations.table import (
 
 # Types whose source may be the organisation that names the trigger noun ("the Nissan plant").
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
+# Groups whose home is their members' ("my family moved to X"); an office's is not.
+_HOUSEHOLDS = frozenset({"family"})
 DURATION_NOUNS = frozenset({"year", "month", "week", "decade", "while", "age", "ages"})
 SCHOOL_HEADS = frozenset({"university", "college", "school", "high", "academy", "institute"})
 # Kinds whose trigger is not the token being read (or that have none).
@@ -193,7 +196,10 @@ def _one_frame_per_name(found: list[RelationMention]) -> list[RelationMention]:
 
 
 def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint]:
-    found = [e for e in (endpoint(fact, s) for s in clause_subjects(token)) if e is not None]
+    subjects = clause_subjects(token)
+    if row.type is RelationType.LIVES_IN:  # "our office moved to X": no one's home
+        subjects = [s for s in subjects if s.lemma_.lower() not in COLLECTIVE - _HOUSEHOLDS]
+    found = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
     if found or fact.speaker is None:
         return found
     verb = clause_verb(token)
