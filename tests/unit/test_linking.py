@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from service.core.domain import Scope
+from service.nlp.entities.directory import EntityDirectory
 from service.nlp.entities.gazetteer import Gazetteer, batch_forms
 from service.nlp.entities.link_rows import KnownEntity, LinkInput
 from service.nlp.entities.linking import link
@@ -333,3 +334,35 @@ def test_a_chinese_speaker_is_found_by_given_name() -> None:
     gazetteer = Gazetteer(batch_forms([], ["周文博"]))
     found = gazetteer.find("多亏文博帮忙。", [])
     assert [(m.text, m.label) for m in found] == [("文博", EntityLabel.PERSON)]
+
+
+def _folded(*names: tuple[str, str], final: dict[str, str] | None = None) -> dict[str, str]:
+    """fold_short_forms over drafts named and typed in order; ``final`` votes a type late."""
+    directory = EntityDirectory(SCOPE)
+    keys = {name: directory.link(name, label, 0.5, AT, votes=[]) for name, label in names}
+    for name, label in (final or {}).items():
+        directory.drafts[keys[name]].vote(label, 5.0)
+    names_of = {key: name for name, key in keys.items()}
+    return {names_of[a]: names_of[b] for a, b in directory.fold_short_forms().items()}
+
+
+def test_a_short_form_is_folded_once_the_types_agree() -> None:
+    # "Moonward Valley" read as a place claims no short form; the batch then made it a game.
+    found = _folded(
+        ("Moonward Valley", "PLACE"), ("Moonward", "PRODUCT"), final={"Moonward Valley": "PRODUCT"}
+    )
+    assert found == {"Moonward": "Moonward Valley"}
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        ((("Rosa's Bakery", "ORG"), ("Rosa", "ORG")), {"Rosa": "Rosa's Bakery"}),  # its owner
+        ((("Greta's Kitchen", "ORG"), ("Greta", "PERSON")), {}),  # a person, not the business
+        ((("Bengaluru Comic Con", "EVENT"), ("Bengaluru", "PLACE")), {}),  # the city
+    ],
+)
+def test_only_a_name_of_the_same_type_and_no_person_is_folded(
+    names: tuple[tuple[str, str], ...], expected: dict[str, str]
+) -> None:
+    assert _folded(*names) == expected

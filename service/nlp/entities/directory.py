@@ -51,6 +51,10 @@ class _Draft:
             self.new_votes[i] += weight
         else:
             self.new_labels[i] = max(self.new_labels[i], weight)
+        self.tally()
+
+    def tally(self) -> None:
+        """The type with the most weight, and its share."""
         totals = [
             votes + max(stored, new)
             for votes, stored, new in zip(
@@ -69,6 +73,15 @@ class _Draft:
         if at is not None:
             self.first_seen = min(at, self.first_seen or at)
             self.last_seen = max(at, self.last_seen or at)
+
+
+def _owner_form(name: str) -> list[str]:
+    """ "Rosie's Bakery" is also called by its owner's name, Rosie's (and Rosie): asked only
+    once types are final, so that the person Greta is not folded into Greta's Kitchen."""
+    words = identity_form(name).split()
+    if len(words) < 2 or not words[0].endswith(("'s", "’s")):
+        return []
+    return [words[0][:-2]]
 
 
 class EntityDirectory:
@@ -178,6 +191,45 @@ class EntityDirectory:
         draft.saw(name, at)
         self._claim(name, key, draft.type)
         return key, _reason(name, draft)
+
+    def fold_short_forms(self) -> dict[str, str]:
+        """A name the batch introduced that is a short form of exactly one other entity of the
+        same final type is that entity ("Stardew" of Stardew Valley): asked once every
+        mention has voted, since a short form depends on the type ("Stardew Valley" read as a
+        place has none). People are left alone: a first name is many people's. Returns the
+        folded keys, each with the key of the entity it is now."""
+        folded: dict[str, str] = {}
+        claims: dict[str, set[str]] = {}
+        for draft in self.drafts.values():
+            for short in [*short_forms(draft.name, draft.type), *_owner_form(draft.name)]:
+                claims.setdefault(short, set()).add(draft.key)
+        for key, draft in list(self.drafts.items()):
+            if draft.stored or draft.type == EntityLabel.PERSON.value:
+                continue
+            owners = claims.get(identity_form(draft.name), set()) - {key}
+            owner = self.drafts.get(next(iter(owners))) if len(owners) == 1 else None
+            if owner is not None and owner.type == draft.type and owner.key not in folded:
+                self._fold(draft, owner)
+                folded[key] = owner.key
+        return folded
+
+    def _fold(self, short: _Draft, into: _Draft) -> None:
+        for form, key in list(self._exact.items()):
+            if key == short.key:
+                self._exact[form] = into.key
+        for keys in self._short.values():
+            if short.key in keys:
+                keys.discard(short.key)
+                keys.add(into.key)
+        into.new_votes = [a + b for a, b in zip(into.new_votes, short.new_votes, strict=True)]
+        into.new_labels = [
+            max(a, b) for a, b in zip(into.new_labels, short.new_labels, strict=True)
+        ]
+        into.tally()
+        for alias in short.aliases:
+            into.saw(alias, short.first_seen)
+            into.saw(alias, short.last_seen)
+        del self.drafts[short.key]
 
     def claim_alias(self, surface: str, key: str) -> None:
         """``surface`` is another name of the entity ``key`` (stated so: X就是Y)."""

@@ -113,12 +113,34 @@ def link(scope: Scope, facts: Sequence[LinkInput], known: Iterable[KnownEntity])
         found_relations = _relation_rows(directory, fact, spans)
         mentions += own + _endpoint_mentions(fact, own, found_relations)
         relations += found_relations
+    mentions, relations = _folded(directory.fold_short_forms(), mentions, relations)
     used = [m.key for m in mentions] + [k for r in relations for k in (r.source_key, r.target_key)]
     entities = directory.rows([*speakers, *used])
     kinds = {e.key: e.type for e in entities}
     relations = [_as_its_source_is(r, kinds.get(r.source_key)) for r in relations]
     changes = _change_rows(directory, facts, speaker_keys)
     return LinkedBatch(entities, _unique(mentions), relations, frozenset(speakers), changes=changes)
+
+
+def _folded(
+    folded: dict[str, str], mentions: list[MentionRow], relations: list[RelationRow]
+) -> tuple[list[MentionRow], list[RelationRow]]:
+    """The rows with each folded short form's key put for its entity's (fold_short_forms),
+    less a relation that now links an entity to itself."""
+    if not folded:
+        return mentions, relations
+    mentions = [
+        replace(m, key=folded[m.key], link="short_form") if m.key in folded else m for m in mentions
+    ]
+    relations = [
+        replace(
+            r,
+            source_key=folded.get(r.source_key, r.source_key),
+            target_key=folded.get(r.target_key, r.target_key),
+        )
+        for r in relations
+    ]
+    return mentions, [r for r in relations if r.source_key != r.target_key]
 
 
 def _as_its_source_is(relation: RelationRow, source_type: str | None) -> RelationRow:
