@@ -634,3 +634,21 @@ def test_going_back_somewhere_makes_no_friend(finder: RelationExtractor, english
     text = "we go back to Larchmont Books with Tobin on monday"
     found = find_en(finder, english, text, Larchmont_Books=ORG, Tobin=PERSON)
     assert not any(kind == "FRIEND_OF" for _, kind, _ in found), found
+
+
+def test_who_is_got_into_something_is_the_object(
+    finder: RelationExtractor, english: Language
+) -> None:
+    """ "Tobin got me into Moonward": I am into it; Tobin owns no one and is into nothing."""
+    found = find_en(finder, english, "Tobin got me into Moonward", Tobin=PERSON, Moonward=PRODUCT)
+    assert ("Ann", "LIKES", "Moonward") in found, found
+    assert not any(source == "Tobin" for source, _, _ in found), found
+
+
+def test_a_team_that_switched_tools_works_at_neither(
+    finder: RelationExtractor, english: Language
+) -> None:
+    """ "my team from X" is a job at X; "our team switched from X to Y" is not."""
+    text = "our team switched from Teams to Zulip"
+    found = find_en(finder, english, text, Teams=PRODUCT, Zulip=PRODUCT)
+    assert ("Ann", "USES", "Zulip") in found and not any(k == "WORKS_AT" for _, k, _ in found)

@@ -52,6 +52,11 @@ from service.nlp.relations.table import (
 
 # Types whose source may be the organisation that names the trigger noun ("the Nissan plant").
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
+# Types whose object is a thing, never a person said by a pronoun.
+_THING_TARGETS = frozenset({RelationType.OWNS, RelationType.USES, RelationType.CREATED})
+_PEOPLE_WORDS = frozenset({"me", "you", "him", "her", "us", "them", "u"})
+# Verbs after which a trigger noun's place is where it is ("X's office is in Y").
+_BEING_VERBS = frozenset({"be", "base", "locate", "headquarter", "situate", "sit"})
 # Groups whose home is their members' ("my family moved to X"); an office's is not.
 _HOUSEHOLDS = frozenset({"family"})
 DURATION_NOUNS = frozenset({"year", "month", "week", "decade", "while", "age", "ages"})
@@ -242,6 +247,9 @@ def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     named = [c for c in token.children if c.dep_ == "oprd"]  # "It's called X, on Y"
     sources = [e for c in named if (e := endpoint(fact, c))] or _sources(fact, row, token)
+    if "into" in row.preps:  # "Ben got me into X": I am into X, Ben got me there
+        led = [e for c in token.children if c.dep_ == "dobj" and (e := endpoint(fact, c))]
+        sources = [e for e in led if _is_person(e)] or sources
     if row.past_only:  # "went hiking in X with Carol", "Bram took me to X": Carol, I went too
         companions = [o for host in hosts for o in prep_objects(host, ("with",), depth=0)]
         sources += [e for c in companions if (e := endpoint(fact, c)) and _is_person(e)]
@@ -258,6 +266,8 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if row.past_only and not happened(token):
         return
     objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
+    if row.type in _THING_TARGETS:  # "Ben got me into X": no one is got, owned or made
+        objects = [o for o in objects if not (o.pos_ == "PRON" and o.lower_ in _PEOPLE_WORDS)]
     sources = _sources(fact, row, token)
     if row.recipient is not Recipient.IGNORED:
         recipients, objects = _recipients(fact, token, objects)
@@ -334,7 +344,8 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     # "hand in my notice at X"; a fragment's verb may be tagged a noun ("handing in my …").
     if token.dep_ == "pobj" and (governing.pos_ == "VERB" or governing.dep_ == "ROOT"):
         hosts.append(governing)
-    if token.dep_ in SUBJECT_DEPS:  # "X's headquarters are (based) in Y"
+    if token.dep_ in SUBJECT_DEPS and token.head.lemma_ in _BEING_VERBS:
+        # "X's headquarters are (based) in Y"; not "our team switched from X to Y"
         verb = token.head
         complements = [c for c in verb.children if c.dep_ in {"acomp", "advmod", "attr"}]
         hosts += [verb, *(c for c in complements if not _classifies(c))]
