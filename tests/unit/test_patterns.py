@@ -493,3 +493,9 @@ def test_a_verb_opening_the_sentence_is_no_part_of_the_name_after_it(
     assert "Ravi" in surfaces and "Meet Ravi" not in surfaces
     kept = [m.text for m in extractor.extract("Mark Twain wrote it in Hartford.", "en")]
     assert "Mark Twain" in kept  # a given name that is also a verb stays
+
+
+def test_from_one_name_to_another_is_two(extractor: EntityExtractor) -> None:
+    """NER reads "from Trello to Notion" as one name; the range holds two."""
+    texts = {m.text for m in extractor.extract("Our team switched from Trello to Notion.", "en")}
+    assert {"Trello", "Notion"} <= texts and "Trello to Notion" not in texts

@@ -13,7 +13,8 @@ The stop list (nlp_models/stop_entities.txt) is the data; these are the rules ar
 - "Alice and Bob", "Fetch and Frisbee" are split at and/or/commas when every part is
   capitalised; organisations and places are not split ("Barnes and Noble", "Trinidad and
   Tobago"), nor are rows of the pattern table;
-- a one-word "name" ending in -ing ("Kickboxing has been great") is an activity: CONCEPT.
+- a one-word "name" ending in -ing ("Kickboxing has been great") is an activity: CONCEPT;
+- "from Slack to Teams" read as one name is two.
 """
 
 from __future__ import annotations
@@ -33,6 +34,20 @@ _COMMON_POS = {"VERB", "AUX", "ADJ", "ADV", "PRON", "DET", "ADP", "CCONJ", "SCON
 _COMMON_NOUN_MODIFIERS = {"det", "amod", "poss"}
 
 
+def _range_ends(span: Span) -> tuple[Span, Span] | None:
+    """ "from A to B" read as one name: A and B, when both are capitalised."""
+    doc = span.doc
+    if span.start == 0 or doc[span.start - 1].lower_ != "from":
+        return None
+    tos = [t.i for t in span if t.lower_ == "to"]
+    if len(tos) != 1:
+        return None
+    left, right = doc[span.start : tos[0]], doc[tos[0] + 1 : span.end]
+    if not left or not right or not (left.text[:1].isupper() and right.text[:1].isupper()):
+        return None
+    return left, right
+
+
 class JunkFilter:
     def __init__(self, nlp: Language, stop: frozenset[str]) -> None:
         self._stop = stop
@@ -45,6 +60,9 @@ class JunkFilter:
             return []
         if label is EntityLabel.PERSON and self._leading_verb(trimmed):
             trimmed = trimmed[1:]  # "Meet Ravi, my cousin", "Ask Dana": the verb opening it
+        ends = _range_ends(trimmed)
+        if ends is not None:  # "switched from Slack to Teams": NER's one span names two
+            return [p for p in (self._trim(p) for p in ends) if p is not None]
         if label not in _SPLIT_LABELS:
             return [trimmed]
         parts: list[Span] = []
