@@ -59,8 +59,9 @@ from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
 
 STATEMENT_CONFIDENCE = 0.9
-_YOU = re.compile(r"\b(?:you|your|u)\b|[你您]", re.IGNORECASE)
 QUESTION_CONFIDENCE = 0.6
+# A question that speaks to its listener: what it leaves unsaid is theirs (Extractor._confirmed).
+_YOU = re.compile(r"\b(?:you|your|u)\b|[你您]", re.IGNORECASE)
 # A sentence shorter than Settings.fact_min_words ("It was great.", "Why?") says little alone:
 # it joins its neighbour in the same message, up to fact_max_words. Fewer, fuller facts embed
 # better and cost less.
