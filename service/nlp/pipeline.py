@@ -52,7 +52,12 @@ from service.nlp.relations.extractor import (
     RelationType,
 )
 from service.nlp.relations.table import keep_relation
-from service.nlp.relations.vocatives import Address, addressed_kin, kin_relations
+from service.nlp.relations.vocatives import (
+    Address,
+    addressed_kin,
+    kin_relations,
+    shared_parents,
+)
 from service.nlp.relations.where_is import Said, where_answered
 from service.nlp.relations.who_is import answered
 from service.nlp.time.calendar import TimeTag
@@ -225,7 +230,10 @@ class Extractor:
                 tuple(k for f in done for k in _kin_named(f)),
             )
             completed.append(done)
-        return completed
+        implied = shared_parents([[r for f in done for r in f.relations] for done in completed])
+        return [
+            _with_relations(done, 0, found) for done, found in zip(completed, implied, strict=True)
+        ]
 
     def _complete(
         self,

@@ -133,3 +133,31 @@ def test_the_speaker_is_kin_of_both_listeners_called(extractor: Extractor) -> No
         ],
     )
     assert {("蒋杰", "FAMILY_OF", "蒋慧"), ("蒋杰", "FAMILY_OF", "孔德明")} <= found
+
+
+def test_who_call_one_mom_are_siblings_and_mom_and_dad_a_couple(extractor: Extractor) -> None:
+    found = relations(
+        extractor,
+        [
+            ("Marla", "Brody, if you're not down in two minutes, you're walking!"),
+            ("Brody", "Mom, relax. First period is study hall."),
+            ("Dean", "I went to study hall every single day."),
+            ("Brody", "You sell mattresses, Dad."),
+            ("Kenzie", "Dad, can I borrow the car?"),
+        ],
+    )
+    assert {("Dean", "FAMILY_OF", "Marla"), ("Kenzie", "FAMILY_OF", "Brody")} <= found, found
+
+
+def test_two_moms_of_one_child_are_no_couple(extractor: Extractor) -> None:
+    """A couple is a mother and a father; 妈 said to two people implies nothing between them."""
+    found = relations(
+        extractor,
+        [
+            ("周琳", "小川，吃饭了！"),
+            ("周小川", "妈，马上来。"),
+            ("孙丽", "小川，快点！"),
+            ("周小川", "知道了妈，别催了。"),
+        ],
+    )
+    assert not {("周琳", "FAMILY_OF", "孙丽"), ("孙丽", "FAMILY_OF", "周琳")} & found, found

@@ -160,3 +160,57 @@ def kin_relations(speaker: str, address: Address) -> list[RelationMention]:
         )
         for noun, listener in zip(_nouns(address.vocative), address.listeners, strict=False)
     ]
+
+
+# --- parents shared -----------------------------------------------------------------------
+
+INFERRED_EXTRACTOR = "vocative:shared_parent"
+INFERRED_CONFIDENCE = 0.6
+
+
+@cache
+def _parent_roles() -> dict[str, str]:
+    """Each vocative that calls a parent ("Mom", 爸), with the parent it names: mother, father."""
+    raw = json.loads(VOCATIVES_PATH.read_text(encoding="utf-8"))
+    return {
+        noun.casefold(): role
+        for lang in ("en", "zh")
+        for role, nouns in raw[lang]["parents"].items()
+        for noun in nouns
+    }
+
+
+def shared_parents(said: Sequence[Sequence[RelationMention]]) -> list[list[RelationMention]]:
+    """Per message, the kin its parent vocatives imply with those of the messages before: two
+    who call one person Mom (or Dad) are siblings, and whom one calls Mom and whom the same
+    one calls Dad are a couple ("Mom, relax." … "You sell mattresses, Dad.")."""
+    roles = _parent_roles()
+    parents: dict[str, dict[str, str]] = {}  # child -> parent -> mother / father
+    found: list[list[RelationMention]] = []
+    known: set[frozenset[str]] = set()
+    for relations in said:
+        implied: list[RelationMention] = []
+        for r in relations:
+            role = roles.get(r.via.casefold()) if r.extractor == EXTRACTOR else None
+            if role is None:
+                continue
+            child, parent = r.source.name, r.target.name
+            siblings = [c for c, ps in parents.items() if c != child and parent in ps]
+            partners = [p for p, rl in parents.get(child, {}).items() if p != parent and rl != role]
+            for a, b in [(child, s) for s in siblings] + [(parent, p) for p in partners]:
+                if frozenset((a, b)) not in known:
+                    known.add(frozenset((a, b)))
+                    implied.append(_inferred(a, b))
+            parents.setdefault(child, {})[parent] = role
+        found.append(implied)
+    return found
+
+
+def _inferred(a: str, b: str) -> RelationMention:
+    return RelationMention(
+        RelationType.FAMILY_OF,
+        Endpoint(a, EntityLabel.PERSON),
+        Endpoint(b, EntityLabel.PERSON),
+        INFERRED_EXTRACTOR,
+        INFERRED_CONFIDENCE,
+    )
