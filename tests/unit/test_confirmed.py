@@ -3,16 +3,12 @@ statement, and what the extractor reads of it. Made-up lines; no name is in an e
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from service.core.config import Settings
-from service.core.domain import MessageIn
 from service.nlp.pipeline import Extractor
 from service.nlp.relations.confirmed import says_yes, statements
-
-SAID = datetime(2026, 9, 1, 9, tzinfo=UTC)
+from tests.conversations import relations
 
 
 @pytest.mark.parametrize(
@@ -68,23 +64,16 @@ def extractor() -> Extractor:
     return Extractor(Settings())
 
 
-def relations(extractor: Extractor, *lines: tuple[str, str]) -> set[tuple[str, str, str]]:
-    messages = [MessageIn(role="user", speaker=who, content=text) for who, text in lines]
-    said = [SAID + timedelta(minutes=i) for i in range(len(lines))]
-    facts = [f for found in extractor.extract(messages, said) for f in found]
-    return {(r.source.name, r.type.value, r.target.name) for f in facts for r in f.relations}
-
-
 def test_a_confirmed_question_is_said_by_its_answer(extractor: Extractor) -> None:
     found = relations(
-        extractor, ("Ana", "蓝湾琴行是不是在中山路那边？我老路过"), ("Ben", "对，就在二楼")
+        extractor, [("Ana", "蓝湾琴行是不是在中山路那边？我老路过"), ("Ben", "对，就在二楼")]
     )
     assert ("蓝湾琴行", "LOCATED_IN", "中山路") in found, found
 
 
 def test_a_dropped_subject_is_the_one_asked(extractor: Extractor) -> None:
     """还在X上学呢？ asks of the one addressed, not of the asker."""
-    found = relations(extractor, ("Ana", "思琪！还在江城大学上学呢？"), ("思琪", "嗯嗯，大四了"))
+    found = relations(extractor, [("Ana", "思琪！还在江城大学上学呢？"), ("思琪", "嗯嗯，大四了")])
     assert ("思琪", "STUDIES_AT", "江城大学") in found, found
     assert ("Ana", "STUDIES_AT", "江城大学") not in found, found
 
@@ -99,10 +88,10 @@ def test_a_dropped_subject_is_the_one_asked(extractor: Extractor) -> None:
 def test_no_yes_from_another_speaker_confirms_nothing(
     extractor: Extractor, lines: tuple[tuple[str, str], ...]
 ) -> None:
-    assert ("蓝湾琴行", "LOCATED_IN", "中山路") not in relations(extractor, *lines)
+    assert ("蓝湾琴行", "LOCATED_IN", "中山路") not in relations(extractor, list(lines))
 
 
 def test_a_question_not_put_to_the_answerer_gives_them_nothing(extractor: Extractor) -> None:
     """工作室是在X吗？ asks of a studio, not of whoever answers: no home for the answerer."""
-    found = relations(extractor, ("Ana", "工作室是在桃花坞吗？我路过过"), ("Ben", "对，就在里面"))
+    found = relations(extractor, [("Ana", "工作室是在桃花坞吗？我路过过"), ("Ben", "对，就在里面")])
     assert not any(source == "Ben" for source, _, _ in found), found

@@ -203,36 +203,33 @@ def test_relation_endpoints_become_mentions_and_junk_names_none() -> None:
     assert emma_rows and {m.role for m in emma_rows} == {"relation"}
 
 
-def test_a_home_whose_source_the_evidence_made_a_place_is_where_it_is() -> None:
-    # Read while the name looked like a person's; the scope knows it as a place.
-    known = KnownEntity(entity_key(SCOPE, "Millbrook Yards"), "Millbrook Yards", "PLACE", 3.0)
-    text = "Millbrook Yards is out in Dayton."
-    yards, dayton = mention("Millbrook Yards", text), mention("Dayton", text, EntityLabel.PLACE)
-    lives = RelationMention(
-        RelationType.LIVES_IN,
-        Endpoint("Millbrook Yards", EntityLabel.PERSON, yards.start, yards.end),
+def _retyped(kind: RelationType, source: str, known_type: str, text: str) -> list[RelationType]:
+    """The type a relation read as ``kind`` from ``source`` to Dayton is written with, once the
+    scope knows ``source`` as ``known_type``."""
+    known = KnownEntity(entity_key(SCOPE, source), source, known_type, 3.0)
+    start, dayton = mention(source, text), mention("Dayton", text, EntityLabel.PLACE)
+    read = RelationMention(
+        kind,
+        Endpoint(source, EntityLabel.PERSON, start.start, start.end),
         Endpoint("Dayton", EntityLabel.PLACE, dayton.start, dayton.end),
         "pattern:test",
         0.7,
     )
-    linked = link(SCOPE, [fact("m1", text, yards, dayton, relations=[lives])], [known])
-    assert [r.type for r in linked.relations] == [RelationType.LOCATED_IN]
+    linked = link(SCOPE, [fact("m1", text, start, dayton, relations=[read])], [known])
+    return [r.type for r in linked.relations]
+
+
+def test_a_home_whose_source_the_evidence_made_a_place_is_where_it_is() -> None:
+    # Read while the name looked like a person's; the scope knows it as a place.
+    text = "Millbrook Yards is out in Dayton."
+    found = _retyped(RelationType.LIVES_IN, "Millbrook Yards", "PLACE", text)
+    assert found == [RelationType.LOCATED_IN]
 
 
 def test_where_a_person_is_is_their_home() -> None:
     # 老陈在顺德开了家店 reads a place of its subject; the subject is a person.
-    known = KnownEntity(entity_key(SCOPE, "Rosa"), "Rosa", "PERSON", 3.0)
-    text = "Rosa opened a shop in Dayton."
-    rosa, dayton = mention("Rosa", text), mention("Dayton", text, EntityLabel.PLACE)
-    located = RelationMention(
-        RelationType.LOCATED_IN,
-        Endpoint("Rosa", EntityLabel.PERSON, rosa.start, rosa.end),
-        Endpoint("Dayton", EntityLabel.PLACE, dayton.start, dayton.end),
-        "pattern:test",
-        0.7,
-    )
-    linked = link(SCOPE, [fact("m1", text, rosa, dayton, relations=[located])], [known])
-    assert [r.type for r in linked.relations] == [RelationType.LIVES_IN]
+    found = _retyped(RelationType.LOCATED_IN, "Rosa", "PERSON", "Rosa opened a shop in Dayton.")
+    assert found == [RelationType.LIVES_IN]
 
 
 def test_legacy_type_keyed_entities_are_not_linked_to() -> None:

@@ -4,28 +4,18 @@ where_is.py), and "she" answering for the person asked about."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from service.core.config import Settings
-from service.core.domain import MessageIn
 from service.nlp.pipeline import Extractor
+from tests.conversations import relations
 
-SAID = datetime(2026, 9, 1, 9, tzinfo=UTC)
 Triple = tuple[str, str, str]
 
 
 @pytest.fixture(scope="module")
 def extractor() -> Extractor:
     return Extractor(Settings())
-
-
-def relations(extractor: Extractor, *lines: tuple[str, str]) -> set[Triple]:
-    messages = [MessageIn(role="user", speaker=who, content=text) for who, text in lines]
-    said = [SAID + timedelta(minutes=i) for i in range(len(lines))]
-    facts = [f for found in extractor.extract(messages, said) for f in found]
-    return {(r.source.name, r.type.value, r.target.name) for f in facts for r in f.relations}
 
 
 @pytest.mark.parametrize(
@@ -49,12 +39,12 @@ def relations(extractor: Extractor, *lines: tuple[str, str]) -> set[Triple]:
 def test_a_place_answered_says_where(
     extractor: Extractor, question: str, answer: str, expected: Triple
 ) -> None:
-    assert expected in relations(extractor, ("Ana", question), ("Ben", answer))
+    assert expected in relations(extractor, [("Ana", question), ("Ben", answer)])
 
 
 def test_the_asked_one_works_there_not_who_answers(extractor: Extractor) -> None:
     """林悦在哪上班？在云杉科技。: 林悦's job; the answer's missing subject is not its speaker."""
-    found = relations(extractor, ("Ana", "林悦在哪上班？"), ("Ben", "在云杉科技。"))
+    found = relations(extractor, [("Ana", "林悦在哪上班？"), ("Ben", "在云杉科技。")])
     assert ("林悦", "WORKS_AT", "云杉科技") in found
     assert ("Ben", "WORKS_AT", "云杉科技") not in found
 
@@ -69,7 +59,7 @@ def test_the_asked_one_works_there_not_who_answers(extractor: Extractor) -> None
     ],
 )
 def test_no_answer_no_place(extractor: Extractor, lines: tuple[tuple[str, str], ...]) -> None:
-    found = relations(extractor, *lines)
+    found = relations(extractor, list(lines))
     assert ("Corvid Labs", "LOCATED_IN", "Tacoma") not in found, found
 
 
@@ -80,7 +70,9 @@ def test_she_is_the_one_asked_about_when_ner_took_the_firm_for_a_person(
     and "she" is the one the question named."""
     found = relations(
         extractor,
-        ("Ana", "How's Paloma doing these days?"),
-        ("Ben", "She just started at Corvid Labs, loving it."),
+        [
+            ("Ana", "How's Paloma doing these days?"),
+            ("Ben", "She just started at Corvid Labs, loving it."),
+        ],
     )
     assert ("Paloma", "WORKS_AT", "Corvid Labs") in found, found

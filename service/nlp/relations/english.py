@@ -18,7 +18,10 @@ from service.nlp.relations import english_people as people
 from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
 from service.nlp.relations.english_clauses import (
     COLLECTIVE,
+    FIRST_PERSON,
+    PERSON_PRONOUNS,
     PREP_HOSTS,
+    SECOND_PERSON,
     SUBJECT_DEPS,
     FactContext,
     addressee,
@@ -54,7 +57,7 @@ from service.nlp.relations.table import (
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
 # Types whose object is a thing, never a person said by a pronoun.
 _THING_TARGETS = frozenset({RelationType.OWNS, RelationType.USES, RelationType.CREATED})
-_PEOPLE_WORDS = frozenset({"me", "you", "him", "her", "us", "them", "u"})
+_PEOPLE_WORDS = FIRST_PERSON | SECOND_PERSON | PERSON_PRONOUNS | {"them", "u"}
 # Verbs after which a trigger noun's place is where it is ("X's office is in Y").
 _BEING_VERBS = frozenset({"be", "base", "locate", "headquarter", "situate", "sit"})
 # Groups whose home is their members' ("my family moved to X"); an office's is not.

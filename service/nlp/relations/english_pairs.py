@@ -145,12 +145,7 @@ def _said_of(a: Token, b: Token, people: list[Token]) -> bool:
 def _owns_person(token: Token) -> bool:
     """A possessor of a kin or role noun ("Priya's dad"): it only names whose the person is."""
     head = token.head
-    return token.dep_ == "poss" and head.lemma_.lower() in _person_nouns()
-
-
-@cache
-def _person_nouns() -> frozenset[str]:
-    return load_type_evidence().en.person_nouns
+    return token.dep_ == "poss" and head.lemma_.lower() in load_type_evidence().en.person_nouns
 
 
 def _linked(a: Token, b: Token) -> bool:
