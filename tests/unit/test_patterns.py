@@ -252,6 +252,14 @@ def test_progressive_verb_is_not_a_hobby(extractor: EntityExtractor) -> None:
     assert _found(extractor.extract("I love running.", "en")) == {("running", "CONCEPT")}
 
 
+def test_a_hobby_word_inside_a_capitalised_name_is_part_of_it(extractor: EntityExtractor) -> None:
+    names = _found(extractor.extract("Noor designed the logo for Juniper Yoga.", "en"))
+    assert ("Juniper Yoga", "OTHER") in names and ("Yoga", "CONCEPT") not in names
+    assert _found(extractor.extract("Yoga is my thing.", "en")) == {("Yoga", "CONCEPT")}
+    names = _found(extractor.extract("Ama is part of the Brooklyn Running Club.", "en"))
+    assert ("Running", "CONCEPT") not in names
+
+
 def test_lower_case_go_and_a_person_called_ruby_are_not_tools(extractor: EntityExtractor) -> None:
     mentions = extractor.extract("Ruby said we should go. Go home now.", "en")
     assert all(m.label != EntityLabel.CONCEPT for m in mentions)

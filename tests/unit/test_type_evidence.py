@@ -95,6 +95,11 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Are you still on Quillo these days?", "Quillo", "PRODUCT frame:on_platform"),
         ("DragonCon was amazing this year.", "DragonCon", "EVENT head:event"),
         ("The Eastfield Homecoming is Saturday.", "Eastfield Homecoming", "EVENT head:event"),
+        # a name joined to a pronoun only people are, or said to be someone's kin
+        ("Ama and I went to Lisbon in May.", "Ama", "PERSON frame:a_person"),
+        ("Me and Ama went to Lisbon in May.", "Ama", "PERSON frame:a_person"),
+        ("Ama is Kwame's daughter.", "Ama", "PERSON frame:a_person"),
+        ("Ama is my cousin.", "Ama", "PERSON frame:a_person"),
     ],
 )
 def test_english_context_votes(
@@ -127,6 +132,9 @@ def test_a_person_after_a_possessive_is_owned_by_nobody(
         ("I grew up in North Berwick.", "Berwick", "frame:place_modifier"),
         ("We were on Maui for a week.", "Maui", "frame:on_platform"),  # a place
         ("We watched a falcon with Falcon.", "Falcon", "head:event"),
+        ("FlowDesk and I are not friends.", "FlowDesk", "frame:a_person"),  # an app's shape
+        ("Lisbon and Porto are lovely.", "Lisbon", "frame:a_person"),
+        ("Lisbon is my favourite city.", "Lisbon", "frame:a_person"),
     ],
 )
 def test_a_frame_does_not_fire_beside_its_look_alike(

@@ -153,3 +153,30 @@ def _in_app_talk(span: Span, words: EnglishWords) -> bool:
     if span.root.ent_type_ == "PERSON":
         return False
     return any(t.pos_ == "NOUN" and t.lemma_.lower() in words.app_nouns for t in span.doc)
+
+
+# Pronouns that only ever stand for people.
+_PERSONAL = frozenset({"i", "me", "he", "him", "she", "her", "you"})
+
+
+def beside_a_person(span: Span) -> bool:
+    """ "Ama and I went", "me and Ama": coordinated with a pronoun only people are."""
+    root = span.root
+    partners = [c for c in root.children if c.dep_ == "conj"]
+    if root.dep_ == "conj":
+        partners.append(root.head)
+    return any(p.pos_ == "PRON" and p.lower_ in _PERSONAL for p in partners)
+
+
+def someones(span: Span, person_nouns: frozenset[str]) -> bool:
+    """ "Ama is Ravi's daughter", "Ama is my cousin": the subject of a copula whose attribute
+    is a kin or role noun with an owner."""
+    root = span.root
+    if root.dep_ != "nsubj" or root.head.lemma_ != "be":
+        return False
+    return any(
+        c.dep_ == "attr"
+        and c.lemma_.lower() in person_nouns
+        and any(p.dep_ == "poss" for p in c.children)
+        for c in root.head.children
+    )

@@ -385,6 +385,12 @@ class EntityExtractor:
         """An entity span as mentions: fillers trimmed from its edges ("Yep John" -> John), a
         coordination split ("Alice and Bob" -> two), junk dropped."""
         row = self._rows.get(ent.id_) if ent.id_ else None
+        if row is not None and _common_word(row) and ent.text[:1].isupper():
+            named = whole_name(ent)  # "Juniper Yoga", "Hot Yoga Collective": not the hobby
+            if len(named) > len(ent):
+                return self._mentions(
+                    doc, named, (EntityLabel.OTHER, "spacy:PROPN", PROPN_CONFIDENCE)
+                )
         if typed is not None:
             label, extractor, confidence = typed
         elif row is not None:
@@ -411,3 +417,11 @@ class EntityExtractor:
                 )
             )
         return result
+
+
+def _common_word(row: PatternRow) -> bool:
+    """A row that is a lower-case phrase ("yoga") or one word by its lower case ("running"):
+    capitalised inside a longer name, the word is part of that name."""
+    if isinstance(row.pattern, str):
+        return row.pattern.islower()
+    return isinstance(row.pattern, list) and len(row.pattern) == 1 and "LOWER" in row.pattern[0]

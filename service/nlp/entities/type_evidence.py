@@ -30,7 +30,11 @@ from spacy.tokens import Span, Token
 
 from service.core.errors import ConfigurationError
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.entities.english_type_frames import english_frame_votes
+from service.nlp.entities.english_type_frames import (
+    beside_a_person,
+    english_frame_votes,
+    someones,
+)
 from service.nlp.entities.mentions import EntityLabel, EntityMention, TypeVote, casefold_name
 from service.nlp.entities.names import short_form_rules
 from service.nlp.entities.type_features import chinese_features, english_features, learned_vote
@@ -212,13 +216,18 @@ class TypeEvidence:
         words, weights = self.table.en, self.table.weights
         votes = self.gazetteers.votes(span.text, weights)
         votes += _head_votes(span, words, weights)
-        if _looks_like_a_product(span.text):
+        product_shaped = _looks_like_a_product(span.text)
+        if product_shaped:
             votes.append(TypeVote(EntityLabel.PRODUCT, weights.place_frame, "name:product"))
         before = _word_before(span)
         if before is not None and before.lower_.rstrip(".") in words.titles:
             votes.append(TypeVote(EntityLabel.PERSON, weights.title, "frame:title"))
         elif _named_person(span, before, words.person_nouns):
             votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:person_noun"))
+        elif not product_shaped and (  # "QuickBooks and I are not friends" speaks of an app
+            beside_a_person(span) or someones(span, words.person_nouns)
+        ):
+            votes.append(TypeVote(EntityLabel.PERSON, weights.person_noun, "frame:a_person"))
         votes += self._known_place(_frame_votes(span, words, weights), span.text)
         gazetteers = self.gazetteers
         votes += english_frame_votes(
