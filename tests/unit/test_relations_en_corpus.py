@@ -505,6 +505,51 @@ CASES += [
     ("Petra is great. I'm her cousin", {"Petra": PERSON}, ("Petra", "FAMILY_OF", "Ann")),
 ]
 
+# Probes of the thirtieth session: stays, origins, drop-outs, roles "with" an employer.
+CASES += [
+    (
+        "Wren's been at Kestrel Bank since she graduated",
+        {"Wren": PERSON, "Kestrel_Bank": ORG},
+        ("Wren", "WORKS_AT", "Kestrel Bank"),
+    ),  # a stay since a time is a job, no visit
+    (
+        "Odile grew up in Tromso but lives in Ghent now",
+        {"Odile": PERSON, "Tromso": PLACE, "Ghent": PLACE},
+        ("Odile", "LIVES_IN", "Tromso"),
+    ),
+    ("I was raised in Tolland", {"Tolland": PLACE}, ("Ann", "LIVES_IN", "Tolland")),
+    (
+        "Bram dropped out of Northvale Uni after a year",
+        {"Bram": PERSON, "Northvale_Uni": ORG},
+        ("Bram", "STUDIES_AT", "Northvale Uni"),
+    ),
+    (
+        "Pia is a nurse practitioner with Tandem Health",
+        {"Pia": PERSON, "Tandem_Health": ORG},
+        ("Pia", "WORKS_AT", "Tandem Health"),
+    ),
+    (
+        "Felix is the guy behind Larkspur Coffee",
+        {"Felix": PERSON, "Larkspur_Coffee": ORG},
+        ("Felix", "CREATED", "Larkspur Coffee"),
+    ),
+    (
+        "my first day at Kestrel Bank was a blur",
+        {"Kestrel_Bank": ORG},
+        ("Ann", "WORKS_AT", "Kestrel Bank"),
+    ),
+    (
+        "Wexley Studios, based in Hobart, makes board games",
+        {"Wexley_Studios": ORG, "Hobart": PLACE},
+        ("Wexley Studios", "LOCATED_IN", "Hobart"),
+    ),
+    (
+        "we ate at Crumbs, this tiny place in Leith",
+        {"Crumbs": ORG, "Leith": PLACE},
+        ("Crumbs", "LOCATED_IN", "Leith"),
+    ),
+]
+
 NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("Bex, over in Hobart, says hi", {"Bex": PERSON, "Hobart": PLACE}),
     ("I'd kill for a week in Lisbon", {"Lisbon": PLACE}),
@@ -544,6 +589,8 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("Wren's mom works at Tandem Health", {"Wren": PERSON, "Tandem_Health": ORG}),
     ("Wren's boss is a partner at Kestrel Bank", {"Wren": PERSON, "Kestrel_Bank": ORG}),
     ("Wren's dad owns a Vespa", {"Wren": PERSON, "Vespa": PRODUCT}),
+    ("I got an offer from Kestrel Bank today", {"Kestrel_Bank": ORG}),  # no visit
+    ("Pia is a teacher with Bram's patience", {"Pia": PERSON, "Bram": PERSON}),
 ]
 
 
@@ -652,3 +699,17 @@ def test_a_team_that_switched_tools_works_at_neither(
     text = "our team switched from Teams to Zulip"
     found = find_en(finder, english, text, Teams=PRODUCT, Zulip=PRODUCT)
     assert ("Ann", "USES", "Zulip") in found and not any(k == "WORKS_AT" for _, k, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("Wexley Studios, based in Hobart, makes games", "Hobart"),  # the studio's base
+        ("we ate at Crumbs, this tiny place in Leith", "Leith"),  # described, no one's home
+    ],
+)
+def test_a_place_said_of_a_name_is_no_home_of_the_speaker(
+    finder: RelationExtractor, english: Language, text: str, place: str
+) -> None:
+    found = find_en(finder, english, text, **{place: PLACE})
+    assert not any(relation[:2] == ("Ann", "LIVES_IN") for relation in found), found

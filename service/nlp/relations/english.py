@@ -241,6 +241,8 @@ def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     if row.past_only and not happened(token):
         return
+    if row.intransitive and any(c.dep_ == "dobj" for c in token.children):
+        return
     hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
     hosts += [c for c in token.children if c.dep_ == "prep" and c.lower_ in PARTICLES]
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
@@ -340,6 +342,10 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     if row.past_only and not happened(token):  # "our trip to X next month"
         return
+    if row.objects and not any(c.lower_ in row.objects for c in token.children):
+        return  # "my first day at X" needs its "first"
+    if row.type is RelationType.LIVES_IN and token.dep_ == "appos":
+        return  # "Lupa, this tiny place in X": the name's whereabouts, no one's home
     hosts = [token]
     if token.dep_ == "dobj":  # "I'll bring my team from X"
         hosts.append(token.head)
@@ -415,9 +421,12 @@ def _a_stay(kind: RelationType, verb: Token, target: Endpoint) -> RelationType |
 
 
 def _lasting(verb: Token) -> bool:
-    """A duration said of the verb: "for two years", "since 2019", "how long"."""
+    """A duration said of the verb: "for two years", "since 2019", "since he graduated",
+    "how long"."""
     for child in verb.children:
         if child.lower_ == "since":
+            return True
+        if child.dep_ == "advcl" and any(m.lower_ == "since" for m in child.children):
             return True
         if child.lower_ == "for" and any(
             o.lemma_.lower() in DURATION_NOUNS for o in child.children

@@ -83,9 +83,13 @@ def home(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     ):  # "I'm based in X", "based out of X"
         hosts = [token, *(c for c in token.children if c.lower_ == "out")]
         places = [o for h in hosts for o in prep_objects(h, ("in", "of"), depth=0)]
-        subjects = [endpoint(fact, s) for s in clause_subjects(token)]
-        people = [s for s in subjects if s is not None and s.label is EntityLabel.PERSON]
-        people = people or ([fact.speaker] if not subjects else [])
+        if token.dep_ == "acl":  # "Kestrel, (a studio) based in X": the name described
+            described = token.head.head if token.head.dep_ == "appos" else token.head
+            people = [endpoint(fact, described)]
+        else:
+            subjects = [endpoint(fact, s) for s in clause_subjects(token)]
+            people = [s for s in subjects if s is not None and s.label is EntityLabel.PERSON]
+            people = people or ([fact.speaker] if not subjects else [])
     elif word == "based" and token.dep_ == "amod":  # "I'm Sudbury-based"
         places = [c for c in token.children if c.dep_ in {"npadvmod", "compound"}]
         people = [endpoint(fact, s) for s in clause_subjects(token.head)]

@@ -106,6 +106,8 @@ def role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "Maya Okafor, the Lanterns' drummer", "Denise, the Riverside coach", "their partner X"."""
     if not matches(row, token) or token.pos_ not in {"NOUN", "PROPN"}:
         return
+    if token.dep_ == "compound" and token.head.pos_ == "NOUN":
+        token = token.head  # "a nurse practitioner with Kaiser": the role is the whole noun
     name = name_beside(token)
     holder = endpoint(fact, name) if name is not None else None
     if holder is None and token.dep_ == "attr" and speaker_by_default(token.head):
@@ -119,9 +121,16 @@ def role(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     holder = Endpoint(holder.name, EntityLabel.PERSON, holder.start, holder.end)
     orgs = [c for c in token.children if _names_owner(c)]
     orgs += prep_objects(token, ("at", "of", "for"), depth=0)
+    # "an engineer with Google": with an organisation, not with a beard or a friend
+    orgs += [o for o in prep_objects(token, ("with",), depth=0) if _an_organisation(fact, o)]
     for target in targets(fact, row, orgs):
         if target.start is not None:
             yield holder, target
+
+
+def _an_organisation(fact: FactContext, token: Token) -> bool:
+    mention = fact.covering(token)
+    return mention is not None and mention.voted_label is EntityLabel.ORG
 
 
 def _names_owner(child: Token) -> bool:

@@ -248,7 +248,8 @@ class RelationRow(BaseModel):
     trigger: tuple[str, ...] = ()  # lemmas (lower case) of the verb or noun that carries it
     preps: tuple[str, ...] = ()  # prepositions that introduce the target
     # OBJECT_PREP: the object's lemmas ("phd"); THING_IN: attribute nouns ("block");
-    # VERB_PREP: the lemmas the prepositional object must have ("club", "office")
+    # VERB_PREP: the lemmas the prepositional object must have ("club", "office");
+    # NOUN_PREP: a word the trigger noun must govern ("first" of "my first day at X")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
     source_labels: tuple[EntityLabel, ...] = ()  # DESCRIBED: when set, the source must have one
@@ -261,6 +262,8 @@ class RelationRow(BaseModel):
     # English: the trigger says the relation only in this row's phrase ("go way back",
     # "stopped by"), so it gives the learned reader no word class (english_pairs.py).
     idiom: bool = False
+    # VERB_PREP: a direct object undoes it ("got back from X", not "got an offer from X")
+    intransitive: bool = False
     regex: str | None = None
     person_type: RelationType | None = None  # the type when the source is a person (X在Y)
     place_type: RelationType | None = None  # the type when the target is a place (我们+湘潭)
