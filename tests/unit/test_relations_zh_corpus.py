@@ -305,3 +305,43 @@ def test_opening_a_shop_is_no_visit(entities: EntityExtractor, finder: RelationE
     """在X开了家店: 开 opens a business here, not an event held (音乐节在X开)."""
     found = find_zh(entities, finder, "老郑在顺德开了家鱼生店。")
     assert not any(kind == "VISITED" for _, kind, _ in found), found
+
+
+def test_years_lived_somewhere_are_a_home_not_a_visit(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """在X住了/待了 + years: where one lives; a week there stays a visit."""
+    found = find_zh(entities, finder, "我在绵阳住了快十年了。")
+    assert ("王芳", "LIVES_IN", "绵阳") in found and ("王芳", "VISITED", "绵阳") not in found
+    assert ("王芳", "VISITED", "丽水") in find_zh(entities, finder, "我在丽水待了一个礼拜。")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我爸退休前一直在星途物流上班。",  # a time clause said of 我爸, not of the speaker
+        "我婆婆住在绵阳。",  # 我 owns the kin noun: the learned reader's speaker is no subject
+    ],
+)
+def test_no_relation_is_the_speakers(
+    entities: EntityExtractor, finder: RelationExtractor, text: str
+) -> None:
+    found = find_zh(entities, finder, text)
+    assert not any(s == SPEAKER for s, _, _ in found), found
+
+
+def test_a_tool_named_after_yong_is_the_tool(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """讨厌用X: X is the tool disliked, 用 no part of its name."""
+    assert {m.text for m in entities.extract("我特别讨厌用飞书。", "zh")} == {"飞书"}
+    assert ("王芳", "DISLIKES", "飞书") in find_zh(entities, finder, "我特别讨厌用飞书。")
+
+
+def test_a_club_named_with_jiao_is_an_organisation(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """一个读书会叫X: X is the club's name."""
+    mentions = entities.extract("我加入了一个读书会叫青螺。", "zh")
+    assert [(m.text, m.label.value) for m in mentions] == [("青螺", "ORG")]
+    assert ("王芳", "MEMBER_OF", "青螺") in find_zh(entities, finder, "我加入了一个读书会叫青螺。")

@@ -323,7 +323,7 @@ def _sources(
     if is_you(subject) or _yours(match):  # 你去年不是来过X嘛: the one addressed
         return [Endpoint(you, EntityLabel.PERSON)] if you else []
     if _TIME_CLAUSE.search(subject):
-        return None
+        return _before_time_clause(subject, offset, mentions)
     subject = _before_time_word(subject)  # 甜甜上个月考进了…: the subject is 甜甜
     named = any(m.start == offset and m.end == offset + len(subject) for m in mentions)
     if _time_prefix().fullmatch(subject) or _TIME.match(subject) or _time_word(subject):
@@ -339,6 +339,21 @@ def _sources(
         found += _subject(part, offset, text, mentions, speaker, people, context)
         offset += len(part) + 1
     return found
+
+
+def _before_time_clause(
+    subject: str, start: int, mentions: list[EntityMention]
+) -> list[Endpoint] | None:
+    """Who a time clause (毕业后, 退休前) is said of: a person named first (小雨毕业后), nobody
+    the graph can name after a bare kin noun (我爸退休前), or else the last subject."""
+    kin = kin_prefix().match(subject)
+    named = start + (kin.end() if kin else 0)
+    person = next(
+        (m for m in mentions if m.start == named and m.voted_label is EntityLabel.PERSON), None
+    )
+    if person is not None and person.end < start + len(subject):
+        return [mention_endpoint(person)]
+    return [] if kin else None
 
 
 def _subject_parts(subject: str) -> list[str]:

@@ -118,7 +118,16 @@ def _topic_named(text: str, target: Name, names: list[Name]) -> bool:
 def _owner_word(text: str, word: Name) -> bool:
     """我 before a kin or person noun (我弟弟在复旦读书): the owner of whom the clause is about,
     not its subject; the person may still be the speaker's kin (我弟弟张伟)."""
-    return text[word.end :].startswith(load_type_evidence().zh.person_nouns)
+    return text[word.end :].startswith(_person_nouns())
+
+
+@cache
+def _person_nouns() -> tuple[str, ...]:
+    """The type evidence's person nouns and the relation words' kin, friends and peers (婆婆,
+    死党, 同事)."""
+    classes = load_relation_words().classes
+    kin = (classes.get(c, ()) for c in ("KIN", "KIN_SHORT", "FRIEND", "PEER"))
+    return (*load_type_evidence().zh.person_nouns, *(w for words in kin for w in words))
 
 
 def _said(words: re.Pattern[str], kind: str, text: str, names: list[Name]) -> list[Name]:

@@ -98,10 +98,21 @@ class RelationExtractor:
 
 def _fitting(found: list[RelationMention]) -> list[RelationMention]:
     """Without the relations whose target is a person the text does not name (the speaker,
-    the listener, a pronoun's antecedent) where the type wants a thing: "Dev joined us" is no
-    membership of the speaker."""
+    the listener, a pronoun's antecedent) where the type wants a thing ("Dev joined us" is no
+    membership of the speaker), and without a visit where the fact says one lives."""
     ends = load_type_evidence().relation_endpoints
-    return [r for r in found if not _person_as_thing(r.target, ends.get(r.type.value))]
+    homes = {_ends(r) for r in found if r.type is RelationType.LIVES_IN}
+    return [
+        r
+        for r in found
+        if not _person_as_thing(r.target, ends.get(r.type.value))
+        # 在成都住了十年: where one lives is no visit of the same fact
+        and not (r.type is RelationType.VISITED and _ends(r) in homes)
+    ]
+
+
+def _ends(relation: RelationMention) -> tuple[str, str]:
+    return relation.source.name.casefold(), relation.target.name.casefold()
 
 
 def _person_as_thing(
