@@ -34,6 +34,13 @@ def extractor() -> Extractor:
         ),
         ("云杉科技在哪儿？", "在滨江，离地铁站挺近。", ("云杉科技", "LOCATED_IN", "滨江")),
         ("你现在住哪儿？", "就在拱墅那边。", ("Ben", "LIVES_IN", "拱墅")),
+        # an adverb before the answer, growing up asked
+        (
+            "Where do you work these days?",
+            "Still at Ridgeway Bank.",
+            ("Ben", "WORKS_AT", "Ridgeway Bank"),
+        ),
+        ("Where did you grow up?", "Just outside Bellevue.", ("Ben", "LIVES_IN", "Bellevue")),
     ],
 )
 def test_a_place_answered_says_where(
@@ -76,3 +83,31 @@ def test_she_is_the_one_asked_about_when_ner_took_the_firm_for_a_person(
         ],
     )
     assert ("Paloma", "WORKS_AT", "Corvid Labs") in found, found
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # a name after "she" is no antecedent, whatever NER makes of it
+        (
+            [
+                ("Ana", "My sister Paloma lives in Tacoma."),
+                ("Ben", "Does she like it there?"),
+                ("Ana", "She loves it, she works at Nike now."),
+            ],
+            ("Paloma", "WORKS_AT", "Nike"),
+        ),
+        # "he's teaching", which the tagger makes a noun
+        (
+            [
+                ("Ana", "What's Tobin up to these days?"),
+                ("Ben", "He's teaching at Ridgeway High now."),
+            ],
+            ("Tobin", "WORKS_AT", "Ridgeway High"),
+        ),
+    ],
+)
+def test_he_and_she_are_the_one_named_before(
+    extractor: Extractor, lines: list[tuple[str, str]], expected: Triple
+) -> None:
+    assert expected in relations(extractor, lines)

@@ -49,3 +49,30 @@ def test_the_answerer_is_kin_or_friend_of_whom_was_asked_about(
 )
 def test_no_answer_of_ones_own_kin_or_friend(said: list[tuple[str, str]], lang: str) -> None:
     assert _answers(said, lang) == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("How's your brother doing?", "Tobin's good, he just started at a bank.", "FAMILY_OF"),
+        ("how is your mom", "Oh, Tobin is fine, thanks.", "FAMILY_OF"),
+        ("What's your roommate up to?", "Tobin just moved out actually.", "FRIEND_OF"),
+    ],
+)
+def test_kin_asked_after_is_the_name_that_answers(
+    question: str, answer: str, expected: str
+) -> None:
+    assert _answers([("Bram", question), ("Ione", answer)]) == [None, ("Ione", expected, "Tobin")]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("How's your brother doing?", "Everything is fine."),  # no name
+        ("How's your brother and his wife?", "Tobin is good."),  # which one?
+        ("How's your brother?", "Honestly no idea, Tobin might know."),  # not said of
+        ("How's Tobin?", "Tobin is good."),  # no kin asked after
+    ],
+)
+def test_no_kin_without_a_name_said_of_first(question: str, answer: str) -> None:
+    assert _answers([("Bram", question), ("Ione", answer)]) == [None, None]

@@ -348,12 +348,13 @@ def _resolve_person(fact: FactContext, token: Token) -> Endpoint | None:
 
 
 def _names_someone(fact: FactContext, token: Token, skip: set[str]) -> bool:
-    """A person mention other than the speaker or the addressed, or a proper-noun subject
-    ("Ysolde said she …", whatever label NER gave Ysolde)."""
-    # The voted label: "She started at Corvid Labs", where NER took the firm for a person.
+    """A person mention before the pronoun other than the speaker or the addressed, or a
+    proper-noun subject ("Ysolde said she …", whatever label NER gave Ysolde). A name after it
+    is no antecedent: "she works at Nike now", whatever NER makes of Nike."""
+    # The voted label: "He's great, Corvid Labs hired him", NER taking the firm for a person.
     if any(
         m.voted_label in {EntityLabel.PERSON, EntityLabel.OTHER} and m.text.casefold() not in skip
-        for m in fact.mentions
+        for m in fact.before(token)
     ):
         return True
     end = fact.base + len(fact.text)

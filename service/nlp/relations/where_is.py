@@ -5,8 +5,9 @@ A line that asks where a named thing or person is (or where "you" live), answere
 line of another speaker that opens with a place it names, says where: a thing is LOCATED_IN the
 place, a person LIVES_IN it (the one who answers, for "you"). Asked where one works or studies
 ("where does Tobin work?", 晓燕在哪上班？), an organisation answers: WORKS_AT, STUDIES_AT.
-The answer must open with the place, after at most a yes-word, a pronoun and "is", and a
-preposition ("It's out in Tacoma", "Tacoma, near the port", 在滨江, 就在滨江那边): an answer
+The answer must open with the place, after at most a yes-word, an adverb ("still", "just"), a
+pronoun and "is", and a preposition ("It's out in Tacoma", "Tacoma, near the port", "Still at
+Pfizer", 在滨江, 就在滨江那边): an answer
 that talks of something else first says nothing of where.
 """
 
@@ -58,12 +59,16 @@ def _patterns(lang: str) -> _Patterns:
         asked = (
             r"\bwhere(?:'s|’s|\s+is|\s+are|\s+was|\s+does|\s+do|\s+did)\s+"
             r"(?:the\s+)?(?P<name>[^?.!,]+?)\s*(?:(?P<verb>work|study|go to school|teach)\b"
-            r"|based|located|live|living|now|these days|\?|$)"
+            r"|based|located|live|living|grow up|grew up|now|these days|\?|$)"
         )
         yes = r"(?:yes|yeah|yep|yup|oh|um|uh|so)\W+"
+        adverb = r"(?:(?:still|just|now|currently|mostly|probably)\s+)"
         pronoun = r"(?:(?:it|they|he|she|we|i)(?:'s|’s|'re|’re|'m|’m|\s+is|\s+are|\s+am)\s+)"
         place = r"(?:(?:based|located|living|now)\s+)?(?:(?:out|over|up|down|right)\s+)?"
-        opener = rf"^\W*(?:{yes})?{pronoun}?{place}(?:in|at|near|by|outside)?\s*(?:the\s+)?"
+        opener = (
+            rf"^\W*(?:{yes})?{adverb}?{pronoun}?{adverb}?{place}"
+            r"(?:in|at|near|by|outside)?\s*(?:the\s+)?"
+        )
         return _Patterns(re.compile(asked, re.I), re.compile(opener, re.I))
     asked = (
         r"(?P<name>\S+?)(?:现在|目前|到底)?(?:住在|住|在)(?:哪儿|哪里|哪|什么地方)"

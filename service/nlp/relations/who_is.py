@@ -4,6 +4,9 @@ The speaker who answers with a kin or friend noun of their own ("my", 我) is th
 or friend. The nouns are the relation table's: the triggers of the en_kin and en_friend rows,
 the KIN, KIN_SHORT and FRIEND classes of zh_relation_words.json. "His friend", 他同学 are left
 alone: whose friend, a line cannot tell.
+
+The other way round, in English: asked after "your brother" ("How's your brother doing?"), an
+answer that opens with a name said of ("Marco's good, …") names the brother.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ class _Patterns:
     question: re.Pattern[str]
     answer: re.Pattern[str]
     types: dict[str, RelationType]  # each noun's relation
+    # "How's your brother?" / "Marco's good": the kin asked after, the name that answers
+    asked_after: re.Pattern[str] | None = None
+    named: re.Pattern[str] | None = None
 
 
 @cache
@@ -46,7 +52,20 @@ def _patterns(lang: str) -> _Patterns:
         opener = r"(?:oh|well|um|uh|that's|that’s|he's|he’s|she's|she’s|that\s+is)"
         answer = rf"^\W*(?:{opener}\W+){{0,2}}(?:my|our)\s+(?:\w+\s+){{0,2}}?"
         answer += rf"(?P<noun>{_alternatives(types)})(?!['’-])\b"
-        return _Patterns(re.compile(question, re.I), re.compile(answer, re.I), types)
+        after = r"\b(?:how(?:'s|’s|\s+is|\s+are|\s+was)|what(?:'s|’s|\s+is)|is|has)\s+your\s+"
+        after += rf"(?:\w+\s+)?(?P<noun>{_alternatives(types)})\b(?![^?]*\band\b)"
+        # The name opens the answer and is said of: "Marco's good", "Marco just started …"
+        named = (
+            r"^\W*(?:(?i:oh|well|yeah|haha|lol)\W+){0,2}(?P<name>[A-Z][a-z-]+(?:\s[A-Z][a-z-]+)?)"
+        )
+        named += r"(?:'s|’s|\s+(?:is|was|has|just|finally|still|got|started|moved))\b"
+        return _Patterns(
+            re.compile(question, re.I),
+            re.compile(answer, re.I),
+            types,
+            re.compile(after, re.I),
+            re.compile(named),
+        )
     classes = relation_words().classes
     types = {w: RelationType.FAMILY_OF for c in ("KIN", "KIN_SHORT") for w in classes.get(c, ())}
     types |= {w: RelationType.FRIEND_OF for w in classes.get("FRIEND", ())}
@@ -76,7 +95,9 @@ def _answer(before: MessageIn, message: MessageIn, lang: str) -> RelationMention
     patterns = _patterns(lang)
     asked = patterns.question.search(before.content)
     said = patterns.answer.match(message.content)
-    if asked is None or said is None or asked.group("name") == message.speaker:
+    if asked is None or said is None:
+        return _kin_asked_after(patterns, before, message)
+    if asked.group("name") == message.speaker:
         return None
     noun = said.group("noun")
     relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
@@ -90,3 +111,32 @@ def _answer(before: MessageIn, message: MessageIn, lang: str) -> RelationMention
         CONFIDENCE,
         noun,
     )
+
+
+def _kin_asked_after(
+    patterns: _Patterns, before: MessageIn, message: MessageIn
+) -> RelationMention | None:
+    """ "How's your brother doing?" / "Marco's good, he just started at X": Marco is the
+    answering speaker's brother."""
+    if patterns.asked_after is None or patterns.named is None:
+        return None
+    asked = patterns.asked_after.search(before.content)
+    said = patterns.named.match(message.content)
+    if asked is None or said is None:
+        return None
+    name, noun = said.group("name"), asked.group("noun")
+    relation_type = patterns.types.get(noun.lower())
+    if relation_type is None or name in {message.speaker, before.speaker} or name in _NOT_NAMES:
+        return None
+    return RelationMention(
+        relation_type,
+        Endpoint(message.speaker or "", EntityLabel.PERSON),
+        Endpoint(name, EntityLabel.PERSON),
+        EXTRACTOR,
+        CONFIDENCE,
+        noun,
+    )
+
+
+# Capitalised words that open an answer and name no one.
+_NOT_NAMES = frozenset({"He", "She", "They", "It", "That", "This", "Everything", "All", "Life"})
