@@ -548,6 +548,12 @@ CASES += [
         {"Crumbs": ORG, "Leith": PLACE},
         ("Crumbs", "LOCATED_IN", "Leith"),
     ),
+    ("Notewise is a lifesaver", {"Notewise": PRODUCT}, ("Ann", "LIKES", "Notewise")),
+    (
+        "the Harbour Choir let me in last spring",
+        {"Harbour_Choir": ORG},
+        ("Ann", "MEMBER_OF", "Harbour Choir"),
+    ),
 ]
 
 NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [

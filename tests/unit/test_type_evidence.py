@@ -100,6 +100,7 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Me and Ama went to Lisbon in May.", "Ama", "PERSON frame:a_person"),
         ("Ama is Kwame's daughter.", "Ama", "PERSON frame:a_person"),
         ("Ama is my cousin.", "Ama", "PERSON frame:a_person"),
+        ("My go-to editor is Quillo.", "Quillo", "PRODUCT frame:is_a_editor"),  # kind first
     ],
 )
 def test_english_context_votes(

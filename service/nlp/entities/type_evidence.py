@@ -310,8 +310,10 @@ def _kind_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeV
     hired me" (an employer), "Paystack's HQ" (a part of an organisation)."""
     root = span.root
     head = root.head
-    if root.dep_ == "nsubj" and head.lemma_ == "be":
-        kinds = [c for c in head.children if c.dep_ in {"attr", "acomp"} and c.pos_ == "NOUN"]
+    if root.dep_ in {"nsubj", "attr"} and head.lemma_ == "be":
+        # "Runna is the best app"; the other way round, "my go-to editor is Neovim"
+        partner = {"attr", "acomp"} if root.dep_ == "nsubj" else {"nsubj"}
+        kinds = [c for c in head.children if c.dep_ in partner and c.pos_ == "NOUN"]
         for noun in kinds:
             for label, nouns in words.kind_nouns.items():
                 if noun.lemma_.lower() in nouns:

@@ -40,6 +40,13 @@ def trigger_forms(token: Token) -> tuple[str, ...]:
         token.tag_ in {"VBD", "VBN"} and word.endswith("ed")
     ):
         return (*forms, word[:-1], word[:-2])
+    if (
+        token.pos_ == "NOUN"
+        and word.endswith("ing")
+        and any(c.dep_ == "aux" for c in token.children)
+    ):
+        stem = word[:-3]  # "he's teaching at X", tagged a noun: teach, live (livE), run (runN)
+        return (*forms, stem, stem + "e", stem[:-1])
     return forms
 
 
@@ -49,7 +56,19 @@ def employer_subject(fact: FactContext, row: RelationRow, token: Token) -> Pairs
     lemma = token.lemma_.lower()
     if lemma not in row.trigger or token.pos_ != "VERB" or not asserted(token):
         return
-    particles = {c.lower_ for c in token.children if c.dep_ == "prt"}
+    objects = {c.i for c in token.children if c.dep_ == "dobj"}
+    # "let me in last spring": the parser may hang the particle as a preposition of a time;
+    # "took me on a tour" is no particle.
+    particles = {
+        c.lower_
+        for c in token.children
+        if c.dep_ == "prt"
+        or (
+            c.dep_ in {"prep", "advmod"}
+            and c.i - 1 in objects
+            and all(g.ent_type_ in {"DATE", "TIME"} for g in c.children if g.dep_ == "pobj")
+        )
+    }
     if row.preps and particles.isdisjoint(row.preps):
         return
     if any(c.dep_ == "nsubjpass" for c in token.children):
@@ -254,9 +273,10 @@ def mine(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
 
 def verdict(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "Teams is the worst", "honestly Siri is useless", "Kestrel is the best bank": the
-    speaker's judgement of a named thing, from an adjective of the row after "be". Only a
-    clause of the speaker's own (not "Jo says X is great") and not a question or a denial."""
-    if not matches(row, token) or token.pos_ != "ADJ":
+    speaker's judgement of a named thing, from an adjective or a noun ("a lifesaver") of the
+    row after "be". Only a clause of the speaker's own (not "Jo says X is great") and not a
+    question or a denial."""
+    if not matches(row, token) or token.pos_ not in {"ADJ", "NOUN"}:
         return
     host = token.head if token.dep_ == "amod" and token.head.dep_ == "attr" else token
     verb = host.head
