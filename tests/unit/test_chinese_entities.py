@@ -289,3 +289,12 @@ def test_a_measure_word_does_not_open_a_name(finder: ChineseEntityFinder) -> Non
 @pytest.mark.parametrize("text", ["瓷厂遗址在宜兴城东，离车站不远", "我家在市区，她家在郊区那一带"])
 def test_where_in_a_place_is_no_place(finder: ChineseEntityFinder, text: str) -> None:
     assert not {"城东", "市区", "郊区", "一带"} & set(found(finder, text))
+
+
+def test_a_group_is_not_joined_to_a_name_over_shi_or_a_common_noun(
+    finder: ChineseEntityFinder,
+) -> None:
+    """陈晨是学校合唱团的: 是 is no group's doing, and 学校 says whose choir, names none."""
+    names = found(finder, "陈晨是学校合唱团的。")
+    assert names == {"陈晨": EntityLabel.PERSON}, names
+    assert found(finder, "我参加了山城夜跑团。") == {"山城夜跑团": EntityLabel.ORG}

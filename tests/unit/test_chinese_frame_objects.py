@@ -257,6 +257,8 @@ def test_a_doubled_adverb_is_no_name(finder: ChineseEntityFinder) -> None:
         ("我自己开了家花店，叫半夏花坊，生意还行。", "半夏花坊"),
         ("我们公司叫优品汇，做跨境电商。", "优品汇"),
         ("我在一家工作室上班，叫飞跃视觉。", "飞跃视觉"),  # a name after 叫, a verb first
+        ("我加入了一个读书会叫青螺。", "青螺"),  # a club
+        ("我加入了一个跑团叫夜跑侠。", "夜跑侠"),  # 夜, tagged a time, inside a given name
     ],
 )
 def test_what_a_shop_or_firm_is_called(

@@ -38,6 +38,7 @@ WORKS_AT: list[tuple[str, Triple]] = [
 ]
 LIVES_IN: list[tuple[str, Triple]] = [
     ("搬到绵阳三年了。", ("王芳", "LIVES_IN", "绵阳")),
+    ("我老家在四川绵阳。", ("王芳", "LIVES_IN", "绵阳")),  # the town, in its province
     ("我们湘潭这两天热死了🥵", ("王芳", "LIVES_IN", "湘潭")),
     ("咱们湘潭这两天又降温了", ("王芳", "LIVES_IN", "湘潭")),
     ("我现在住在常州，离公司挺近的。", ("王芳", "LIVES_IN", "常州")),

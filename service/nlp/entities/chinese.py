@@ -456,7 +456,7 @@ class ChineseEntityFinder:
             whole = len(head.word) == 3 or head.word in self._suffixes
             for first in (i, i - 1, i - 2) if whole else (i - 1, i - 2):
                 doing = tokens[first:i] if first > 0 else None
-                if doing is None or any(t.tag not in GROUP_DOINGS for t in doing):
+                if doing is None or any(_no_doing(t) for t in doing):
                     continue
                 if head.start - tokens[first].start > 3:
                     continue
@@ -675,6 +675,12 @@ def _after_a_measure(text: str, mention: EntityMention) -> bool:
     台 + the start of 大疆, not 台大 the university)."""
     opens = mention.text[:1] in MEASURE_CHARS and mention.extractor.startswith("jieba:")
     return opens and mention.start > 0 and text[mention.start - 1] in "了一两几这那每"
+
+
+def _no_doing(token: Token) -> bool:
+    """A word that says no group's doing: not a noun, verb or time word, or a function word
+    (陈晨是学校合唱团: 是 joins the name to its group)."""
+    return token.tag not in GROUP_DOINGS or any(char in FUNCTION_CHARS for char in token.word)
 
 
 def _clause_inside(words: str) -> bool:

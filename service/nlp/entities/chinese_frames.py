@@ -42,6 +42,7 @@ RARE_PLACE_FREQ = 50
 _NOT_IN_NAMES = re.compile(r"[我你您他她它咱的了着过吗呢吧啊]")
 _PUNCTUATION = re.compile(r"[，,。！？；;!?、：:…~～\s]")
 _OPENS_NO_NAME = re.compile(r"^[这那哪某每各另一二两三四五六七八九十几个]")
+_NAMED_MAY_HOLD = tuple(tag for tag in NEVER_INSIDE_NAMES if tag != "t")
 
 
 class ObjectShape(StrEnum):
@@ -264,7 +265,10 @@ class FrameObjects:
         form = casefold_name(surface)
         if form in self._lexicon.not_entities or surface in self._lexicon.generic_heads:
             return False
-        if any(w.tag.startswith(NEVER_INSIDE_NAMES) for w in inside):
+        # A name the text gives may hold a time character (叫夜跑侠, 叫春晓): jieba's tag
+        # of one character is no time word there.
+        never = _NAMED_MAY_HOLD if frame_named else NEVER_INSIDE_NAMES
+        if any(w.tag.startswith(never) for w in inside):
             return False
         if any(w.word in self._lexicon.generic_heads for w in inside[:-1]):
             return False  # 新公司, 游戏公司: a kind, not a name

@@ -529,6 +529,16 @@ def _mention_inside(
     return max(inside, key=lambda m: m.end - m.start) if inside else None
 
 
+def _innermost_place(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
+    """The last of two or more places that fill the group (江西赣州: 赣州, in 江西)."""
+    places = sorted(
+        (m for m in mentions if start <= m.start and m.end <= end), key=lambda m: m.start
+    )
+    if len(places) < 2 or any(m.label is not EntityLabel.PLACE for m in places):
+        return None
+    return places[-1] if places[-1].end == end else None
+
+
 def _mention_going_on(mentions: list[EntityMention], start: int, end: int) -> EntityMention | None:
     """A mention that starts with the group and runs a character or two past it: the shortest
     group stopped where the row's right context matched inside the name (用随手记: 随手 + 记)."""
@@ -625,8 +635,10 @@ def _target(
     surface, start, end = trimmed
     if row.target_mention and not _names(mentions, start, end):
         return None
-    inside = _mention_around(mentions, start) or _mention_inside(
-        mentions, start, end, at_start=not row.target_mention
+    inside = (
+        _innermost_place(mentions, start, end)
+        or _mention_around(mentions, start)
+        or _mention_inside(mentions, start, end, at_start=not row.target_mention)
     )
     inside = (
         inside
