@@ -68,6 +68,13 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
         ("王者荣耀", "PRODUCT", []),  # 王者 alone is a word of its own
         ("Uncle Ivo", "PERSON", ["ivo"]),  # a kin word or title is no first name
         ("Dr. Osei", "PERSON", ["osei"]),
+        # an event by its kind's clipped word
+        (
+            "Ridgeley Blues Festival",
+            "EVENT",
+            ["ridgeley blues", "rbf", "ridgeley blues fest", "blues fest"],
+        ),
+        ("Harbourside Conference", "EVENT", ["harbourside", "harbourside conf"]),
     ],
 )
 def test_short_forms(name: str, kind: str, expected: list[str]) -> None:

@@ -90,6 +90,7 @@ class ShortFormRules:
     org_abbreviations_zh: dict[str, str]  # 大学 -> 大: 浙江大学 is also 浙大
     org_two_char_short_zh: frozenset[str]  # 阿里巴巴集团 is also 阿里
     place_suffixes_zh: tuple[str, ...]  # 杭州市 is also 杭州
+    event_abbreviations_en: dict[str, str]  # festival -> fest: W.C. Handy Festival, Handy Fest
     event_abbreviations_zh: dict[str, str]  # 马拉松 -> 马: 厦门马拉松 is also 厦马
     org_infixes_zh: tuple[str, ...]  # 大学附属: 江城大学附属医院 is also 江城医院
     person_titles_zh: tuple[str, ...]  # 周敏 is also 周老师
@@ -128,6 +129,7 @@ def short_form_rules(path: Path = SHORT_FORMS_PATH) -> ShortFormRules:
         org_abbreviations_zh=dict(raw["org_abbreviations_zh"]),
         org_two_char_short_zh=frozenset(raw["org_two_char_short_zh"]),
         place_suffixes_zh=_longest_first(raw["place_suffixes_zh"]),
+        event_abbreviations_en=dict(raw.get("event_abbreviations_en", {})),
         event_abbreviations_zh=dict(raw.get("event_abbreviations_zh", {})),
         org_infixes_zh=_longest_first(raw.get("org_infixes_zh", [])),
         person_titles_zh=tuple(read_lines(TITLES_PATH)),
@@ -169,8 +171,23 @@ def _derive_short_forms(name: str, entity_type: str) -> list[str]:
             :1
         ]
     forms = _organisation_short_forms(words, rules)
+    if entity_type == "EVENT":
+        forms += _clipped_event_kind(words, rules)
     if display_name(name).lower().startswith("the ") and len(words) >= 2:
         forms.append(words[-1])  # The Paper Lanterns -> lanterns, as bands and teams are called
+    return forms
+
+
+def _clipped_event_kind(words: list[str], rules: ShortFormRules) -> list[str]:
+    """An event by its kind's clipped word after the rest of its name or its last word
+    (W.C. Handy Festival -> w.c. handy fest, handy fest)."""
+    clipped = rules.event_abbreviations_en.get(words[-1])
+    stem = words[:-1]
+    if clipped is None or not stem:
+        return []
+    forms = [" ".join([*stem, clipped])]
+    if len(stem) > 1 and len(stem[-1]) >= rules.min_short_chars_en:
+        forms.append(f"{stem[-1]} {clipped}")
     return forms
 
 
