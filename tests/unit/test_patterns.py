@@ -260,6 +260,12 @@ def test_a_hobby_word_inside_a_capitalised_name_is_part_of_it(extractor: EntityE
     assert ("Running", "CONCEPT") not in names
 
 
+def test_no_name_holds_a_lower_case_verb(extractor: EntityExtractor) -> None:
+    doc = extractor.english("Wren loves Arsenal.")
+    doc.ents = [Span(doc, 0, 3, label="ORG")]  # NER's one name over the verb
+    assert [m.text for m in extractor.extract_doc(doc)] == ["Wren", "Arsenal"]
+
+
 def test_lower_case_go_and_a_person_called_ruby_are_not_tools(extractor: EntityExtractor) -> None:
     mentions = extractor.extract("Ruby said we should go. Go home now.", "en")
     assert all(m.label != EntityLabel.CONCEPT for m in mentions)

@@ -101,6 +101,7 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Ama is Kwame's daughter.", "Ama", "PERSON frame:a_person"),
         ("Ama is my cousin.", "Ama", "PERSON frame:a_person"),
         ("My go-to editor is Quillo.", "Quillo", "PRODUCT frame:is_a_editor"),  # kind first
+        ("Ama interned at Brightwave last summer.", "Ama", "PERSON frame:person_verb"),
     ],
 )
 def test_english_context_votes(
@@ -136,6 +137,7 @@ def test_a_person_after_a_possessive_is_owned_by_nobody(
         ("FlowDesk and I are not friends.", "FlowDesk", "frame:a_person"),  # an app's shape
         ("Lisbon and Porto are lovely.", "Lisbon", "frame:a_person"),
         ("Lisbon is my favourite city.", "Lisbon", "frame:a_person"),
+        ("Quillo says my streak is over.", "Quillo", "frame:person_verb"),  # apps say things
     ],
 )
 def test_a_frame_does_not_fire_beside_its_look_alike(

@@ -19,6 +19,8 @@ The stop list (nlp_models/stop_entities.txt) is the data; these are the rules ar
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Span, Token
@@ -63,6 +65,12 @@ class JunkFilter:
         ends = _range_ends(trimmed)
         if ends is not None:  # "switched from Slack to Teams": NER's one span names two
             return [p for p in (self._trim(p) for p in ends) if p is not None]
+        verbs = [t.i for t in trimmed if t.pos_ == "VERB" and t.text.islower()]
+        if verbs:  # "Felix loves Arsenal" as one name: no name holds a lower-case verb
+            cuts = [trimmed.start - 1, *verbs, trimmed.end]
+            pieces = [trimmed.doc[a + 1 : b] for a, b in pairwise(cuts)]
+            named = [p for p in pieces if len(p) and p[0].text[:1].isupper()]
+            return [p for p in (self._trim(p) for p in named) if p is not None]
         if label not in _SPLIT_LABELS:
             return [trimmed]
         parts: list[Span] = []
