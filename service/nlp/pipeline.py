@@ -58,7 +58,7 @@ from service.nlp.relations.vocatives import (
     kin_relations,
     shared_parents,
 )
-from service.nlp.relations.where_is import Said, where_answered
+from service.nlp.relations.where_is import Said, asked_of_another, where_answered
 from service.nlp.relations.who_is import answered
 from service.nlp.time.calendar import TimeTag
 from service.nlp.time.tags import find_time_tags
@@ -219,6 +219,8 @@ class Extractor:
                 if where is not None:
                     done = [_answering(done[0], where, message.speaker), *done[1:]]
                     done = _with_relations(done, 0, [where])
+                elif asked_of_another(asked, done[0].lang):  # 你女儿在哪上学？在实验小学
+                    done = [_not_the_speakers(done[0], message.speaker), *done[1:]]
             if previous is not None and done:  # "Is Tobin still at X?" "Yep."
                 said_then = said_at[len(completed) - 1]
                 confirmed = self._confirmed(previous, message, gazetteer, speakers, said_then)
@@ -290,7 +292,7 @@ class Extractor:
         lang = detect_lang(question.content)
         if not answer.speaker or answer.speaker == question.speaker:
             return []
-        if not says_yes(answer.content, detect_lang(answer.content)):
+        if not says_yes(answer.content, detect_lang(answer.content), question.content):
             return []
         found: list[RelationMention] = []
         context = Conversation(answers=answer.speaker, you=answer.speaker)
@@ -511,6 +513,17 @@ def _answering(fact: Fact, answer: RelationMention, speaker: str | None) -> Fact
             and r.source.name == speaker != answer.source.name
             and r.target.name == answer.target.name
         )
+    ]
+    return replace(fact, relations=kept)
+
+
+def _not_the_speakers(fact: Fact, speaker: str | None) -> Fact:
+    """The answer's first fact without the learned readings that give its speaker what the
+    question asked of someone the graph cannot name (你女儿在哪上学？/ 在实验小学)."""
+    kept = [
+        r
+        for r in fact.relations
+        if not (r.extractor.startswith("learned:") and r.source.name == speaker)
     ]
     return replace(fact, relations=kept)
 

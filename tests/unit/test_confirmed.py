@@ -95,3 +95,18 @@ def test_a_question_not_put_to_the_answerer_gives_them_nothing(extractor: Extrac
     """工作室是在X吗？ asks of a studio, not of whoever answers: no home for the answerer."""
     found = relations(extractor, [("Ana", "工作室是在桃花坞吗？我路过过"), ("Ben", "对，就在里面")])
     assert not any(source == "Ben" for source, _, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "yes"),
+    [
+        ("你去过敦煌吗？", "去过，前年去的。", True),  # the verb said again
+        ("你还在星途物流吗？", "在啊", True),
+        ("你去过敦煌吗？", "没去过。", False),
+        ("你去过敦煌吗？", "前年去的", False),  # no verb of the question opens it
+    ],
+)
+def test_a_chinese_answer_says_yes_by_saying_the_verb_again(
+    question: str, answer: str, yes: bool
+) -> None:
+    assert says_yes(answer, "zh", question) is yes

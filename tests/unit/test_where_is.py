@@ -41,6 +41,8 @@ def extractor() -> Extractor:
             ("Ben", "WORKS_AT", "Ridgeway Bank"),
         ),
         ("Where did you grow up?", "Just outside Bellevue.", ("Ben", "LIVES_IN", "Bellevue")),
+        ("你现在在哪上班呀？", "还在星途物流呢。", ("Ben", "WORKS_AT", "星途物流")),
+        ("你老家是哪里的？", "四川绵阳。", ("Ben", "LIVES_IN", "绵阳")),  # the town
     ],
 )
 def test_a_place_answered_says_where(
@@ -111,3 +113,16 @@ def test_he_and_she_are_the_one_named_before(
     extractor: Extractor, lines: list[tuple[str, str]], expected: Triple
 ) -> None:
     assert expected in relations(extractor, lines)
+
+
+def test_a_question_of_someone_unnamed_gives_the_answerer_nothing(extractor: Extractor) -> None:
+    """你女儿在哪上学？/ 在实验小学: the daughter's school, not the one who answers."""
+    found = relations(extractor, [("Ana", "你女儿在哪上学？"), ("Ben", "在青禾实验小学，三年级。")])
+    assert not any(source == "Ben" for source, _, _ in found), found
+
+
+def test_a_name_opening_the_line_is_the_subject_of_its_later_clauses(extractor: Extractor) -> None:
+    """王磊挺好的，刚跳槽去了X: 王磊's job, not the speaker's, and no visit."""
+    found = relations(extractor, [("Ben", "王磊挺好的，刚跳槽去了星途物流。")])
+    assert ("王磊", "WORKS_AT", "星途物流") in found
+    assert not any(s == "Ben" or kind == "VISITED" for s, kind, _ in found), found

@@ -76,3 +76,18 @@ def test_kin_asked_after_is_the_name_that_answers(
 )
 def test_no_kin_without_a_name_said_of_first(question: str, answer: str) -> None:
     assert _answers([("Bram", question), ("Ione", answer)]) == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("你哥最近怎么样？", ("王磊挺好的，刚跳槽去了京东。"), ("Ione", "FAMILY_OF", "王磊")),
+        ("你闺蜜最近在忙什么？", "小雨刚换了工作。", ("Ione", "FRIEND_OF", "小雨")),
+        ("你哥最近怎么样？", "最近挺忙的。", None),  # a time word, no name
+        ("你哥最近怎么样？", "他挺好的。", None),
+    ],
+)
+def test_chinese_kin_asked_after_is_the_name_that_answers(
+    question: str, answer: str, expected: tuple[str, str, str] | None
+) -> None:
+    assert _answers([("Bram", question), ("Ione", answer)], "zh") == [None, expected]

@@ -92,6 +92,7 @@ _TIME_CLAUSE = re.compile(r"(?:以后|之后|以前|之前|(?<=[\u4e00-\u9fff])[
 _PERSON_SOURCE = frozenset(set(RelationType) - {RelationType.LOCATED_IN, RelationType.CREATED})
 _OPENS_WITH_I = compile_row_regex("^{B}{A}我(?!们)")
 _OPENING = compile_row_regex("^{B}{A}")
+_VOCATIVE_AFTER = re.compile(r"[，,！!～~：:]|$")
 _NAME_NEXT = re.compile(rf"(?![{NAME_STOPS}])[{CJK}]{{2,3}}?(?=[{NAME_STOPS}，,。！？\s]|$)")
 _NOT_IN_NAMES = re.compile(r"[了的在是吗呢吧着过不没]")
 _DEGREE_FIRST = re.compile(r"^(?:挺|很|太|蛮|怪|更|最|特别|非常|超级|比较|有点)")  # 挺忙: no name
@@ -134,8 +135,10 @@ class ChineseRelations:
         found: list[RelationMention] = []
         people: list[Endpoint] = []  # named in this fact as persons (kin, friends)
         me = speaker_endpoint(speaker)
-        # A fact that opens with 我 keeps 我 as the subject of clauses that have none.
-        last_sources: list[Endpoint] = [me] if me and _opens_with_i(text) else []
+        # A fact that opens with 我, or with someone's name (王磊挺好的，刚跳槽去了X), keeps
+        # them as the subject of clauses that have none.
+        opener = _opening_person(text, mentions)
+        last_sources: list[Endpoint] = [me] if me and _opens_with_i(text) else opener
         # A fact that opens with someone unnamed (我老公在X，…) is not the speaker's.
         unnamed_first = _opens_with_kin(text)
         for _, row, match in self._matches(text, mentions):
@@ -188,6 +191,16 @@ def _opens_with_i(text: str) -> bool:
     """Whether the fact opens with 我 as its subject: not 我们, not 我老公 (someone else)."""
     opening = _OPENS_WITH_I.match(text)
     return opening is not None and kin_prefix().match(text[opening.end() - 1 :]) is None
+
+
+def _opening_person(text: str, mentions: list[EntityMention]) -> list[Endpoint]:
+    """The person whose name opens the fact as its subject: not a vocative (王磊，你…)."""
+    opening = _OPENING.match(text)
+    at = opening.end() if opening else 0
+    for m in mentions:
+        if m.start == at and m.voted_label is EntityLabel.PERSON:
+            return [] if _VOCATIVE_AFTER.match(text, m.end) else [mention_endpoint(m)]
+    return []
 
 
 def _opens_with_kin(text: str) -> bool:

@@ -106,13 +106,19 @@ def _addressed(text: str, second: list[Name], target: Name) -> bool:
 
 
 def _topic_named(text: str, target: Name, names: list[Name]) -> bool:
-    """A name opens the target's clause (青禾陶舍就开在X, 孙浩在X读研): the clause is about
-    it, so no dropped 我 stands before the target."""
+    """A name opens the target's clause (青禾陶舍就开在X, 孙浩在X读研), or a person's the
+    fact (王磊挺好的，刚跳槽去了X): the clause is about them, so no dropped 我 stands before
+    the target."""
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, target.start)]
     opening = breaks[-1] if breaks else 0
     while opening < target.start and text[opening].isspace():
         opening += 1
-    return any(n.start == opening and n.end <= target.start for n in names if n != target)
+    first = len(text) - len(text.lstrip())
+    return any(
+        n.end <= target.start and (n.start == opening or (n.start == first and n.kind == "PERSON"))
+        for n in names
+        if n != target
+    )
 
 
 def _owner_word(text: str, word: Name) -> bool:

@@ -3,7 +3,8 @@
 "Is Tobin still at Ridgeway?" / "Yep, six years now." — the question states nothing, but the
 answer confirms it. The pipeline reads the question again as a statement (``statements``) and
 gives its relations to the answer. A yes-word must open the answer ("yes", "yep", 对, 嗯嗯, 是的);
-"no", a question back, or anything else confirms nothing.
+"no", a question back, or anything else confirms nothing; in Chinese, saying the question's
+verb again says yes (你去过大理吗？/ 去过).
 
 The statement is the question with its question marks gone and, in English, its auxiliary put
 after the subject ("Is Tobin still at X?" → "Tobin is still at X.", "Do you still work at X?" →
@@ -53,14 +54,23 @@ _NOT_YES_NO = re.compile(
     r"should|shall|may|might|must|wanna|want)\b",
     re.I,
 )
+# A Chinese answer's first clause of one to four characters, its particles aside (去过啊，…).
+_ZH_ECHO = re.compile(r"^\W*([\u4e00-\u9fff]{1,4}?)[啊呀呢的啦哈]*(?:[，,。！!～~\s]|$)")
+_ZH_NOT = re.compile(r"[不没别]")
 _ZH_ASKING = re.compile(r"是不是|是否|(?<=[在去有])没有?(?=[，。？?]|$)")
 _ZH_CLOSING = re.compile(r"(?:对吧|对不对|是吧|好吗|吗|呢|吧|嘛|啊|呀|没有|没)*[？?]+$")
 
 
-def says_yes(text: str, lang: str) -> bool:
-    """Whether an answer opens by saying yes (and not "yes, but no")."""
+def says_yes(text: str, lang: str, question: str = "") -> bool:
+    """Whether an answer opens by saying yes (and not "yes, but no"); in Chinese also by
+    saying the question's verb again (你去过大理吗？/ 去过，前年去的)."""
     pattern = _YES["en" if lang == "en" else "zh"]
-    return bool(pattern.match(text)) and not _NO.match(text)
+    if pattern.match(text):
+        return not _NO.match(text)
+    if lang == "en":
+        return False
+    echo = _ZH_ECHO.match(text)
+    return echo is not None and echo.group(1) in question and not _ZH_NOT.search(echo.group(1))
 
 
 def statements(text: str, lang: str) -> list[str]:

@@ -99,16 +99,20 @@ class RelationExtractor:
 def _fitting(found: list[RelationMention]) -> list[RelationMention]:
     """Without the relations whose target is a person the text does not name (the speaker,
     the listener, a pronoun's antecedent) where the type wants a thing ("Dev joined us" is no
-    membership of the speaker), and without a visit where the fact says one lives."""
+    membership of the speaker), and without a visit where the fact says one lives, works or
+    studies."""
     ends = load_type_evidence().relation_endpoints
-    homes = {_ends(r) for r in found if r.type is RelationType.LIVES_IN}
+    stays = {_ends(r) for r in found if r.type in _STAYS}
     return [
         r
         for r in found
         if not _person_as_thing(r.target, ends.get(r.type.value))
-        # 在成都住了十年: where one lives is no visit of the same fact
-        and not (r.type is RelationType.VISITED and _ends(r) in homes)
+        # 在成都住了十年, 跳槽去了京东: where one lives, works or studies is no visit
+        and not (r.type is RelationType.VISITED and _ends(r) in stays)
     ]
+
+
+_STAYS = frozenset({RelationType.LIVES_IN, RelationType.WORKS_AT, RelationType.STUDIES_AT})
 
 
 def _ends(relation: RelationMention) -> tuple[str, str]:

@@ -7,7 +7,7 @@ place, a person LIVES_IN it (the one who answers, for "you"). Asked where one wo
 ("where does Tobin work?", 晓燕在哪上班？), an organisation answers: WORKS_AT, STUDIES_AT.
 The answer must open with the place, after at most a yes-word, an adverb ("still", "just"), a
 pronoun and "is", and a preposition ("It's out in Tacoma", "Tacoma, near the port", "Still at
-Pfizer", 在滨江, 就在滨江那边): an answer
+Pfizer", 在滨江, 还在顺丰, 就在滨江那边; of two places, the second: 湖南衡阳): an answer
 that talks of something else first says nothing of where.
 """
 
@@ -71,10 +71,13 @@ def _patterns(lang: str) -> _Patterns:
         )
         return _Patterns(re.compile(asked, re.I), re.compile(opener, re.I))
     asked = (
-        r"(?P<name>\S+?)(?:现在|目前|到底)?(?:住在|住|在)(?:哪儿|哪里|哪|什么地方)"
+        r"(?P<name>\S+?)(?:现在|目前|到底)?(?:的?老家(?:是|在)|住在|住|在)(?:哪儿|哪里|哪|什么地方)"
         r"(?P<verb>上班|工作|干|实习|上学|读书|念书|读研|读大学)?"
     )
-    opener = r"^\W*(?:(?:对|嗯|哦|噢|就|是|现在|目前|它|他|她|我|他们|她们|我们)\W*){0,3}(?:住)?在?"
+    opener = (
+        r"^\W*(?:(?:对|嗯|哦|噢|就|是|还|还是|一直|现在|目前|它|他|她|我|他们|她们|我们)\W*){0,3}"
+        r"(?:住)?在?"
+    )
     return _Patterns(re.compile(asked), re.compile(opener))
 
 
@@ -93,7 +96,7 @@ def where_answered(before: Said, answer: Said, lang: str) -> RelationMention | N
     if place is None:
         return None
     name = asked.group("name").strip()
-    if name.casefold() in {"you", "u", "你", "您"}:
+    if name.casefold() in _YOU:
         you = Endpoint(answer.speaker, EntityLabel.PERSON)
         return _relation(job or RelationType.LIVES_IN, you, place)
     thing = _named(before.text, before.mentions, asked.start("name"), asked.end("name"))
@@ -107,13 +110,27 @@ def where_answered(before: Said, answer: Said, lang: str) -> RelationMention | N
     return _relation(job, spanless, place)
 
 
+def asked_of_another(before: Said, lang: str) -> bool:
+    """Whether ``before`` asks where someone other than the one it speaks to is (你女儿在哪
+    上学？, "where does your sister live?"): an answer's dropped subject is not its speaker."""
+    asked = _patterns("en" if lang == "en" else "zh").asked.search(before.text)
+    return asked is not None and asked.group("name").strip().casefold() not in _YOU
+
+
+_YOU = frozenset({"you", "u", "你", "您"})
+
+
 def _opening(
     mentions: tuple[EntityMention, ...], at: int, labels: set[EntityLabel]
 ) -> EntityMention | None:
     """A mention of one of ``labels`` that starts where the answer's opening words end."""
     for m in mentions:
         if m.start == at and m.voted_label in labels:
-            return m
+            inner = next(
+                (n for n in mentions if n.start == m.end and n.voted_label in labels), None
+            )
+            # 湖南衡阳: the town, in its province
+            return inner if inner is not None and EntityLabel.PLACE in labels else m
     return None
 
 

@@ -5,8 +5,8 @@ or friend. The nouns are the relation table's: the triggers of the en_kin and en
 the KIN, KIN_SHORT and FRIEND classes of zh_relation_words.json. "His friend", 他同学 are left
 alone: whose friend, a line cannot tell.
 
-The other way round, in English: asked after "your brother" ("How's your brother doing?"), an
-answer that opens with a name said of ("Marco's good, …") names the brother.
+The other way round: asked after "your brother" ("How's your brother doing?", 你哥最近怎么样？),
+an answer that opens with a name said of ("Marco's good, …", 王磊挺好的) names the brother.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from functools import cache
 
 from service.core.domain import MessageIn
 from service.nlp.entities.patterns import EntityLabel
+from service.nlp.relations.chinese import surnames
 from service.nlp.relations.table import (
     Endpoint,
     RelationMention,
@@ -69,11 +70,18 @@ def _patterns(lang: str) -> _Patterns:
     classes = relation_words().classes
     types = {w: RelationType.FAMILY_OF for c in ("KIN", "KIN_SHORT") for w in classes.get(c, ())}
     types |= {w: RelationType.FRIEND_OF for w in classes.get("FRIEND", ())}
+    # 你哥最近怎么样？/ 王磊挺好的: a family name (or 小, 老, 阿) and one or two characters
+    after = rf"你的?(?P<noun>{_alternatives(types)})(?:最近|现在|这两天)?"
+    after += r"(?:怎么样|咋样|还好吗|好吗|在干嘛|在忙什么|忙啥|干嘛呢)"
+    named = rf"^\W*(?P<name>[{''.join(sorted(surnames()))}小老阿][\u4e00-\u9fff]{{1,2}}?)"
+    named += r"(?=挺|很|还|最近|刚|现在|已经|也|都|可)"
     question = r"(?:^|[，,。！？!?\s])(?:那个?|这个?)?(?P<name>[\u4e00-\u9fff]{2,3})是(?:谁|哪位)"
     # 我表妹, 我大学同学: at most two characters say which kin or friend
     answer = r"^\W*(?:(?:哦|噢|嗯|是|就是)\W*)?我的?[\u4e00-\u9fff]{0,2}?"
     answer += rf"(?P<noun>{_alternatives(types)})(?=[啊呀呢嘛啦]?(?:{_STOPS}|$))"
-    return _Patterns(re.compile(question), re.compile(answer), types)
+    return _Patterns(
+        re.compile(question), re.compile(answer), types, re.compile(after), re.compile(named)
+    )
 
 
 def _alternatives(words: dict[str, RelationType]) -> str:
