@@ -13,6 +13,7 @@ from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.nlp.entities.names import identity_form
 from service.nlp.pipeline import Extractor, Fact
+from service.nlp.preferences.lexicon import lexicon
 from service.nlp.relations.extractor import RelationType
 
 PAIRS_PATH = Path(__file__).resolve().parents[1] / "data" / "changes_of_mind.jsonl"
@@ -122,3 +123,16 @@ def test_a_shop_named_after_an_item_keeps_its_name(extractor: Extractor, text: s
     [fact] = facts(extractor, "小李", text)
     liked = {r.target.name for r in fact.relations if r.type is RelationType.LIKES}
     assert liked & {"喜茶", "奈雪", "奈雪的茶"}, liked
+
+
+def test_a_capitalised_word_inside_a_sentence_is_a_name_not_a_thing_done() -> None:
+    """ "moved to Boulder": the town, not bouldering; "Juniper Yoga" a studio; a hobby
+    opening a sentence and a product's one-word name stay items."""
+    found = lexicon("en").find
+    assert found("Nope, we moved to Boulder last year.") == []
+    assert found("I go to Juniper Yoga on Fridays.") == []
+    assert [s.item.name for s in found("I quit Instagram last week.")] == ["instagram"]
+    assert [s.item.name for s in found("Climbing is my thing. We boulder on Tuesdays.")] == [
+        "climbing",
+        "climbing",
+    ]

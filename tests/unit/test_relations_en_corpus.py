@@ -550,6 +550,11 @@ CASES += [
     ),
     ("Notewise is a lifesaver", {"Notewise": PRODUCT}, ("Ann", "LIKES", "Notewise")),
     (
+        "Bram quit Kestrel Bank for Tandem Health",
+        {"Bram": PERSON, "Kestrel_Bank": ORG, "Tandem_Health": ORG},
+        ("Bram", "WORKS_AT", "Tandem Health"),
+    ),  # left for an employer
+    (
         "the Harbour Choir let me in last spring",
         {"Harbour_Choir": ORG},
         ("Ann", "MEMBER_OF", "Harbour Choir"),
@@ -596,6 +601,7 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("Wren's boss is a partner at Kestrel Bank", {"Wren": PERSON, "Kestrel_Bank": ORG}),
     ("Wren's dad owns a Vespa", {"Wren": PERSON, "Vespa": PRODUCT}),
     ("I got an offer from Kestrel Bank today", {"Kestrel_Bank": ORG}),  # no visit
+    ("Bram left for Tallinn yesterday", {"Bram": PERSON, "Tallinn": PLACE}),  # no employer
     ("Pia is a teacher with Bram's patience", {"Pia": PERSON, "Bram": PERSON}),
 ]
 

@@ -28,6 +28,7 @@ from service.nlp.tables import describe
 
 PREFERENCE_KINDS_PATH = NLP_MODELS_DIR / "preference_kinds.json"
 _WORD = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*", re.IGNORECASE)
+_SENTENCE_ENDS = frozenset(".!?…\n")
 
 
 class _ItemRow(BaseModel):
@@ -70,6 +71,7 @@ class Lexicon:
         self._forms: dict[str, tuple[Item, bool]] = {}
         self.verbs: dict[str, Item] = {}
         self._by_name: dict[str, Item] = {}
+        self._verb_only: set[str] = set()  # forms only a verb gives ("boulder" of climbing)
         for kind, items in rows.items():
             for name, row in items.items():
                 item = Item(name, kind)
@@ -81,6 +83,8 @@ class Lexicon:
                 for verb in row.verbs:
                     self.verbs.setdefault(verb, item)
                     for form in verb_forms(verb):
+                        if form not in self._forms:
+                            self._verb_only.add(form)
                         self._forms.setdefault(form, (item, False))
         # English forms are runs of whole words, looked up word run by word run (a plural s
         # allowed); Chinese ones are substrings, found by one alternation.
@@ -103,7 +107,12 @@ class Lexicon:
         return strong or found
 
     def _find_words(self, text: str, start: int, end: int) -> list[ItemSpan]:
-        words = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text, start, end)]
+        matched = list(_WORD.finditer(text, start, end))
+        words = [
+            (m.start(), m.end(), m.group().lower())
+            for i, m in enumerate(matched)
+            if not self._in_a_name(text, matched, i)
+        ]
         found, i = [], 0
         while i < len(words):
             longest = self._max_words if words[i][2] in self._first_words else 1
@@ -117,6 +126,21 @@ class Lexicon:
             else:
                 i += 1
         return found
+
+    def _in_a_name(self, text: str, words: list[re.Match[str]], i: int) -> bool:
+        """A capitalised word inside a sentence that is a verb's form ("moved to Boulder") or
+        a word of a longer capitalised name ("Juniper Yoga"): a name, no item. A product's
+        one-word name ("I quit Instagram") stays one."""
+        word = words[i].group()
+        if not word[:1].isupper() or _opens_sentence(text, words[i].start()):
+            return False
+        pairs = [(i - 1, i), (i, i + 1)]
+        beside = [
+            words[b if a == i else a].group()
+            for a, b in pairs
+            if a >= 0 and b < len(words) and not text[words[a].end() : words[b].start()].strip()
+        ]
+        return word.lower() in self._verb_only or any(w[:1].isupper() for w in beside)
 
     def kind_of(self, name: str) -> str | None:
         """The kind of an entity's name, when it is an item (by its canonical name or a form)."""
@@ -161,3 +185,12 @@ def with_names(items: list[ItemSpan], names: Sequence[ItemSpan]) -> list[ItemSpa
 def within(spans: Sequence[ItemSpan], start: int, end: int) -> list[ItemSpan]:
     """The spans that begin in [start, end)."""
     return [s for s in spans if start <= s.start < end]
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether only punctuation and spaces stand between ``at`` and the text's start or the
+    end of a sentence before it."""
+    i = at
+    while i > 0 and not text[i - 1].isalnum() and text[i - 1] not in _SENTENCE_ENDS:
+        i -= 1
+    return i == 0 or text[i - 1] in _SENTENCE_ENDS
