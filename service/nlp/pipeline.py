@@ -503,15 +503,17 @@ def _as_confirmed(relation: RelationMention, asker: str | None, answerer: str) -
 
 def _answering(fact: Fact, answer: RelationMention, speaker: str | None) -> Fact:
     """The answer's first fact without the learned readings that gave its speaker what the
-    question asked of someone else ("Where does Mo work?" "At X": Mo's job, not the speaker's)."""
+    question asked of someone else ("Where does Mo work?" "At X": Mo's job, not the speaker's)
+    or read another tie to the place answered ("What company do you work for?" "I'm at X now":
+    no school)."""
     kept = [
         r
         for r in fact.relations
         if not (
             r.extractor.startswith("learned:")
-            and r.type is answer.type
-            and r.source.name == speaker != answer.source.name
+            and r.source.name == speaker
             and r.target.name == answer.target.name
+            and (r.type is not answer.type or speaker != answer.source.name)
         )
     ]
     return replace(fact, relations=kept)

@@ -725,3 +725,9 @@ def test_a_place_said_of_a_name_is_no_home_of_the_speaker(
 ) -> None:
     found = find_en(finder, english, text, **{place: PLACE})
     assert not any(relation[:2] == ("Ann", "LIVES_IN") for relation in found), found
+
+
+def test_best_friends_is_no_verdict(finder: RelationExtractor, english: Language) -> None:
+    """ "best" of "best friends" judges no thing: no like of Bram."""
+    found = find_en(finder, english, "Bram is best friends with Pia", Bram=PERSON, Pia=PERSON)
+    assert not any(kind == "LIKES" for _, kind, _ in found), found

@@ -43,6 +43,12 @@ def extractor() -> Extractor:
         ("Where did you grow up?", "Just outside Bellevue.", ("Ben", "LIVES_IN", "Bellevue")),
         ("你现在在哪上班呀？", "还在星途物流呢。", ("Ben", "WORKS_AT", "星途物流")),
         ("你老家是哪里的？", "四川绵阳。", ("Ben", "LIVES_IN", "绵阳")),  # the town
+        ("你在哪家公司上班？", "在星途物流。", ("Ben", "WORKS_AT", "星途物流")),
+        (
+            "What company do you work for now?",
+            "I'm at Ridgeway Bank now.",
+            ("Ben", "WORKS_AT", "Ridgeway Bank"),
+        ),
     ],
 )
 def test_a_place_answered_says_where(
@@ -126,3 +132,12 @@ def test_a_name_opening_the_line_is_the_subject_of_its_later_clauses(extractor: 
     found = relations(extractor, [("Ben", "王磊挺好的，刚跳槽去了星途物流。")])
     assert ("王磊", "WORKS_AT", "星途物流") in found
     assert not any(s == "Ben" or kind == "VISITED" for s, kind, _ in found), found
+
+
+def test_the_answer_decides_the_tie_the_learned_reader_guessed(extractor: Extractor) -> None:
+    """Asked which company, "I'm at X now" is a job there: no school besides."""
+    found = relations(
+        extractor,
+        [("Ana", "What company do you work for now?"), ("Ben", "I'm at Ridgeway Bank now.")],
+    )
+    assert [t for t in found if t[2] == "Ridgeway Bank"] == [("Ben", "WORKS_AT", "Ridgeway Bank")]

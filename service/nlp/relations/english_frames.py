@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from spacy.tokens import Token
 
 from service.nlp.entities.patterns import EntityLabel
+from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.relations.english_clauses import (
     FIRST_PERSON,
     FactContext,
@@ -279,6 +280,8 @@ def verdict(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if not matches(row, token) or token.pos_ not in {"ADJ", "NOUN"}:
         return
     host = token.head if token.dep_ == "amod" and token.head.dep_ == "attr" else token
+    if host is not token and host.lemma_.lower() in load_type_evidence().en.person_nouns:
+        return  # "Kofi is best friends with Dre", "the best dad": a tie, no verdict on a thing
     verb = host.head
     if host.dep_ not in {"acomp", "attr"} or verb.lemma_ != "be" or fact.speaker is None:
         return

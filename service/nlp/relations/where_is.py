@@ -49,8 +49,12 @@ class Said:
 
 @dataclass(frozen=True)
 class _Patterns:
-    asked: re.Pattern[str]  # where + the name asked about, or where + you
+    # where + the name asked about, or where + you; which company or school + you + a verb
+    asked: tuple[re.Pattern[str], ...]
     opener: re.Pattern[str]  # what may stand before the place that answers
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next((m for p in self.asked if (m := p.search(text)) is not None), None)
 
 
 @cache
@@ -69,16 +73,22 @@ def _patterns(lang: str) -> _Patterns:
             rf"^\W*(?:{yes})?{adverb}?{pronoun}?{adverb}?{place}"
             r"(?:in|at|near|by|outside)?\s*(?:the\s+)?"
         )
-        return _Patterns(re.compile(asked, re.I), re.compile(opener, re.I))
+        which = (
+            r"\b(?:what|which)\s+(?:company|firm|school|college|university|uni)\s+"
+            r"(?:do|does|did)\s+(?P<name>[^?.!,]+?)\s+(?P<verb>work|study|go to school|teach)\b"
+        )
+        return _Patterns(
+            (re.compile(asked, re.I), re.compile(which, re.I)), re.compile(opener, re.I)
+        )
     asked = (
         r"(?P<name>\S+?)(?:现在|目前|到底)?(?:的?老家(?:是|在)|住在|住|在)(?:哪儿|哪里|哪|什么地方)"
-        r"(?P<verb>上班|工作|干|实习|上学|读书|念书|读研|读大学)?"
+        r"(?:[个家所](?:公司|单位|学校|大学))?(?P<verb>上班|工作|干|实习|上学|读书|念书|读研|读大学)?"
     )
     opener = (
         r"^\W*(?:(?:对|嗯|哦|噢|就|是|还|还是|一直|现在|目前|它|他|她|我|他们|她们|我们)\W*){0,3}"
         r"(?:住)?在?"
     )
-    return _Patterns(re.compile(asked), re.compile(opener))
+    return _Patterns((re.compile(asked),), re.compile(opener))
 
 
 def where_answered(before: Said, answer: Said, lang: str) -> RelationMention | None:
@@ -86,7 +96,7 @@ def where_answered(before: Said, answer: Said, lang: str) -> RelationMention | N
     if not answer.speaker or answer.speaker == before.speaker:
         return None
     patterns = _patterns("en" if lang == "en" else "zh")
-    asked = patterns.asked.search(before.text)
+    asked = patterns.search(before.text)
     if asked is None:
         return None
     opened = patterns.opener.match(answer.text)
@@ -113,7 +123,7 @@ def where_answered(before: Said, answer: Said, lang: str) -> RelationMention | N
 def asked_of_another(before: Said, lang: str) -> bool:
     """Whether ``before`` asks where someone other than the one it speaks to is (你女儿在哪
     上学？, "where does your sister live?"): an answer's dropped subject is not its speaker."""
-    asked = _patterns("en" if lang == "en" else "zh").asked.search(before.text)
+    asked = _patterns("en" if lang == "en" else "zh").search(before.text)
     return asked is not None and asked.group("name").strip().casefold() not in _YOU
 
 
