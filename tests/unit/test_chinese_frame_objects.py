@@ -259,6 +259,7 @@ def test_a_doubled_adverb_is_no_name(finder: ChineseEntityFinder) -> None:
         ("我在一家工作室上班，叫飞跃视觉。", "飞跃视觉"),  # a name after 叫, a verb first
         ("我加入了一个读书会叫青螺。", "青螺"),  # a club
         ("我加入了一个跑团叫夜跑侠。", "夜跑侠"),  # 夜, tagged a time, inside a given name
+        ("他在老家开了个农家乐叫竹林小院。", "竹林小院"),  # what one opens; 竹林 is part of it
     ],
 )
 def test_what_a_shop_or_firm_is_called(

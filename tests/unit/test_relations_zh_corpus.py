@@ -27,6 +27,7 @@ WORKS_AT: list[tuple[str, Triple]] = [
     ("我在星途物流干了三年了。", ("王芳", "WORKS_AT", "星途物流")),
     ("我们悦康医疗今年又扩招了😂", ("王芳", "WORKS_AT", "悦康医疗")),
     ("刘婷是青禾教育的HR。", ("刘婷", "WORKS_AT", "青禾教育")),
+    ("杨军目前就职于星途物流。", ("杨军", "WORKS_AT", "星途物流")),  # 就职于 + the employer
     ("刚入职云杉科技啦！", ("王芳", "WORKS_AT", "云杉科技")),
     ("蒋涛是云杉科技的架构师。", ("蒋涛", "WORKS_AT", "云杉科技")),  # a job title by its 师
     ("邹敏是星途物流的调度员。", ("邹敏", "WORKS_AT", "星途物流")),
@@ -39,6 +40,7 @@ WORKS_AT: list[tuple[str, Triple]] = [
 LIVES_IN: list[tuple[str, Triple]] = [
     ("搬到绵阳三年了。", ("王芳", "LIVES_IN", "绵阳")),
     ("我老家在四川绵阳。", ("王芳", "LIVES_IN", "绵阳")),  # the town, in its province
+    ("杨军国庆回了趟老家绵阳。", ("杨军", "LIVES_IN", "绵阳")),  # 老家 + the place
     ("我们湘潭这两天热死了🥵", ("王芳", "LIVES_IN", "湘潭")),
     ("咱们湘潭这两天又降温了", ("王芳", "LIVES_IN", "湘潭")),
     ("我现在住在常州，离公司挺近的。", ("王芳", "LIVES_IN", "常州")),
@@ -346,3 +348,11 @@ def test_a_club_named_with_jiao_is_an_organisation(
     mentions = entities.extract("我加入了一个读书会叫青螺。", "zh")
     assert [(m.text, m.label.value) for m in mentions] == [("青螺", "ORG")]
     assert ("王芳", "MEMBER_OF", "青螺") in find_zh(entities, finder, "我加入了一个读书会叫青螺。")
+
+
+def test_a_founder_created_what_they_founded(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """是X的创始人: X is the person's creation, not their employer."""
+    found = find_zh(entities, finder, "邹敏是青禾教育的创始人。")
+    assert ("邹敏", "CREATED", "青禾教育") in found, found

@@ -129,7 +129,7 @@ class FrameObjects:
         found: dict[tuple[int, int], EntityMention] = {}
         for frame, start, end in self._objects(text, words):
             mention = self._mention(frame, text, words, start, end)
-            if mention is not None and self._adds_to(mention, known):
+            if mention is not None and self._adds_to(mention, known, frame.to_clause_end):
                 found.setdefault((start, end), mention)
         return sorted(found.values(), key=lambda m: m.start)
 
@@ -302,9 +302,12 @@ class FrameObjects:
             return EntityLabel.ORG
         return label
 
-    def _adds_to(self, mention: EntityMention, known: Sequence[EntityMention]) -> bool:
+    def _adds_to(
+        self, mention: EntityMention, known: Sequence[EntityMention], named: bool = False
+    ) -> bool:
         """No known mention crosses it or is it; one inside it must end where it ends (溪湖 of
-        梅溪湖) or before a name-ending word (南山 + 外国语学校), and name no person."""
+        梅溪湖) or before a name-ending word (南山 + 外国语学校), and name no person, unless
+        the text gives the whole as a name (叫竹林小院: 竹林 is part of it)."""
         for other in known:
             if other.end <= mention.start or mention.end <= other.start:
                 continue
@@ -312,6 +315,8 @@ class FrameObjects:
                 return False
             if other.start < mention.start or other.end > mention.end:
                 return False
+            if named:
+                continue
             if other.label is EntityLabel.PERSON:
                 return False
             tail = mention.text[other.end - mention.start :]
