@@ -348,14 +348,18 @@ class Extractor:
             votes.append(TypeVote(EntityLabel.PERSON, weights.speaker, "speaker"))
         if sentence is None or base is None:
             votes += self.type_evidence.chinese(fact.source_text, mention.start, mention.end)
-            return tuple(votes)
-        span = sentence.doc.char_span(
-            base + mention.start, base + mention.end, alignment_mode="expand"
-        )
-        if span is not None:
-            votes += self.type_evidence.english(span)
-        if mention.extractor.startswith(FRAME_EXTRACTOR):  # the frame that proposed it
-            votes.append(TypeVote(mention.label, weights.frame_object, mention.extractor))
+        else:
+            span = sentence.doc.char_span(
+                base + mention.start, base + mention.end, alignment_mode="expand"
+            )
+            if span is not None:
+                votes += self.type_evidence.english(span)
+            if mention.extractor.startswith(FRAME_EXTRACTOR):  # the frame that proposed it
+                votes.append(TypeVote(mention.label, weights.frame_object, mention.extractor))
+        if mention.label is EntityLabel.CONCEPT and mention.extractor.startswith("pattern:"):
+            # A hobby or topic word of the table (露营, yoga) is no one and nowhere; it may be
+            # a thing (乐高).
+            votes = [v for v in votes if v.label not in (EntityLabel.PERSON, EntityLabel.PLACE)]
         return tuple(votes)
 
     def _english_facts(

@@ -549,6 +549,7 @@ CASES += [
         ("Crumbs", "LOCATED_IN", "Leith"),
     ),
     ("Notewise is a lifesaver", {"Notewise": PRODUCT}, ("Ann", "LIKES", "Notewise")),
+    ("Bram drives a beat-up Vespa", {"Bram": PERSON, "Vespa": PRODUCT}, ("Bram", "OWNS", "Vespa")),
     (
         "Bram quit Kestrel Bank for Tandem Health",
         {"Bram": PERSON, "Kestrel_Bank": ORG, "Tandem_Health": ORG},
@@ -602,6 +603,7 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("Wren's dad owns a Vespa", {"Wren": PERSON, "Vespa": PRODUCT}),
     ("I got an offer from Kestrel Bank today", {"Kestrel_Bank": ORG}),  # no visit
     ("Bram left for Tallinn yesterday", {"Bram": PERSON, "Tallinn": PLACE}),  # no employer
+    ("I drove Bram to the station", {"Bram": PERSON}),  # a person driven is owned by nobody
     ("Pia is a teacher with Bram's patience", {"Pia": PERSON, "Bram": PERSON}),
 ]
 

@@ -310,3 +310,14 @@ def test_someone_who_speaks_is_a_person_whatever_the_sentence_makes_of_them() ->
     assert "PERSON speaker" in {f"{v.label.value} {v.why}" for v in ines.votes}
     assert ines.voted_label is EntityLabel.PERSON
     assert not any(r.target.name == "Ines" for r in fact.relations)  # nobody owns her
+
+
+def test_a_hobby_word_of_the_table_stays_a_concept() -> None:
+    """去了趟X露营: 露营 (camping) is the table's hobby, no one's name, whatever a context
+    seems to say of it, and visits nothing."""
+    said = [MessageIn(content="我们周末去了趟千岛湖露营。", speaker="王芳")]
+    (fact,) = Extractor(Settings()).extract(said, [AT])[0]
+    (camping,) = [m for m in fact.mentions if m.text == "露营"]
+    assert camping.voted_label is EntityLabel.CONCEPT
+    assert not any(v.label in (EntityLabel.PERSON, EntityLabel.PLACE) for v in camping.votes)
+    assert not any(r.source.name == "露营" for r in fact.relations)
