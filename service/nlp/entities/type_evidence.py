@@ -71,7 +71,7 @@ class Weights(BaseModel):
     branch: float = 1.5  # "X (Fresno)"
     product_context: float = 0.7  # a name in a message about apps
     speaker: float = 2.0  # the name of someone who speaks in the batch: a person
-    person_verb: float = 1.2  # the subject of a verb only people do: "Ama texted me"
+    person_verb: float = 1.2  # the subject of a verb only people do: "Ama interned at X"
     # The learned type vote (type_features.py), times its probability: 1.5 was best of 0.5-3 in
     # 5-fold cross-validation over the corpus, rule votes included (bench/RESULTS.md).
     learned: float = 1.5
@@ -102,7 +102,7 @@ class EnglishWords(BaseModel):
     org_part_nouns: frozenset[str]
     device_verbs: frozenset[str]
     employer_verbs: frozenset[str]
-    person_verbs: frozenset[str] = frozenset()  # their subjects are people: text, marry
+    person_verbs: frozenset[str] = frozenset()  # their subjects are people: intern, marry
     org_parts: frozenset[str]
     product_preps: frozenset[str]
     product_prep_verbs: frozenset[str]
@@ -342,7 +342,7 @@ def _kind_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeV
             return [TypeVote(EntityLabel.ORG, weights.product_frame, "frame:org_part")]
     if root.dep_ == "nsubj" and head.lemma_.lower() in words.device_verbs:  # "X crashed again"
         return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:device")]
-    if root.dep_ == "nsubj" and head.lemma_.lower() in words.person_verbs:  # "Ama texted me"
+    if root.dep_ == "nsubj" and head.lemma_.lower() in words.person_verbs:  # "Ama interned"
         return [TypeVote(EntityLabel.PERSON, weights.person_verb, "frame:person_verb")]
     return []
 
