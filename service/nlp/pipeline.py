@@ -220,7 +220,7 @@ class Extractor:
                     done = [_answering(done[0], where, message.speaker), *done[1:]]
                     done = _with_relations(done, 0, [where])
                 elif asked_of_another(asked, done[0].lang):  # 你女儿在哪上学？在实验小学
-                    done = [_not_the_speakers(done[0], message.speaker), *done[1:]]
+                    done = [_answering(done[0], None, message.speaker), *done[1:]]
             if previous is not None and done:  # "Is Tobin still at X?" "Yep."
                 said_then = said_at[len(completed) - 1]
                 confirmed = self._confirmed(previous, message, gazetteer, speakers, said_then)
@@ -505,33 +505,22 @@ def _as_confirmed(relation: RelationMention, asker: str | None, answerer: str) -
     )
 
 
-def _answering(fact: Fact, answer: RelationMention, speaker: str | None) -> Fact:
+def _answering(fact: Fact, answer: RelationMention | None, speaker: str | None) -> Fact:
     """The answer's first fact without the learned readings that gave its speaker what the
     question asked of someone else ("Where does Mo work?" "At X": Mo's job, not the speaker's)
     or read another tie to the place answered ("What company do you work for?" "I'm at X now":
-    no school)."""
-    kept = [
-        r
-        for r in fact.relations
-        if not (
-            r.extractor.startswith("learned:")
-            and r.source.name == speaker
-            and r.target.name == answer.target.name
-            and (r.type is not answer.type or speaker != answer.source.name)
-        )
-    ]
-    return replace(fact, relations=kept)
+    no school). With no ``answer`` (the question asked of someone the graph cannot name:
+    你女儿在哪上学？/ 在实验小学), none of the speaker's learned readings stays."""
 
+    def unwanted(r: RelationMention) -> bool:
+        if not r.extractor.startswith("learned:") or r.source.name != speaker:
+            return False
+        if answer is None:
+            return True
+        contradicts = r.type is not answer.type or speaker != answer.source.name
+        return r.target.name == answer.target.name and contradicts
 
-def _not_the_speakers(fact: Fact, speaker: str | None) -> Fact:
-    """The answer's first fact without the learned readings that give its speaker what the
-    question asked of someone the graph cannot name (你女儿在哪上学？/ 在实验小学)."""
-    kept = [
-        r
-        for r in fact.relations
-        if not (r.extractor.startswith("learned:") and r.source.name == speaker)
-    ]
-    return replace(fact, relations=kept)
+    return replace(fact, relations=[r for r in fact.relations if not unwanted(r)])
 
 
 def _said(message: MessageIn, facts: list[Fact]) -> Said:

@@ -28,7 +28,14 @@ from service.nlp.relations.learned import (
     polarity,
     stated,
 )
-from service.nlp.relations.table import RelationMention, mention_endpoint, speaker_endpoint
+from service.nlp.relations.table import (
+    RelationMention,
+    friend_words,
+    kin_words,
+    mention_endpoint,
+    peer_words,
+    speaker_endpoint,
+)
 
 _FIRST_PERSON = re.compile(r"我们|咱们|我|咱")
 _SECOND_PERSON = re.compile(r"你们|你|您")
@@ -131,9 +138,9 @@ def _owner_word(text: str, word: Name) -> bool:
 def _person_nouns() -> tuple[str, ...]:
     """The type evidence's person nouns and the relation words' kin, friends and peers (婆婆,
     死党, 同事)."""
-    classes = load_relation_words().classes
-    kin = (classes.get(c, ()) for c in ("KIN", "KIN_SHORT", "FRIEND", "PEER"))
-    return (*load_type_evidence().zh.person_nouns, *(w for words in kin for w in words))
+    short = load_relation_words().classes.get("KIN_SHORT", ())  # 我妈, 我姐
+    people = (*kin_words(), *short, *friend_words(), *peer_words())
+    return (*load_type_evidence().zh.person_nouns, *people)
 
 
 def _said(words: re.Pattern[str], kind: str, text: str, names: list[Name]) -> list[Name]:
