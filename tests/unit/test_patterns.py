@@ -266,6 +266,31 @@ def test_no_name_holds_a_lower_case_verb(extractor: EntityExtractor) -> None:
     assert [m.text for m in extractor.extract_doc(doc)] == ["Wren", "Arsenal"]
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Tickets BOOKED, hotel sorted, see you in Ghent.", {"Ghent"}),
+        ("The parcel says FRAGILE and came crushed.", set()),
+        ("SHUT UP Priyanka, no way!", {"Priyanka"}),
+        # Acronyms, and a shouted noun that may be a brand's name in capitals, stay.
+        ("My cousin drives for UPS now.", {"UPS"}),
+        ("I interned at the NHS in Leeds.", {"NHS", "Leeds"}),
+    ],
+)
+def test_shouted_words_are_no_names(extractor: EntityExtractor, text: str, kept: set[str]) -> None:
+    assert {m.text for m in extractor.extract(text, "en")} >= kept
+    assert {m.text for m in extractor.extract(text, "en")} <= kept
+
+
+def test_shouted_words_at_a_names_edge_are_cut_off(extractor: EntityExtractor) -> None:
+    doc = extractor.english("Bags PACKED, passport ready, Nkechi is driving us.")
+    doc.ents = [Span(doc, 0, 2, label="PERSON"), Span(doc, 6, 7, label="PERSON")]
+    assert "PACKED" not in {t for m in extractor.extract_doc(doc) for t in m.text.split()}
+    doc = extractor.english("We got the KEYS COLLECTED today")
+    doc.ents = [Span(doc, 3, 5, label="ORG")]  # the whole shout: nothing, not "KEYS"
+    assert extractor.extract_doc(doc) == []
+
+
 def test_lower_case_go_and_a_person_called_ruby_are_not_tools(extractor: EntityExtractor) -> None:
     mentions = extractor.extract("Ruby said we should go. Go home now.", "en")
     assert all(m.label != EntityLabel.CONCEPT for m in mentions)

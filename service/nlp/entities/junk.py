@@ -6,7 +6,7 @@ The stop list (nlp_models/stop_entities.txt) is the data; these are the rules ar
 
 - filler words at a span's edges are trimmed ("Hey Marcus" -> Marcus);
 - a span that is only interjections, one letter or digits is junk, and so is one shouted
-  stop word ("AGAIN");
+  stop word ("AGAIN") or a shouted phrase of dictionary words ("PACKED", "SEATS BOOKED");
 - a one-word span opening a sentence that is a form of an English verb ("Felt so good …") is
   junk unless the pattern table made it; a known name there is found again by the gazetteer
   (service/nlp/entities/linking.py), so a person called Mark is not lost;
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import lemminflect
 from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Span, Token
@@ -139,6 +140,8 @@ class JunkFilter:
         return label
 
     def _trim(self, span: Span) -> Span | None:
+        if shouted(_capitals_around(span)):
+            return None  # KEYS of "KEYS COLLECTED", before its edges are trimmed
         start, end = span.start, span.end
         doc = span.doc
         while start < end and self._filler(doc[start]):
@@ -148,6 +151,9 @@ class JunkFilter:
         # ... nor in a plain lower-case word once fillers are gone ("Twitch every Fri").
         while end - start > 1 and doc[end - 1].is_lower and doc[end - 1].is_alpha:
             end -= 1
+        # ... nor in shouted words at its edges ("SHUT UP Priya", "Bags PACKED").
+        start += _shouted_run([t.text for t in doc[start : end - 1]])
+        end -= _shouted_run([t.text for t in reversed(doc[start + 1 : end])])
         return doc[start:end] if start < end else None
 
     def _filler(self, token: Token) -> bool:
@@ -173,6 +179,46 @@ class JunkFilter:
             return True
         stems = (word[:-2], word[:-1], word[:-3], word[:-3] + "e") if len(word) > 4 else ()
         return word.endswith(("ed", "d", "ing")) and any(s in self._verb_bases for s in stems)
+
+
+def shouted(words: list[str]) -> bool:
+    """Capitals used for emphasis ("Bags PACKED", "SEATS BOOKED", "so EXCITED"), not an
+    acronym: every word is in the dictionary, and one of them only as a verb, adjective or
+    adverb. A shouted noun may be a name in capitals (GAP, SHELL, CARE), so it stays."""
+    if not words or not all(w.isalpha() and w.isupper() for w in words):
+        return False
+    # Two letters are an acronym alone (US, UK), a word beside another ("SHUT UP").
+    if any(len(w) < 2 or (len(w) == 2 and len(words) == 1) for w in words):
+        return False
+    # A stop word ("SHUT UP") is read as a word that is no noun.
+    readings = [
+        {"ADV": ()} if w.lower() in SPACY_STOP_WORDS else lemminflect.getAllLemmas(w.lower())
+        for w in words
+    ]
+    if not all(readings):
+        return False
+    known = load_gazetteers()
+    if any(w.lower() in known.places or w.lower() in known.given_names for w in words):
+        return False
+    return any("NOUN" not in r for r in readings)
+
+
+def _capitals_around(span: Span) -> list[str]:
+    """The words in capitals the span is part of, with those beside it ("KEYS COLLECTED" for
+    KEYS); nothing when a word of the span is not in capitals."""
+    doc, start, end = span.doc, span.start, span.end
+    if not all(t.text.isupper() for t in span):
+        return []
+    while start > 0 and doc[start - 1].text.isupper():
+        start -= 1
+    while end < len(doc) and doc[end].text.isupper():
+        end += 1
+    return [t.text for t in doc[start:end]]
+
+
+def _shouted_run(words: list[str]) -> int:
+    """How many of ``words``, from the first, are a shout (the longest such run)."""
+    return next((n for n in range(len(words), 0, -1) if shouted(words[:n])), 0)
 
 
 def _verb_tables(nlp: Language) -> tuple[frozenset[str], frozenset[str]]:

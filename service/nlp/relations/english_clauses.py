@@ -18,6 +18,7 @@ from typing import TypeVar
 from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 from spacy.tokens import Token
 
+from service.nlp.entities.junk import shouted
 from service.nlp.entities.mentions import load_stop_entities
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
@@ -160,7 +161,9 @@ def endpoint(fact: FactContext, token: Token) -> Endpoint | None:
         if span is not None and span[0] < mention.start and mention.end <= span[1]:
             return Endpoint(fact.text[span[0] : span[1]], mention.label, span[0], span[1])
         return mention_endpoint(mention)
-    if span is not None and token.ent_type_ not in NOT_NAMES:  # "in May" names no thing
+    if span is None or token.ent_type_ in NOT_NAMES:  # "in May" names no thing
+        return None
+    if not shouted(fact.text[span[0] : span[1]].split()):  # "won the grant, UNREAL"
         return Endpoint(fact.text[span[0] : span[1]], EntityLabel.OTHER, span[0], span[1])
     return None
 
