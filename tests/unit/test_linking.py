@@ -75,6 +75,14 @@ def fact(memory_id: str, text: str, *mentions: EntityMention, **kwargs: object) 
             ["ridgeley blues", "rbf", "ridgeley blues fest", "blues fest"],
         ),
         ("Harbourside Conference", "EVENT", ["harbourside", "harbourside conf"]),
+        # the generic words an institution's name ends in
+        ("Lakeview Regional Hospital", "ORG", ["lakeview", "lrh"]),
+        ("Pinecrest Community College", "ORG", ["pinecrest", "pcc"]),
+        # a name without its accents, as people type it
+        ("Zürich", "PLACE", ["zurich"]),
+        ("Andrés Ibáñez", "PERSON", ["andres ibanez", "andrés", "andres"]),
+        ("千岛湖景区", "PLACE", ["千岛湖"]),  # not 千岛湖景, without 区 alone
+        ("黄果树瀑布", "PLACE", ["黄果树"]),
     ],
 )
 def test_short_forms(name: str, kind: str, expected: list[str]) -> None:

@@ -192,6 +192,8 @@ def test_a_name_that_is_a_place_and_a_given_name_says_nothing() -> None:
         ("我搬到洛阳两年了。", "洛阳", EntityLabel.PLACE),
         ("我在京东方上班。", "京东方", EntityLabel.ORG),  # 在 + a work verb: an employer
         ("我帮她约我们骨科的崔主任", "崔主任", EntityLabel.PERSON),  # a family name and a title
+        ("德天瀑布真的很壮观", "德天瀑布", EntityLabel.PLACE),  # a place by its generic word
+        ("上周末千岛湖景区人太多了", "千岛湖景区", EntityLabel.PLACE),
     ],
 )
 def test_chinese_context_votes(

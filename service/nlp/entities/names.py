@@ -157,6 +157,20 @@ def _derive_short_forms(name: str, entity_type: str) -> list[str]:
     norm = identity_form(name)
     if _HAN.search(norm):
         return _chinese_short_forms(norm, entity_type)
+    plain = _unaccented(norm)  # people type Zurich for Zürich, Jose for José
+    forms = _latin_short_forms(name, norm, entity_type)
+    if plain == norm:
+        return forms
+    return list(dict.fromkeys([plain, *(g for f in forms for g in (f, _unaccented(f)))]))
+
+
+def _unaccented(norm: str) -> str:
+    """The name without the accents of its Latin letters (zürich -> zurich)."""
+    parts = unicodedata.normalize("NFKD", norm)
+    return unicodedata.normalize("NFKC", "".join(c for c in parts if not unicodedata.combining(c)))
+
+
+def _latin_short_forms(name: str, norm: str, entity_type: str) -> list[str]:
     rules, words = short_form_rules(), norm.split()
     if entity_type == "PERSON":
         if len(words) > 1 and words[0].rstrip(".") in rules.person_titles_en:

@@ -117,6 +117,7 @@ class ChineseWords(BaseModel):
     person_suffixes: tuple[str, ...]
     org_heads: tuple[str, ...]
     event_heads: tuple[str, ...]
+    place_heads: tuple[str, ...]  # 黄果树瀑布, 千岛湖景区: a place by its generic word
     product_before: tuple[str, ...]
     place_before: tuple[str, ...]
     place_after: tuple[str, ...]
@@ -273,6 +274,8 @@ class TypeEvidence:
             votes.append(TypeVote(EntityLabel.EVENT, weights.head, "head:event"))
         elif name.endswith(words.org_heads) and len(name) > 2:
             votes.append(TypeVote(EntityLabel.ORG, weights.head, "head:org"))
+        elif name.endswith(words.place_heads) and len(name) > 2:
+            votes.append(TypeVote(EntityLabel.PLACE, weights.head, "head:place"))
         titles = short_form_rules().person_titles_zh
         titled = any(name.endswith(t) and len(name) > len(t) for t in titles)  # 崔主任
         if left.endswith(words.person_nouns) or name.endswith(words.person_suffixes) or titled:
