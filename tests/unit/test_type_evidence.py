@@ -49,6 +49,9 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ),
         ("I finally drive a Corolla again.", "Corolla", "PRODUCT frame:product"),
         ("I log every ride on Wahoo.", "Wahoo", "PRODUCT frame:product"),
+        # one's own things kept or done in X: X holds them
+        ("I keep all my recipes in Plumbook.", "Plumbook", "PRODUCT frame:holds_contents"),
+        ("I do my budgeting in Tallybee now.", "Tallybee", "PRODUCT frame:holds_contents"),
         ("Tallyho is the best app for budgets.", "Tallyho", "PRODUCT frame:is_a_app"),
         ("Brightwave hired me last week!", "Brightwave", "ORG frame:employer"),
         ("Brightwave's HQ is downtown.", "Brightwave", "ORG frame:org_part"),
@@ -138,6 +141,8 @@ def test_a_person_after_a_possessive_is_owned_by_nobody(
         ("Lisbon and Porto are lovely.", "Lisbon", "frame:a_person"),
         ("Lisbon is my favourite city.", "Lisbon", "frame:a_person"),
         ("Quillo says my streak is over.", "Quillo", "frame:person_verb"),  # apps say things
+        ("I do my shopping in Leeds.", "Leeds", "frame:holds_contents"),  # a place of the world
+        ("I work in Plumbook most days.", "Plumbook", "frame:holds_contents"),  # nothing kept
     ],
 )
 def test_a_frame_does_not_fire_beside_its_look_alike(

@@ -72,6 +72,9 @@ class Weights(BaseModel):
     product_context: float = 0.7  # a name in a message about apps
     speaker: float = 2.0  # the name of someone who speaks in the batch: a person
     person_verb: float = 1.2  # the subject of a verb only people do: "Ama interned at X"
+    # "I keep my passwords in X": above NER's GPE and the learned vote together (0.85 + 1.5),
+    # which read any "in X" as a place; a place of the world gets no such vote.
+    holds_contents: float = 2.5
     # The learned type vote (type_features.py), times its probability: 1.5 was best of 0.5-3 in
     # 5-fold cross-validation over the corpus, rule votes included (bench/RESULTS.md).
     learned: float = 1.5
@@ -106,6 +109,7 @@ class EnglishWords(BaseModel):
     org_parts: frozenset[str]
     product_preps: frozenset[str]
     product_prep_verbs: frozenset[str]
+    contents_verbs: frozenset[str]  # "keep my passwords in X": X holds them
     place_preps: frozenset[str]
     place_prep_verbs: frozenset[str]
 
@@ -257,10 +261,12 @@ class TypeEvidence:
 
     def _known_place(self, votes: list[TypeVote], name: str) -> list[TypeVote]:
         """A place frame ("drive down from X") about a name of the world's places outweighs
-        its being a given name too (the gazetteers then say nothing of it)."""
-        if any(v.why == "frame:place" for v in votes) and casefold_name(name) in (
-            self.gazetteers.places
-        ):
+        its being a given name too (the gazetteers then say nothing of it); a place of the
+        world holds one's things as a place ("I do my shopping in Leeds")."""
+        if casefold_name(name) not in self.gazetteers.places:
+            return votes
+        votes = [v for v in votes if v.why != "frame:holds_contents"]
+        if any(v.why == "frame:place" for v in votes):
             weight = self.table.weights.world_place
             votes.append(TypeVote(EntityLabel.PLACE, weight, "frame:known_place"))
         return votes
@@ -414,6 +420,14 @@ def _owned_votes(
     return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:owned")]
 
 
+def _owned_object(verb: Token) -> bool:
+    """The verb's object is someone's own things: "my passwords", "all my budgeting", "every
+    video", "our notes"."""
+    objects = [c for c in verb.children if c.dep_ in {"dobj", "obj"}]
+    marks = {"my", "our", "every", "each", "all", "his", "her", "their", "your"}
+    return any(c.lower_ in marks for o in objects for c in o.subtree if c.i < o.i)
+
+
 def _frame_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeVote]:
     """Product and place frames from the mention's place in the parse."""
     root = span.root
@@ -427,6 +441,8 @@ def _frame_votes(span: Span, words: EnglishWords, weights: Weights) -> list[Type
     prep, verb = head.lower_, verb_token.lemma_.lower()
     if prep in words.product_preps and verb in words.product_prep_verbs:
         return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:product")]
+    if prep == "in" and verb in words.contents_verbs and _owned_object(verb_token):
+        return [TypeVote(EntityLabel.PRODUCT, weights.holds_contents, "frame:holds_contents")]
     if prep in words.place_preps and verb in words.place_prep_verbs:
         return [TypeVote(EntityLabel.PLACE, weights.place_frame, "frame:place")]
     return []
