@@ -506,6 +506,9 @@ def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
     return not any(start < m.end and m.start < end for m in named)
 
 
+_WHEN = ("时", "时候")
+
+
 def _endpoint(
     surface: str,
     start: int,
@@ -513,8 +516,8 @@ def _endpoint(
     people: list[Endpoint],
     at_start: bool,
 ) -> Endpoint | None:
-    if len(surface) < 2:
-        return None
+    if len(surface) < 2 or surface.endswith(_WHEN):
+        return None  # 我爸年轻时…: a time of life, not the father's name
     end = start + len(surface)
     inside = _mention_inside(mentions, start, end, at_start)
     if inside is not None:
@@ -691,8 +694,8 @@ def _target_words(
     surface = text[start:end]
     if row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}:
         surface = _trim_name(surface)
-        if not _is_name(surface) or _time_prefix().fullmatch(surface):
-            return None  # 我侄女以后要…: 以后 is no name
+        if not _is_name(surface) or _time_prefix().fullmatch(surface) or surface.endswith(_WHEN):
+            return None  # 我侄女以后要…, 我爸年轻时…: 以后, 年轻时 are no names
         if _DEGREE_FIRST.match(surface) and not _names(mentions, start, start + len(surface)):
             return None  # 我女朋友挺忙的: an adverb of degree opens no name
         if not _names(mentions, start, start + len(surface)) and _is_phrase(surface):
