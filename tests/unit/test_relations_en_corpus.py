@@ -261,6 +261,9 @@ CASES: list[object] = [
         {"Ledgerly": PRODUCT},
         ("Ann", "USES", "Ledgerly"),
     ),
+    # giving a tool a try
+    ("finally gave Quillpad a shot, not bad", {"Quillpad": PRODUCT}, ("Ann", "USES", "Quillpad")),
+    ("I gave Stackwise a try at work", {"Stackwise": ORG}, ("Ann", "USES", "Stackwise")),
     # one moves tools too, and does not live in them
     ("we moved our infra to Stackwise", {"Stackwise": PRODUCT}, ("Ann", "USES", "Stackwise")),
     # LIKES
@@ -571,6 +574,7 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("is Teams the worst?", {"Teams": PRODUCT}),
     ("the food at Crumbs is amazing", {"Crumbs": ORG}),
     ("I'm not her brother", {}),
+    ("I gave Ruairi a chance and he let me down", {"Ruairi": PERSON}),  # a person is not used
     ("do you still work at Pelican Freight?", {"Pelican_Freight": ORG}),
     ("i don't live in Tbilisi anymore", {"Tbilisi": PLACE}),
     ("thinking about moving to Bergen next year", {"Bergen": PLACE}),

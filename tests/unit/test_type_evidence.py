@@ -49,6 +49,7 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ),
         ("I finally drive a Corolla again.", "Corolla", "PRODUCT frame:product"),
         ("I log every ride on Wahoo.", "Wahoo", "PRODUCT frame:product"),
+        ("I post photos of my garden on Glimmr.", "Glimmr", "PRODUCT frame:product"),
         # one's own things kept or done in X: X holds them
         ("I keep all my recipes in Plumbook.", "Plumbook", "PRODUCT frame:holds_contents"),
         ("I do my budgeting in Tallybee now.", "Tallybee", "PRODUCT frame:holds_contents"),

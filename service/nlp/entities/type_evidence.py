@@ -436,8 +436,13 @@ def _frame_votes(span: Span, words: EnglishWords, weights: Weights) -> list[Type
         return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:product")]
     if root.dep_ != "pobj":
         return []
-    # "track my runs on Strava": the preposition hangs off the verb's object.
-    verb_token = head.head.head if head.head.pos_ == "NOUN" else head.head
+    # "track my runs on Strava", "listen to my audiobooks on X": the preposition hangs off
+    # the verb's object, or off the object of the verb's own preposition.
+    verb_token = head.head
+    for _ in range(3):
+        if verb_token.pos_ not in {"NOUN", "ADP"} or verb_token.head is verb_token:
+            break
+        verb_token = verb_token.head
     prep, verb = head.lower_, verb_token.lemma_.lower()
     if prep in words.product_preps and verb in words.product_prep_verbs:
         return [TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:product")]

@@ -271,6 +271,11 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if row.past_only and not happened(token):
         return
     objects = [t for d in token.children if d.dep_ == "dobj" for t in _object_conjuncts(d)]
+    if row.objects:  # "gave Linear a shot": the object is the phrase's, the dative the target
+        if not any(o.lemma_.lower() in row.objects for o in objects):
+            return
+        given = [c for c in token.children if c.dep_ == "dative"]
+        objects = [d for d in given if not _a_persons(fact, d)]  # "gave Marco a chance"
     if row.type in _THING_TARGETS:  # "Ben got me into X": no one is got, owned or made
         objects = [o for o in objects if not (o.pos_ == "PRON" and o.lower_ in _PEOPLE_WORDS)]
     sources = _sources(fact, row, token)
@@ -287,6 +292,11 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _a_persons(fact: FactContext, token: Token) -> bool:
+    mention = fact.covering(token)
+    return mention is not None and mention.voted_label is EntityLabel.PERSON
 
 
 def _recipients(

@@ -249,7 +249,8 @@ class RelationRow(BaseModel):
     preps: tuple[str, ...] = ()  # prepositions that introduce the target
     # OBJECT_PREP: the object's lemmas ("phd"); THING_IN: attribute nouns ("block");
     # VERB_PREP: the lemmas the prepositional object must have ("club", "office");
-    # NOUN_PREP: a word the trigger noun must govern ("first" of "my first day at X")
+    # NOUN_PREP: a word the trigger noun must govern ("first" of "my first day at X");
+    # VERB_OBJECT: the phrase's object, whose recipient is the target ("gave X a try")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
     source_labels: tuple[EntityLabel, ...] = ()  # DESCRIBED: when set, the source must have one
