@@ -8,10 +8,13 @@ not occur in the dev set. The first person is the speaker, 王芳.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 import spacy
 
 from service.core.config import Settings
+from service.core.domain import MessageIn
 from service.embedding.manifest import resolve_model_path
 from service.nlp.entities.patterns import EntityExtractor
 from service.nlp.pipeline import Extractor
@@ -20,6 +23,15 @@ from service.nlp.relations.extractor import RelationExtractor, RelationType
 from tests.conversations import relations
 
 SPEAKER = "王芳"
+AT = datetime(2026, 5, 1, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def pipeline() -> Extractor:
+    """The whole extractor, for what only its type votes and filters decide."""
+    return Extractor(Settings())
+
+
 SYMMETRIC = {RelationType.FAMILY_OF.value, RelationType.FRIEND_OF.value}
 
 Triple = tuple[str, str, str]
@@ -363,11 +375,39 @@ def test_a_founder_created_what_they_founded(
     assert ("邹敏", "CREATED", "青禾教育") in found, found
 
 
-def test_the_app_one_moves_to_is_an_employer() -> None:
+def test_the_app_one_moves_to_is_an_employer(pipeline: Extractor) -> None:
     """跳槽到了X: X is the employer where the type vote calls it an app (the relation rows see
     the voted label only in the whole pipeline)."""
-    extractor = Extractor(Settings())
-    found = relations(extractor, [("王芳", "我刚跳槽到了得物。")])
+    found = relations(pipeline, [("王芳", "我刚跳槽到了得物。")])
     assert ("王芳", "WORKS_AT", "得物") in found
     # A job in another city is no visit to it.
-    assert ("王芳", "VISITED", "绵阳") not in relations(extractor, [("王芳", "我刚跳槽到了绵阳。")])
+    assert ("王芳", "VISITED", "绵阳") not in relations(pipeline, [("王芳", "我刚跳槽到了绵阳。")])
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        # a city, or an unnamed firm in it, is no employer
+        ("我现在在绵阳工作。", ("王芳", "WORKS_AT", "绵阳")),
+        ("我弟弟何乐在绵阳一家医院实习。", ("何乐", "WORKS_AT", "绵阳一家医院")),
+        ("我弟弟何乐在绵阳一家医院实习。", ("何乐", "WORKS_AT", "绵阳")),
+        # someone of mine, qualified by a word, is not I
+        ("我大学室友现在在丽水的星途物流上班。", ("王芳", "WORKS_AT", "星途物流")),
+        ("我高中同学在云杉科技上班。", ("王芳", "WORKS_AT", "云杉科技")),
+    ],
+)
+def test_no_employer_of_the_wrong_end(pipeline: Extractor, text: str, unwanted: Triple) -> None:
+    assert unwanted not in relations(pipeline, [("王芳", text)])
+
+
+@pytest.mark.parametrize(
+    ("text", "junk"),
+    [
+        ("我弟弟何乐在绵阳一家医院实习。", "绵阳一家医院"),  # a counted noun: no name
+        ("我在丽水天天骑它上班。", "丽水天天骑它"),  # a pronoun: no name
+        ("我高中同学在云杉科技上班。", "高中同学"),  # jieba's nt: classmates, no organisation
+    ],
+)
+def test_phrases_are_no_names(pipeline: Extractor, text: str, junk: str) -> None:
+    facts = pipeline.extract([MessageIn(speaker="王芳", content=text)], [AT])
+    assert junk not in {m.text for fact in facts[0] for m in fact.mentions}

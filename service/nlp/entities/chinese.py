@@ -653,10 +653,19 @@ class ChineseEntityFinder:
             return False  # 行行行, 好好好: an answer said thrice (悦悦 is a name)
         if surface.endswith("家") and surface[:-1] in _kin_words():
             return False  # 姥姥家, 奶奶家: a relative's home, named by no name
+        if mention.extractor == "jieba:nt" and surface.endswith(_people_words()):
+            return False  # 高中同学/nt: classmates from high school, no organisation
         return len(surface) >= 2 and not surface.isdigit()
 
 
 _FIELD_OF_STUDY = "专业"
+
+
+@cache
+def _people_words() -> tuple[str, ...]:
+    """Kin, friend and peer nouns (同学, 同事, 表哥)."""
+    classes = load_relation_words().classes
+    return tuple(w for c in ("KIN", "KIN_SHORT", "FRIEND", "PEER") for w in classes.get(c, ()))
 
 
 @cache

@@ -42,6 +42,8 @@ RARE_PLACE_FREQ = 50
 _NOT_IN_NAMES = re.compile(r"[我你您他她它咱的了着过吗呢吧啊]")
 _PUNCTUATION = re.compile(r"[，,。！？；;!?、：:…~～\s]")
 _OPENS_NO_NAME = re.compile(r"^[这那哪某每各另一二两三四五六七八九十几个]")
+# A counted noun inside (北京一家医院): "a hospital in Beijing", no name.
+COUNTED_INSIDE = re.compile(r"[一这那每][家个所间座]")
 _NAMED_MAY_HOLD = tuple(tag for tag in NEVER_INSIDE_NAMES if tag != "t")
 
 
@@ -261,6 +263,8 @@ class FrameObjects:
         if len(surface) < 2 or len(surface) > self.table.max_chars:
             return False
         if _NOT_IN_NAMES.search(surface) or _OPENS_NO_NAME.match(surface):
+            return False
+        if COUNTED_INSIDE.search(surface):
             return False
         form = casefold_name(surface)
         if form in self._lexicon.not_entities or surface in self._lexicon.generic_heads:

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 
+from service.nlp.entities.chinese_frames import COUNTED_INSIDE
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.mentions import EntityLabel, EntityMention
 from service.nlp.entities.type_evidence import load_type_evidence
@@ -62,8 +63,8 @@ def _row_ends(relations: Iterable[RelationMention]) -> list[tuple[int, int]]:
 
 
 def _is_name(surface: str, lang: str) -> bool:
-    if lang != "en":
-        return surface.endswith(_organisation_words())
+    if lang != "en":  # 北京一家医院 is "a hospital in Beijing"
+        return surface.endswith(_organisation_words()) and not COUNTED_INSIDE.search(surface)
     words = surface.split()
     if len(words) < 2 or words[0].lower().rstrip(".") in _titles():
         return False

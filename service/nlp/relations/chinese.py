@@ -26,6 +26,7 @@ from functools import cache
 
 import jieba.posseg
 
+from service.nlp.entities.chinese_frames import COUNTED_INSIDE
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.patterns import EntityLabel, EntityMention
 from service.nlp.relations.chinese_subjects import is_you, rhetorical, without_rhetorical
@@ -478,6 +479,13 @@ def kin_prefix() -> re.Pattern[str]:
 
 
 @cache
+def _person_noun_inside() -> re.Pattern[str]:
+    """A kin, friend or peer noun after a word that qualifies it (我大学室友, 我高中同学)."""
+    nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
+    return re.compile(rf"^[我你他她][{CJK}]{{1,4}}?(?:{nouns})")
+
+
+@cache
 def _time_prefix() -> re.Pattern[str]:
     """Time words opening a subject: 去年五一, 上周末, 最近."""
     past = compile_row_regex("{PAST}").pattern
@@ -499,8 +507,8 @@ def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
         return True  # 修图我都用X: a topic, then the speaker
     if not part.startswith("我") or part.startswith("我们") or not 2 <= len(part) <= 5:
         return False
-    if kin_prefix().match(part):
-        return False
+    if kin_prefix().match(part) or _person_noun_inside().search(part):
+        return False  # 我弟弟, 我大学室友: someone of mine, not I
     end = start + len(part)
     named = (m for m in mentions if m.label in _NAMED_LABELS)
     return not any(start < m.end and m.start < end for m in named)
@@ -682,6 +690,10 @@ def _target(
         label = _overlapping_label(mentions, start, end)
         target = Endpoint(surface.strip(), label, start, start + len(surface.strip()))
     if row.target_labels and target.label not in row.target_labels:
+        return None
+    # 在武汉工作, 在上海一家律所上班: a city, or an unnamed firm in it, is no employer.
+    unnamed = target.label is EntityLabel.PLACE or COUNTED_INSIDE.search(text[start:end])
+    if row.type is RelationType.WORKS_AT and row.place_type is None and unnamed:
         return None
     return target
 

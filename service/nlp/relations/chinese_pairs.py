@@ -43,6 +43,8 @@ _CLAUSE_BREAK = re.compile(r"[，。！？；,.!?;]")
 # A clause that ends in 吧 with nothing done (北京见吧, 待遇也不差吧): a suggestion or a
 # supposition, not a statement.
 _SUGGESTED = re.compile(r"^[^了过]*吧\W*$")
+# What cannot stand between 我 and a noun that qualifies whose it is (我今天和同事: 和 joins).
+_NOT_QUALIFYING = re.compile(r"[\W和跟与同给对找带陪被把在去了也都还就又很]")
 _MAX_GAP = 14  # characters between two names read as words; farther, only the last words
 _FAR_WORDS = 3
 _AFTER_WORDS = 2
@@ -129,9 +131,14 @@ def _topic_named(text: str, target: Name, names: list[Name]) -> bool:
 
 
 def _owner_word(text: str, word: Name) -> bool:
-    """我 before a kin or person noun (我弟弟在复旦读书): the owner of whom the clause is about,
-    not its subject; the person may still be the speaker's kin (我弟弟张伟)."""
-    return text[word.end :].startswith(_person_nouns())
+    """我 before a kin or person noun (我弟弟在复旦读书), or before one with a word that qualifies
+    it (我大学室友): the owner of whom the clause is about, not its subject; the person may
+    still be the speaker's kin (我弟弟张伟)."""
+    after = text[word.end : word.end + 6]
+    return after.startswith(_person_nouns()) or any(
+        after[n:].startswith(_person_nouns()) and not _NOT_QUALIFYING.search(after[:n])
+        for n in (2, 3)
+    )
 
 
 @cache
