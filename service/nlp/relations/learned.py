@@ -80,6 +80,8 @@ def stated(
 ) -> list[RelationMention]:
     """The relations the language's model reads in ``pairs`` of ``names`` and the parties, in
     the sentence or clause ``said``."""
+    if not pairs:
+        return []
     model = load_model(lang)
     evidence = load_type_evidence()
     untied = frozenset(kind for kind, words in _tie_words(lang).items() if not words.search(said))
