@@ -293,6 +293,22 @@ CASES: list[object] = [
     ("ugh i can't stand Teams", {"Teams": PRODUCT}, ("Ann", "DISLIKES", "Teams")),
     ("not a fan of Outlook tbh", {"Outlook": PRODUCT}, ("Ann", "DISLIKES", "Outlook")),
     ("i'm so sick of Outlook", {"Outlook": PRODUCT}, ("Ann", "DISLIKES", "Outlook")),
+    # a taste for what the -ing verb after it is done with
+    (
+        "honestly I hate using Quillpad for calls",
+        {"Quillpad": PRODUCT},
+        ("Ann", "DISLIKES", "Quillpad"),
+    ),
+    (
+        "I can't stand working in Ledgerly all day",
+        {"Ledgerly": PRODUCT},
+        ("Ann", "DISLIKES", "Ledgerly"),
+    ),
+    (
+        "I love playing Moonward with my flatmates",
+        {"Moonward": PRODUCT},
+        ("Ann", "LIKES", "Moonward"),
+    ),
     (
         "Bram really hates Nickelback",
         {"Bram": PERSON, "Nickelback": ORG},
@@ -575,6 +591,7 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("the food at Crumbs is amazing", {"Crumbs": ORG}),
     ("I'm not her brother", {}),
     ("I gave Ruairi a chance and he let me down", {"Ruairi": PERSON}),  # a person is not used
+    ("I hate living near Ruairi", {"Ruairi": PERSON}),  # near whom: no taste read
     ("do you still work at Pelican Freight?", {"Pelican_Freight": ORG}),
     ("i don't live in Tbilisi anymore", {"Tbilisi": PLACE}),
     ("thinking about moving to Bergen next year", {"Bergen": PLACE}),

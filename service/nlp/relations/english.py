@@ -57,6 +57,7 @@ from service.nlp.relations.table import (
 OWNER_BY_NAME = frozenset({RelationType.LOCATED_IN})
 # Types whose object is a thing, never a person said by a pronoun.
 _THING_TARGETS = frozenset({RelationType.OWNS, RelationType.USES, RelationType.CREATED})
+_TASTES = frozenset({RelationType.LIKES, RelationType.DISLIKES})
 _PEOPLE_WORDS = FIRST_PERSON | SECOND_PERSON | PERSON_PRONOUNS | {"them", "u"}
 # Verbs after which a trigger noun's place is where it is ("X's office is in Y").
 _BEING_VERBS = frozenset({"be", "base", "locate", "headquarter", "situate", "sit"})
@@ -276,6 +277,8 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
             return
         given = [c for c in token.children if c.dep_ == "dative"]
         objects = [d for d in given if not _a_persons(fact, d)]  # "gave Marco a chance"
+    if not objects and row.type in _TASTES:  # "I hate using Teams": the taste is for Teams
+        objects = [o for o in _done_with(token) if not _a_persons(fact, o)]
     if row.type in _THING_TARGETS:  # "Ben got me into X": no one is got, owned or made
         objects = [o for o in objects if not (o.pos_ == "PRON" and o.lower_ in _PEOPLE_WORDS)]
     sources = _sources(fact, row, token)
@@ -292,6 +295,14 @@ def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _done_with(verb: Token) -> list[Token]:
+    """What the -ing verb after a verb of taste is done with: "hate using X", "love playing
+    X", "can't stand working in X"."""
+    doings = [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+    objects = [c for d in doings for c in d.children if c.dep_ == "dobj"]
+    return objects + [o for d in doings for o in prep_objects(d, ("in", "on"), depth=0)]
 
 
 def _a_persons(fact: FactContext, token: Token) -> bool:
