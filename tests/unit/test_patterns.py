@@ -538,3 +538,11 @@ def test_from_one_name_to_another_is_two(extractor: EntityExtractor) -> None:
     """NER reads "from Trello to Notion" as one name; the range holds two."""
     texts = {m.text for m in extractor.extract("Our team switched from Trello to Notion.", "en")}
     assert {"Trello", "Notion"} <= texts and "Trello to Notion" not in texts
+
+
+def test_a_verb_that_introduces_someone_is_no_part_of_their_name(
+    extractor: EntityExtractor,
+) -> None:
+    doc = extractor.english("Meet Kwabena, my brother-in-law.")
+    doc.ents = [Span(doc, 0, 2, label="PERSON")]  # as NER reads an unknown name after it
+    assert [m.text for m in extractor.extract_doc(doc)] == ["Kwabena"]

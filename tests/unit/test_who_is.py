@@ -91,3 +91,19 @@ def test_chinese_kin_asked_after_is_the_name_that_answers(
     question: str, answer: str, expected: tuple[str, str, str] | None
 ) -> None:
     assert _answers([("Bram", question), ("Ione", answer)], "zh") == [None, expected]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Thaddeus. My son-in-law. Still at the bank?", ("Ione", "FAMILY_OF", "Thaddeus")),
+        ("This is Ottilie. My cousin.", ("Ione", "FAMILY_OF", "Ottilie")),
+        ("Ottilie? My roommate! Small world.", ("Ione", "FRIEND_OF", "Ottilie")),
+        ("Ottilie. My sister's friend.", None),  # whose kin: not the speaker's
+        ("Ottilie, my cousin, is here.", None),  # the apposition is the rows' (en_kin)
+    ],
+)
+def test_a_name_then_my_kin_alone_introduces_them(
+    said: str, expected: tuple[str, str, str] | None
+) -> None:
+    assert _answers([("Ione", said)]) == [expected]

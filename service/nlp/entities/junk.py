@@ -35,6 +35,8 @@ _SPLIT_LABELS = {EntityLabel.PERSON, EntityLabel.PRODUCT, EntityLabel.CONCEPT, E
 _INTERJECTION_TAGS = {"UH", "INTJ"}
 _COMMON_POS = {"VERB", "AUX", "ADJ", "ADV", "PRON", "DET", "ADP", "CCONJ", "SCONJ"}
 _COMMON_NOUN_MODIFIERS = {"det", "amod", "poss"}
+# Verbs that open a sentence to introduce, greet or thank someone, whose name comes next.
+_ADDRESSING_VERBS = frozenset({"meet", "thank", "thanks", "congrats", "congratulate", "welcome"})
 
 
 def _range_ends(span: Span) -> tuple[Span, Span] | None:
@@ -167,11 +169,14 @@ class JunkFilter:
 
     def _leading_verb(self, span: Span) -> bool:
         """A verb opening its sentence before a given name: "Meet Ravi", "Tell Priya Sharma";
-        not itself a given name (Mark Twain, Bill Gates stay)."""
+        not itself a given name (Mark Twain, Bill Gates stay). A verb that introduces or
+        addresses someone ("Meet Kwame") comes before any name."""
         if len(span) < 2 or not span[0].is_sent_start:
             return False
         names = load_gazetteers().given_names
         verb, name = span[0].lower_, span[1].lower_
+        if verb in _ADDRESSING_VERBS:
+            return True
         return verb in self._verb_bases and verb not in names and name in names
 
     def _is_verb_form(self, word: str) -> bool:

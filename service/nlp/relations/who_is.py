@@ -40,6 +40,8 @@ class _Patterns:
     # "How's your brother?" / "Marco's good": the kin asked after, the name that answers
     asked_after: re.Pattern[str] | None = None
     named: re.Pattern[str] | None = None
+    # "Nathan. My son-in-law.", "This is Dede. My cousin.": a name, then whose kin it is
+    introduced: re.Pattern[str] | None = None
 
 
 @cache
@@ -60,12 +62,17 @@ def _patterns(lang: str) -> _Patterns:
             r"^\W*(?:(?i:oh|well|yeah|haha|lol)\W+){0,2}(?P<name>[A-Z][a-z-]+(?:\s[A-Z][a-z-]+)?)"
         )
         named += r"(?:'s|’s|\s+(?:is|was|has|just|finally|still|got|started|moved))\b"
+        shown = r"(?:(?i:this\s+is|meet|that's|that’s|that\s+is)\s+)?"
+        introduced = rf"(?:^|[.!?]\s+){shown}(?P<name>{name})\s*[.!?]+\s+"
+        introduced += rf"(?i:my|our)\s+(?:\w+\s+)?(?P<noun>(?i:{_alternatives(types)}))"
+        introduced += r"(?:-in-law)?\s*[.!]"
         return _Patterns(
             re.compile(question, re.I),
             re.compile(answer, re.I),
             types,
             re.compile(after, re.I),
             re.compile(named),
+            re.compile(introduced),
         )
     classes = relation_words().classes
     types = {w: RelationType.FAMILY_OF for c in ("KIN", "KIN_SHORT") for w in classes.get(c, ())}
@@ -90,17 +97,39 @@ def _alternatives(words: dict[str, RelationType]) -> str:
 
 def answered(messages: Sequence[MessageIn], langs: Sequence[str]) -> list[RelationMention | None]:
     """Per message, the relation its answer to the line before says, if any: its speaker and
-    the person that line asked about."""
-    found: list[RelationMention | None] = [None]
-    for before, message, lang in zip(messages, messages[1:], langs[1:], strict=False):
-        found.append(_answer(before, message, "en" if lang == "en" else "zh"))
-    return found[: len(messages)]
+    the person that line asked about; else the person it introduces as the speaker's kin or
+    friend ("Nathan. My son-in-law.")."""
+    found: list[RelationMention | None] = []
+    for i, (message, lang) in enumerate(zip(messages, langs, strict=True)):
+        patterns = _patterns("en" if lang == "en" else "zh")
+        answer = _answer(messages[i - 1], message, patterns) if i else None
+        found.append(answer or _introduced(patterns, message))
+    return found
 
 
-def _answer(before: MessageIn, message: MessageIn, lang: str) -> RelationMention | None:
+def _introduced(patterns: _Patterns, message: MessageIn) -> RelationMention | None:
+    """A name said alone, then "my <kin or friend noun>." as a sentence of its own: the
+    speaker's kin or friend (said in front of them or not)."""
+    said = patterns.introduced.search(message.content) if patterns.introduced else None
+    if said is None or not message.speaker:
+        return None
+    name, noun = said.group("name"), said.group("noun")
+    relation_type = patterns.types.get(noun.lower())
+    if relation_type is None or name in {message.speaker} or name in _NOT_NAMES:
+        return None
+    return RelationMention(
+        relation_type,
+        Endpoint(message.speaker, EntityLabel.PERSON),
+        Endpoint(name, EntityLabel.PERSON),
+        EXTRACTOR,
+        CONFIDENCE,
+        noun,
+    )
+
+
+def _answer(before: MessageIn, message: MessageIn, patterns: _Patterns) -> RelationMention | None:
     if not message.speaker or message.speaker == before.speaker:
         return None
-    patterns = _patterns(lang)
     asked = patterns.question.search(before.content)
     said = patterns.answer.match(message.content)
     if asked is None or said is None:
