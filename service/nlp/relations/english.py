@@ -230,8 +230,10 @@ def _said(row: RelationRow, token: Token) -> bool:
 
 def _cancelled(row: RelationRow, token: Token) -> bool:
     """ "I lost my job at X", "I stopped working at X", "started college at X" (no job), "flew
-    back from X" (no home): the clause's verb, its head, its object or an adverb undoes it."""
-    return not clause_words(token).isdisjoint(row.cancelled_by)
+    back from X" (no home): the clause's verb, its head, its object or an adverb undoes it;
+    so does the adjective after the verb that the preposition is its ("been married to X")."""
+    adjectives = {c.lemma_.lower() for c in token.children if c.dep_ == "acomp"}
+    return not (clause_words(token) | adjectives).isdisjoint(row.cancelled_by)
 
 
 # --- one reader per kind -----------------------------------------------------------------

@@ -9,6 +9,7 @@ Rows of nlp_models/relations.jsonl name the words; english.py runs them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from spacy.tokens import Token
 
@@ -22,7 +23,14 @@ from service.nlp.relations.english_clauses import (
     endpoint,
     prep_objects,
 )
-from service.nlp.relations.table import Endpoint, RelationRow, mention_endpoint, speaker_endpoint
+from service.nlp.relations.table import (
+    Endpoint,
+    RelationRow,
+    RelationType,
+    load_relation_rows,
+    mention_endpoint,
+    speaker_endpoint,
+)
 
 Pairs = Iterator[tuple[Endpoint, Endpoint]]
 
@@ -137,12 +145,29 @@ def mutual(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     people = [e for e in (endpoint(fact, s) for s in subjects) if e is not None]
     others = [c for c in token.children if c.dep_ == "dobj"] + prep_objects(token, row.preps, 0)
     people += [e for e in (endpoint(fact, o) for o in others) if e is not None]
+    if row.type is RelationType.FAMILY_OF:  # "married to your son": his parent is family too
+        people += _whose_kin(fact, others)
     if not others and [s.lower_ for s in subjects] == ["we"]:  # "we're cousins": and you
         people += [e for e in (_named_before(fact, token) or _listener(fact),) if e is not None]
     people = [Endpoint(e.name, EntityLabel.PERSON, e.start, e.end) for e in people]
     for i, first in enumerate(people):
         for later in people[i + 1 :]:
             yield first, later
+
+
+def _whose_kin(fact: FactContext, others: list[Token]) -> list[Endpoint]:
+    """The owners of kin nouns among ``others``: "your" of "married to your son"."""
+    nouns = _kin_nouns()
+    owners = [
+        c for o in others if o.lemma_.lower() in nouns for c in o.children if c.dep_ == "poss"
+    ]
+    return [e for e in (endpoint(fact, c) for c in owners) if e is not None]
+
+
+@cache
+def _kin_nouns() -> frozenset[str]:
+    """The en_kin row's trigger nouns (son, sister, …): no friend or boss."""
+    return frozenset(w for r in load_relation_rows() if r.id == "en_kin" for w in r.trigger)
 
 
 def _named_before(fact: FactContext, token: Token) -> Endpoint | None:
