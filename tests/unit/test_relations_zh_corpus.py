@@ -312,6 +312,7 @@ def test_a_round_is_no_place(entities: EntityExtractor, finder: RelationExtracto
         ("我弟考上了江城航空大学。", "考上"),  # what takes 了 is a verb, no kin's name
         ("周末和闺蜜去了趟丽水。", "和闺蜜"),  # a companion by a kin noun names no one
         ("我爸年轻时在星途物流上班。", "年轻时"),  # a time of life, not the father's name
+        ("十月二号我们在丽水见。", "十月二号我们"),  # a date opening the clause is no one
     ],
 )
 def test_no_end_is_a_verb_or_a_companion(
@@ -406,6 +407,7 @@ def test_no_employer_of_the_wrong_end(pipeline: Extractor, text: str, unwanted: 
         ("我弟弟何乐在绵阳一家医院实习。", "绵阳一家医院"),  # a counted noun: no name
         ("我在丽水天天骑它上班。", "丽水天天骑它"),  # a pronoun: no name
         ("我高中同学在云杉科技上班。", "高中同学"),  # jieba's nt: classmates, no organisation
+        ("学法律，九月份去丽水报到。", "九月份"),  # jieba's nz: a month
     ],
 )
 def test_phrases_are_no_names(pipeline: Extractor, text: str, junk: str) -> None:

@@ -49,6 +49,7 @@ from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.linear import LinearModel
 from service.nlp.relations.chinese_words import load_relation_words
 from service.nlp.time.holidays import holidays_by_name
+from service.nlp.time.tags import leading_time
 
 __all__ = ["LEARNED", "ChineseEntityFinder", "Token", "merge_mentions"]
 
@@ -655,10 +656,17 @@ class ChineseEntityFinder:
             return False  # 姥姥家, 奶奶家: a relative's home, named by no name
         if mention.extractor == "jieba:nt" and surface.endswith(_people_words()):
             return False  # 高中同学/nt: classmates from high school, no organisation
+        if mention.extractor.startswith(("jieba:", LEARNED)) and _a_time(surface):
+            return False  # 九月份/nz: a month, not a name (a holiday is an event: 国庆节)
         return len(surface) >= 2 and not surface.isdigit()
 
 
 _FIELD_OF_STUDY = "专业"
+
+
+def _a_time(surface: str) -> bool:
+    """The whole word is a time expression of the time table, and no holiday's name."""
+    return surface not in _holidays() and leading_time(surface, "zh") == len(surface)
 
 
 @cache

@@ -49,6 +49,7 @@ from service.nlp.relations.table import (
     speaker_endpoint,
     uses_mentions,
 )
+from service.nlp.time.tags import leading_time
 
 _NOT_SUBJECT = re.compile(
     r"^(?:你|您|大家|他们|她们|它们|这|那|哪|谁|什么|我们[^，]|咱|如果|要是|假如)"
@@ -526,6 +527,11 @@ def _endpoint(
 ) -> Endpoint | None:
     if len(surface) < 2 or surface.endswith(_WHEN):
         return None  # 我爸年轻时…: a time of life, not the father's name
+    lead = leading_time(surface, "zh")
+    if lead:  # 十月二号我们在成都见: the time is no part of who
+        surface, start = surface[lead:], start + lead
+        if len(surface) < 2 or _PRONOUN.search(surface):
+            return None
     end = start + len(surface)
     inside = _mention_inside(mentions, start, end, at_start)
     if inside is not None:
