@@ -408,6 +408,7 @@ def test_no_employer_of_the_wrong_end(pipeline: Extractor, text: str, unwanted: 
         ("我在丽水天天骑它上班。", "丽水天天骑它"),  # a pronoun: no name
         ("我高中同学在云杉科技上班。", "高中同学"),  # jieba's nt: classmates, no organisation
         ("学法律，九月份去丽水报到。", "九月份"),  # jieba's nz: a month
+        ("国庆丽水人山人海的。", "人山人海"),  # jieba's ns: an idiom's shape (ABAC)
     ],
 )
 def test_phrases_are_no_names(pipeline: Extractor, text: str, junk: str) -> None:

@@ -658,10 +658,20 @@ class ChineseEntityFinder:
             return False  # 高中同学/nt: classmates from high school, no organisation
         if mention.extractor.startswith(("jieba:", LEARNED)) and _a_time(surface):
             return False  # 九月份/nz: a month, not a name (a holiday is an event: 国庆节)
+        if mention.extractor.startswith("jieba:") and _idiom_shaped(surface):
+            return False  # 人山人海/ns, 高高兴兴: the shapes of set phrases, not of names
         return len(surface) >= 2 and not surface.isdigit()
 
 
 _FIELD_OF_STUDY = "专业"
+
+
+def _idiom_shaped(surface: str) -> bool:
+    """Four characters shaped ABAC (人山人海, 一心一意) or AABB (高高兴兴)."""
+    if len(surface) != 4:
+        return False
+    a, b, c, d = tuple(surface)
+    return a == c != b or (a == b and c == d and a != c)
 
 
 def _a_time(surface: str) -> bool:
