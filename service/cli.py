@@ -165,7 +165,7 @@ async def _import(
             for start in range(0, len(conv.messages), batch_size)
         ]
         scopes = {conv.id: Scope(user_id=user_id or conv.id) for conv in conversations}
-        # Later batches are extracted and embedded while one is written (Memory.add_batches).
+        # Batch n + 1 is extracted while batch n is written (Memory.add_batches).
         pairs = ((batch, scopes[conv.id]) for conv, _, batch in batches)
         async with aclosing(memory.add_batches(pairs)) as results:
             with Progress(console=console) as progress:

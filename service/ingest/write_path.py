@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncGenerator, Awaitable, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +19,7 @@ from service.core.config import Settings
 from service.core.domain import MAX_BATCH, AddMode, AddResult, MessageIn, Messages, Scope, utcnow
 from service.core.errors import ValidationError
 from service.core.ids import scoped_id, text_hash
-from service.embedding.embedder import Embedder, MemoryVectors
+from service.embedding.embedder import Embedder
 from service.ingest.deferred import DeferredWorker, PendingObserver
 from service.ingest.preferences import (
     activities,
@@ -103,10 +103,8 @@ class WritePath:
     async def add_batches(
         self, batches: Iterable[tuple[Messages, Scope]], infer: bool, actor: str
     ) -> AsyncGenerator[AddResult, None]:
-        """add() over consecutive batches, in three stages that overlap (MemoryService.
-        add_batches): batch n + 1 is extracted and batch n embedded while batch n - 1 is
-        reconciled and written. A batch's vectors need nothing stored; what it is linked and
-        reconciled against is read only once the batch before it is written."""
+        """add() over consecutive batches, each extracted while the one before is written
+        (MemoryService.add_batches)."""
         pending = iter(batches)
 
         def extract_next() -> asyncio.Future[Extracted] | None:
@@ -114,30 +112,14 @@ class WritePath:
             return None if batch is None else asyncio.ensure_future(self.extract(*batch, infer))
 
         upcoming = extract_next()
-        # Extracted and being embedded, not yet written.
-        ahead: tuple[Extracted, asyncio.Future[list[MemoryVectors]]] | None = None
         try:
             while upcoming is not None:
-                try:
-                    extracted = await upcoming
-                except Exception:
-                    if ahead is not None:  # the batches before a bad one still land
-                        before, ahead = ahead, None
-                        yield await self.write(before[0], actor, vectors=before[1])
-                    raise
+                extracted = await upcoming
                 upcoming = extract_next()
-                written = ahead
-                ahead = (extracted, asyncio.ensure_future(self._vectors(extracted.candidates)))
-                if written is not None:
-                    yield await self.write(written[0], actor, vectors=written[1])
-            if ahead is not None:
-                last, ahead = ahead, None
-                yield await self.write(last[0], actor, vectors=last[1])
+                yield await self.write(extracted, actor)
         finally:
             if upcoming is not None:
                 upcoming.cancel()
-            if ahead is not None:
-                ahead[1].cancel()
 
     async def write_pending(self, batch: PendingBatch) -> AddResult:
         """Write one deferred batch as add() would have; the batch ends in the same
@@ -206,15 +188,13 @@ class WritePath:
         batch: Extracted,
         actor: str,
         finishes: tuple[str, Mapping[str, Any]] | None = None,
-        vectors: Awaitable[list[MemoryVectors]] | None = None,
     ) -> AddResult:
         """Embed, reconcile against the scope, decide and write one extracted batch (one
         transaction, with ``finishes`` first: GraphStore.write_plan). The scope's entities are
-        read while the facts are embedded; ``vectors``, when given, are the facts' vectors
-        being computed already (add_batches)."""
+        read while the facts are embedded."""
         clock, candidates, scope = StageClock(), batch.candidates, batch.scope
         with clock.stage("embedding"):
-            known = await self.embed(candidates, scope, vectors)
+            known = await self.embed(candidates, scope)
         with clock.stage("reconcile"):
             reconciled = await self._reconcile(scope, candidates)
         return await self.commit(batch, known, reconciled, actor, finishes, clock)
@@ -250,26 +230,17 @@ class WritePath:
             stage.set_attribute("engram.memories_added", len(decision.plan.new))
         return await self._report(batch, decision.plan, clock.laps)
 
-    async def embed(
-        self,
-        candidates: list[Candidate],
-        scope: Scope,
-        vectors: Awaitable[list[MemoryVectors]] | None = None,
-    ) -> list[KnownEntity]:
-        """Give each candidate its vectors (computed now, or awaited from ``vectors``); the
-        scope's entities, read meanwhile."""
-        computed, known = await asyncio.gather(
-            vectors if vectors is not None else self._vectors(candidates),
+    async def embed(self, candidates: list[Candidate], scope: Scope) -> list[KnownEntity]:
+        """Give each candidate its vectors; the scope's entities, read meanwhile."""
+        vectors, known = await asyncio.gather(
+            self.embedder.aembed_memories(
+                [c.fact.text for c in candidates], [c.context_texts for c in candidates]
+            ),
             self.store.link_entities(scope),
         )
-        for cand, vector in zip(candidates, computed, strict=True):
+        for cand, vector in zip(candidates, vectors, strict=True):
             cand.embedding, cand.content_embedding = vector.search, vector.content
         return known
-
-    async def _vectors(self, candidates: list[Candidate]) -> list[MemoryVectors]:
-        return await self.embedder.aembed_memories(
-            [c.fact.text for c in candidates], [c.context_texts for c in candidates]
-        )
 
     async def _add_preferences(self, decision: Decision, candidates: list[Candidate]) -> None:
         """Changes of mind and inferred LIKES join the plan (ingest/preferences.py decides),
