@@ -34,6 +34,7 @@ from service.nlp.preferences.chinese import read_chinese
 from service.nlp.preferences.english import read_english
 from service.nlp.preferences.lexicon import Item, ItemSpan
 from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
+from service.nlp.relations.been_there import been_there
 from service.nlp.relations.chinese_kin import kin_named
 from service.nlp.relations.confirmed import CONFIRMED, CONFIRMED_WEIGHT, says_yes, statements
 from service.nlp.relations.discourse import (
@@ -212,6 +213,7 @@ class Extractor:
                 context = history.context(addressee, named, you, kin)
                 done.append(self._complete(p, gazetteer, context, speakers))
             done = _with_addressed_kin(done, message.speaker, kin_address)
+            done = _with_been_there(done, message.speaker)
             done = _with_relations(done, 0, [answer] if answer else [])  # "Who's X?" "My aunt."
             if asked is not None and done:  # "Where's X?" "In Y."
                 first = Said(message.speaker, done[0].source_text, tuple(done[0].mentions))
@@ -486,6 +488,16 @@ def _with_addressed_kin(
         return facts
     at = 0 if address.vocative.opens else len(facts) - 1
     return _with_relations(facts, at, kin_relations(speaker, address))
+
+
+def _with_been_there(facts: list[Fact], speaker: str | None) -> list[Fact]:
+    """ "X is a petting zoo. I've been.": the fact visits the place its sentence before named
+    (service/nlp/relations/been_there.py)."""
+    for at, fact in enumerate(facts):
+        if fact.lang == "en":
+            found = been_there(fact.source_text, fact.mentions, speaker)
+            facts = _with_relations(facts, at, [found] if found else [])
+    return facts
 
 
 def _as_confirmed(relation: RelationMention, asker: str | None, answerer: str) -> RelationMention:
