@@ -494,9 +494,9 @@ def _with_been_there(facts: list[Fact], speaker: str | None) -> list[Fact]:
     """ "X is a petting zoo. I've been.": the fact visits the place its sentence before named
     (service/nlp/relations/been_there.py)."""
     for at, fact in enumerate(facts):
-        if fact.lang == "en":
-            found = been_there(fact.source_text, fact.mentions, speaker)
-            facts = _with_relations(facts, at, [found] if found else [])
+        found = been_there(fact.source_text, fact.mentions, speaker) if fact.lang == "en" else None
+        if found is not None:
+            facts = _with_relations(facts, at, [found])
     return facts
 
 

@@ -29,6 +29,7 @@ import jieba.posseg
 from service.nlp.entities.chinese_frames import COUNTED_INSIDE
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
 from service.nlp.entities.patterns import EntityLabel, EntityMention
+from service.nlp.entities.type_evidence import load_type_evidence
 from service.nlp.relations.chinese_subjects import is_you, rhetorical, without_rhetorical
 from service.nlp.relations.discourse import NO_CONVERSATION, Conversation
 from service.nlp.relations.table import (
@@ -479,11 +480,26 @@ def kin_prefix() -> re.Pattern[str]:
     return re.compile(rf"^(?:(?:[我你他她]家?的?|[{CJK}]{{2,3}}的)?(?:{nouns})|{mine})")
 
 
+def owns_a_person(after: str) -> bool:
+    """What follows 我 is a kin or person noun (弟弟在复旦读书), or one with a word or two that
+    qualify it (大学室友, 高中同学): 我 owns whom the clause is about, and is not its subject."""
+    nouns = _person_nouns()
+    return after.startswith(nouns) or any(
+        after[n:].startswith(nouns) and not _NOT_QUALIFYING.search(after[:n]) for n in (2, 3)
+    )
+
+
+# What cannot stand between 我 and a noun it qualifies (我今天和同事: 和 joins two people).
+_NOT_QUALIFYING = re.compile(r"[\W和跟与同给对找带陪被把在去了也都还就又很]")
+
+
 @cache
-def _person_noun_inside() -> re.Pattern[str]:
-    """A kin, friend or peer noun after a word that qualifies it (我大学室友, 我高中同学)."""
-    nouns = "|".join(sorted((*kin_words(), *friend_words(), *peer_words()), key=len, reverse=True))
-    return re.compile(rf"^[我你他她][{CJK}]{{1,4}}?(?:{nouns})")
+def _person_nouns() -> tuple[str, ...]:
+    """The type evidence's person nouns and the relation words' kin, friends and peers (婆婆,
+    死党, 同事)."""
+    short = relation_words().classes.get("KIN_SHORT", ())  # 我妈, 我姐
+    people = (*kin_words(), *short, *friend_words(), *peer_words())
+    return (*load_type_evidence().zh.person_nouns, *people)
 
 
 @cache
@@ -508,7 +524,7 @@ def _is_my_side(part: str, start: int, mentions: list[EntityMention]) -> bool:
         return True  # 修图我都用X: a topic, then the speaker
     if not part.startswith("我") or part.startswith("我们") or not 2 <= len(part) <= 5:
         return False
-    if kin_prefix().match(part) or _person_noun_inside().search(part):
+    if kin_prefix().match(part) or owns_a_person(part[1:]):
         return False  # 我弟弟, 我大学室友: someone of mine, not I
     end = start + len(part)
     named = (m for m in mentions if m.label in _NAMED_LABELS)

@@ -17,8 +17,7 @@ from functools import cache, lru_cache
 import jieba
 
 from service.nlp.entities.mentions import EntityMention
-from service.nlp.entities.type_evidence import load_type_evidence
-from service.nlp.relations.chinese import NEGATION, PLAN, QUESTION, unreal
+from service.nlp.relations.chinese import NEGATION, PLAN, QUESTION, owns_a_person, unreal
 from service.nlp.relations.chinese_words import alternation, load_relation_words
 from service.nlp.relations.learned import (
     ADDRESSEE,
@@ -30,10 +29,7 @@ from service.nlp.relations.learned import (
 )
 from service.nlp.relations.table import (
     RelationMention,
-    friend_words,
-    kin_words,
     mention_endpoint,
-    peer_words,
     speaker_endpoint,
 )
 
@@ -43,8 +39,6 @@ _CLAUSE_BREAK = re.compile(r"[，。！？；,.!?;]")
 # A clause that ends in 吧 with nothing done (北京见吧, 待遇也不差吧): a suggestion or a
 # supposition, not a statement.
 _SUGGESTED = re.compile(r"^[^了过]*吧\W*$")
-# What cannot stand between 我 and a noun that qualifies whose it is (我今天和同事: 和 joins).
-_NOT_QUALIFYING = re.compile(r"[\W和跟与同给对找带陪被把在去了也都还就又很]")
 _MAX_GAP = 14  # characters between two names read as words; farther, only the last words
 _FAR_WORDS = 3
 _AFTER_WORDS = 2
@@ -131,23 +125,9 @@ def _topic_named(text: str, target: Name, names: list[Name]) -> bool:
 
 
 def _owner_word(text: str, word: Name) -> bool:
-    """我 before a kin or person noun (我弟弟在复旦读书), or before one with a word that qualifies
-    it (我大学室友): the owner of whom the clause is about, not its subject; the person may
-    still be the speaker's kin (我弟弟张伟)."""
-    after = text[word.end : word.end + 6]
-    return after.startswith(_person_nouns()) or any(
-        after[n:].startswith(_person_nouns()) and not _NOT_QUALIFYING.search(after[:n])
-        for n in (2, 3)
-    )
-
-
-@cache
-def _person_nouns() -> tuple[str, ...]:
-    """The type evidence's person nouns and the relation words' kin, friends and peers (婆婆,
-    死党, 同事)."""
-    short = load_relation_words().classes.get("KIN_SHORT", ())  # 我妈, 我姐
-    people = (*kin_words(), *short, *friend_words(), *peer_words())
-    return (*load_type_evidence().zh.person_nouns, *people)
+    """我 owning whom the clause is about (我弟弟在复旦读书, 我大学室友): not its subject; the
+    person may still be the speaker's kin (我弟弟张伟)."""
+    return owns_a_person(text[word.end :])
 
 
 def _said(words: re.Pattern[str], kind: str, text: str, names: list[Name]) -> list[Name]:
