@@ -534,6 +534,26 @@ def test_a_verb_opening_the_sentence_is_no_part_of_the_name_after_it(
     assert "Mark Twain" in kept  # a given name that is also a verb stays
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "whole"),
+    [
+        ("Visiting Lisbon was the highlight of my year.", "Lisbon", "Visiting Lisbon"),
+        ("Leaving Denver was hard.", "Denver", "Leaving Denver"),
+        ("Meeting Priya changed everything.", "Priya", "Meeting Priya"),
+    ],
+)
+def test_an_ing_verb_opening_the_sentence_is_no_part_of_the_name(
+    extractor: EntityExtractor, text: str, name: str, whole: str
+) -> None:
+    surfaces = [m.text for m in extractor.extract(text, "en")]
+    assert whole not in surfaces and name in surfaces
+
+
+def test_a_name_that_opens_with_an_ing_word_stays_whole(extractor: EntityExtractor) -> None:
+    surfaces = [m.text for m in extractor.extract("Rolling Stones tickets sold out.", "en")]
+    assert "Rolling Stones" in surfaces  # "stones" is neither a given name nor a place
+
+
 def test_from_one_name_to_another_is_two(extractor: EntityExtractor) -> None:
     """NER reads "from Trello to Notion" as one name; the range holds two."""
     texts = {m.text for m in extractor.extract("Our team switched from Trello to Notion.", "en")}

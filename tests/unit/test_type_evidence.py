@@ -94,6 +94,11 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ),
         ("Wow, 90 day streak! Quillo keeps me honest.", "Quillo", "PRODUCT context:app"),
         ("Ohio State won the game again.", "Ohio State", "ORG head:org"),
+        (
+            "Marrowfield Kayaks rents boats by the hour.",
+            "Marrowfield Kayaks",
+            "ORG head:trade_plural",
+        ),
         ("We spent a week in northern Portugal.", "Portugal", "PLACE frame:place_modifier"),
         ("Heading to Riverfest tomorrow!", "Riverfest", "EVENT head:event"),
         ("Are you still on Quillo these days?", "Quillo", "PRODUCT frame:on_platform"),

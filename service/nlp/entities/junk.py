@@ -63,8 +63,10 @@ class JunkFilter:
         trimmed = self._trim(ent)
         if trimmed is None:
             return []
-        if label is EntityLabel.PERSON and self._leading_verb(trimmed):
-            trimmed = trimmed[1:]  # "Meet Ravi, my cousin", "Ask Dana": the verb opening it
+        if (label is EntityLabel.PERSON and self._leading_verb(trimmed)) or self._leading_gerund(
+            trimmed
+        ):
+            trimmed = trimmed[1:]  # "Meet Ravi, my cousin", "Visiting Kyoto was …": the verb
         ends = _range_ends(trimmed)
         if ends is not None:  # "switched from Slack to Teams": NER's one span names two
             return [p for p in (self._trim(p) for p in ends) if p is not None]
@@ -178,6 +180,18 @@ class JunkFilter:
         if verb in _ADDRESSING_VERBS:
             return True
         return verb in self._verb_bases and verb not in names and name in names
+
+    def _leading_gerund(self, span: Span) -> bool:
+        """ "Visiting Kyoto was …", "Meeting Priya changed …": an -ing verb opening its sentence
+        before a known given name or place is the doing, not part of the name (Rolling Stones,
+        whose second word is neither, stays whole)."""
+        if len(span) < 2 or not span[0].is_sent_start or not span[0].lower_.endswith("ing"):
+            return False
+        known = load_gazetteers()
+        name = span[1].lower_
+        return self._is_verb_form(span[0].lower_) and (
+            name in known.given_names or name in known.places
+        )
 
     def _is_verb_form(self, word: str) -> bool:
         if word in self._verb_forms:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import lemminflect
 from pydantic import BaseModel, ConfigDict, ValidationError
 from spacy.tokens import Span, Token
 
@@ -223,6 +224,8 @@ class TypeEvidence:
         words, weights = self.table.en, self.table.weights
         votes = self.gazetteers.votes(span.text, weights)
         votes += _head_votes(span, words, weights)
+        if span[0].ent_type_ == "PERSON" and self._trade_name(span, words):
+            votes.append(TypeVote(EntityLabel.ORG, weights.head, "head:trade_plural"))
         product_shaped = _looks_like_a_product(span.text)
         if product_shaped:
             votes.append(TypeVote(EntityLabel.PRODUCT, weights.place_frame, "name:product"))
@@ -258,6 +261,16 @@ class TypeEvidence:
             span, gazetteers.is_given_name(first_word), gazetteers.is_place(span.text)
         )
         return votes + learned_vote("en", described, weights.learned)
+
+    def _trade_name(self, span: Span, words: EnglishWords) -> bool:
+        """ "Fernwood Books", "Tidewater Kayaks": NER's person whose name ends in the plural
+        of a common noun, with no given name in it (Garth Brooks keeps his), is a business."""
+        last = span[-1].lower_
+        if len(span) < 2 or last in words.place_heads or not last.endswith("s"):
+            return False
+        if any(self.gazetteers.is_given_name(t.text) for t in span[:-1]):
+            return False
+        return any(lemma != last for lemma in lemminflect.getAllLemmas(last).get("NOUN", ()))
 
     def _known_place(self, votes: list[TypeVote], name: str) -> list[TypeVote]:
         """A place frame ("drive down from X") about a name of the world's places outweighs
