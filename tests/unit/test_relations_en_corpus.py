@@ -475,6 +475,26 @@ CASES += [
         ("Harbour Books", "LOCATED_IN", "Leith"),
     ),
     (
+        "my aunt runs Saltmarsh Canoes over in Noank",
+        {"Saltmarsh_Canoes": ORG, "Noank": PLACE},
+        ("Saltmarsh Canoes", "LOCATED_IN", "Noank"),
+    ),  # no comma: the direction word still says where the name is
+    (
+        "I've been eating lunch at Juniper Table for years",
+        {"Juniper_Table": ORG},
+        ("Ann", "VISITED", "Juniper Table"),
+    ),  # a perfect progressive has happened
+    (
+        "The Kobo my sister gave me is great",
+        {"Kobo": PRODUCT},
+        ("Ann", "OWNS", "Kobo"),
+    ),  # given in a relative clause: "me" is who got it
+    (
+        "Buying Kestrel Hardware was the smartest move I made",
+        {"Kestrel_Hardware": ORG},
+        ("Ann", "OWNS", "Kestrel Hardware"),
+    ),  # a past doing said as the subject is the speaker's
+    (
         "my uncle bought Larkspur Farm, out in Tolland, last spring",
         {"Larkspur_Farm": ORG, "Tolland": PLACE},
         ("Larkspur Farm", "LOCATED_IN", "Tolland"),

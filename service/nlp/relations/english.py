@@ -318,6 +318,9 @@ def _recipients(
     """Whom a verb of giving gives to, and what it gives: "got me X", "bought X for Sam", and
     "bought Sam a X", which the small model parses as two objects."""
     given = [c for c in verb.children if c.dep_ == "dative"]
+    if verb.dep_ == "relcl":  # "the Fitbit my son gave me": the parser makes "me" the object
+        given += [c for c in verb.children if c.dep_ == "dobj" and c.lower_ in _PEOPLE_WORDS]
+        objects = [o for o in objects if o.lower_ not in _PEOPLE_WORDS]
     if len(objects) > 1:
         given, objects = [*given, objects[0]], objects[1:]
     # "got a Kindle for Sam": the parser may hang "for" on the object.

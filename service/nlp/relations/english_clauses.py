@@ -317,7 +317,11 @@ def _copula_subject(noun: Token) -> Token | None:
 def speaker_by_default(verb: Token) -> bool:
     """A statement without a subject, diary style ("started at X", "been using Y", "was in X
     last month"): the speaker's own. An order ("Move to X!") or a plan is not."""
-    if verb.dep_ != "ROOT" or any(c.dep_ in SUBJECT_DEPS | {"expl"} for c in verb.children):
+    if any(c.dep_ in SUBJECT_DEPS | {"expl"} for c in verb.children):
+        return False
+    if verb.dep_ == "csubj":  # "Buying X was the best move I made": a past doing of one's own
+        return bool(verb.tag_ == "VBG" and verb.head.lemma_ == "be" and verb.head.tag_ == "VBD")
+    if verb.dep_ != "ROOT":
         return False
     if verb.tag_ in {"VBD", "VBN"}:
         return True
@@ -639,9 +643,10 @@ def happened(token: Token) -> bool:
         if t.lemma_ in PLAN_VERBS and t.i != verb.i:
             return False
     top = chain[-1]
-    progressive = top.tag_ == "VBG" and any(
-        c.dep_ == "aux" and c.tag_ in {"VBP", "VBZ"} for c in top.children
-    )
+    auxiliaries = [c for c in top.children if c.dep_ == "aux"]
+    if top.tag_ == "VBG" and any(c.lower_ == "been" for c in auxiliaries):
+        return True  # "I've been eating at X for years" has happened; "I'm eating at X" not yet
+    progressive = top.tag_ == "VBG" and any(c.tag_ in {"VBP", "VBZ"} for c in auxiliaries)
     return top.pos_ not in {"VERB", "AUX"} or (top.tag_ in {"VBD", "VBN"} and not progressive)
 
 

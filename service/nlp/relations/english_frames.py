@@ -259,15 +259,19 @@ _PLACES = frozenset({EntityLabel.PLACE, EntityLabel.OTHER})
 
 
 def _placed_after_comma(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "owns Hilltop Acres, out in Millbrook", "we ate at Lantern Noodle, over in Leith": a
-    name some verb took, then a comma, a lead adverb and a place. The parser hangs the place on
-    the verb; the words in this order say where the name is."""
+    """ "owns Hilltop Acres, out in Millbrook", "we ate at Lantern Noodle over in Leith": a
+    name some verb took, then a comma or none, a lead adverb and a place. The parser hangs the
+    place on the verb; the words in this order say where the name is."""
     mention = fact.covering(token)
     doc = token.doc
-    if mention is None or token.i + 4 > len(doc) or doc[token.i + 1].text != ",":
+    comma = token.i + 1 < len(doc) and doc[token.i + 1].text == ","
+    at = token.i + 1 + comma
+    if mention is None or at + 2 > len(doc):
         return
-    lead, prep = doc[token.i + 2], doc[token.i + 3]
+    lead, prep = doc[at], doc[at + 1]
     if lead.lower_ not in row.trigger or prep.lower_ not in row.preps:
+        return
+    if not comma and lead.lower_ not in _DIRECTIONS:  # "runs X over in Y"; "saw X back in May"
         return
     source = endpoint(fact, token)
     if source is None or source.start is None or source.label not in _PLACED_BY_COMMA:
@@ -277,6 +281,8 @@ def _placed_after_comma(fact: FactContext, row: RelationRow, token: Token) -> Pa
         if place is not None and place.start is not None and place.label in _PLACES:
             yield source, place
 
+
+_DIRECTIONS = frozenset({"over", "down", "up", "out"})
 
 # What may be placed by a comma phrase: a person there is visiting or living, not located.
 _PLACED_BY_COMMA = frozenset(
