@@ -34,7 +34,7 @@ from service.nlp.preferences.chinese import read_chinese
 from service.nlp.preferences.english import read_english
 from service.nlp.preferences.lexicon import Item, ItemSpan
 from service.nlp.preferences.reading import NO_READING, PreferenceReading, with_preferences
-from service.nlp.relations.been_there import been_there
+from service.nlp.relations.been_there import been_there, went_there
 from service.nlp.relations.chinese_kin import kin_named
 from service.nlp.relations.confirmed import CONFIRMED, CONFIRMED_WEIGHT, says_yes, statements
 from service.nlp.relations.discourse import (
@@ -494,7 +494,10 @@ def _with_been_there(facts: list[Fact], speaker: str | None) -> list[Fact]:
     """ "X is a petting zoo. I've been.": the fact visits the place its sentence before named
     (service/nlp/relations/been_there.py)."""
     for at, fact in enumerate(facts):
-        found = been_there(fact.source_text, fact.mentions, speaker) if fact.lang == "en" else None
+        if fact.lang == "en":
+            found = been_there(fact.source_text, fact.mentions, speaker)
+        else:  # 千岛湖？去年你带我去了一趟。: the sentences are facts of their own
+            found = went_there(fact.source_text, facts[at - 1].mentions, speaker) if at else None
         if found is not None:
             facts = _with_relations(facts, at, [found])
     return facts

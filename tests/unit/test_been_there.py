@@ -38,3 +38,21 @@ def test_having_been_visits_the_place_named_before(
 )
 def test_no_visit_without_one_place_or_with_more_said(extractor: Extractor, said: str) -> None:
     assert ("Ione", "VISITED", "Briarwood Farm") not in relations(extractor, [("Ione", said)])
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("青岩古镇？去年你带我去了一趟，晒得要命。", "青岩古镇"),
+        ("丽水啊。我去过两次。", "丽水"),
+    ],
+)
+def test_a_chinese_clause_of_having_gone_visits_the_place_before(
+    extractor: Extractor, said: str, place: str
+) -> None:
+    assert ("王芳", "VISITED", place) in relations(extractor, [("王芳", said)])
+
+
+@pytest.mark.parametrize("said", ["丽水啊。我没去过。", "丽水和绍兴？我都去过。"])
+def test_no_chinese_visit_denied_or_of_two_places(extractor: Extractor, said: str) -> None:
+    assert ("王芳", "VISITED", "丽水") not in relations(extractor, [("王芳", said)])

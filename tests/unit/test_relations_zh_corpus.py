@@ -126,6 +126,7 @@ VISITED: list[tuple[str, Triple]] = [
     ("去年去了趟丽江，太美了！", ("王芳", "VISITED", "丽江")),
     ("我上个月刚从绍兴回来。", ("王芳", "VISITED", "绍兴")),
     ("五一去了敦煌。", ("王芳", "VISITED", "敦煌")),
+    ("我在老周面馆吃了快三年了。", ("王芳", "VISITED", "老周面馆")),  # eating there: no job
     ("今年春节在绵阳过的。", ("王芳", "VISITED", "绵阳")),  # a holiday spent there, no home
     ("我去过三次张家界。", ("王芳", "VISITED", "张家界")),
     ("国庆在青海湖玩了三天。", ("王芳", "VISITED", "青海湖")),
@@ -257,12 +258,31 @@ def test_you_and_your_town_is_whom_you_addresses(
     entities: EntityExtractor, finder: RelationExtractor
 ) -> None:
     """你们 + a place or an organisation, as 我们 + one: the group of the one addressed."""
-    text = "你们湘潭好歹有高铁，你们悦康医疗也不裁员"
+    found = _said_to_liu_ting(entities, finder, "你们湘潭好歹有高铁，你们悦康医疗也不裁员")
+    assert {("刘婷", "LIVES_IN", "湘潭"), ("刘婷", "WORKS_AT", "悦康医疗")} <= found
+
+
+def test_your_club_said_with_a_pointer_is_yours_in_a_question_too(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """你们那个X…了？ asks about X; that X is the group of the one addressed goes unasked."""
+    found = _said_to_liu_ting(entities, finder, "你们那个青松钓友会是不是又要交钱了？")
+    assert ("刘婷", "MEMBER_OF", "青松钓友会") in found  # a 友会 is a club: no employer
+
+
+def _said_to_liu_ting(
+    entities: EntityExtractor, finder: RelationExtractor, text: str
+) -> set[Triple]:
     said = finder.find(
         text, "zh", entities.extract(text, "zh"), SPEAKER, None, None, Conversation(you="刘婷")
     )
-    found = {(r.source.name, r.type.value, r.target.name) for r in said}
-    assert {("刘婷", "LIVES_IN", "湘潭"), ("刘婷", "WORKS_AT", "悦康医疗")} <= found
+    return {(r.source.name, r.type.value, r.target.name) for r in said}
+
+
+def test_renjia_after_a_name_is_that_person(pipeline: Extractor) -> None:
+    """人家 as a clause's subject, after a sentence about someone named: that person."""
+    found = relations(pipeline, [("王芳", "孟佳可厉害了！人家在海澜证券当分析师。")])
+    assert ("孟佳", "WORKS_AT", "海澜证券") in found
 
 
 def test_renjia_is_no_home(entities: EntityExtractor, finder: RelationExtractor) -> None:
@@ -395,6 +415,8 @@ def test_the_app_one_moves_to_is_an_employer(pipeline: Extractor) -> None:
         # someone of mine, qualified by a word, is not I
         ("我大学室友现在在丽水的星途物流上班。", ("王芳", "WORKS_AT", "星途物流")),
         ("我高中同学在云杉科技上班。", ("王芳", "WORKS_AT", "云杉科技")),
+        # years of eating at a restaurant are a customer's, not a cook's
+        ("我在老周面馆吃了快三年了。", ("王芳", "WORKS_AT", "老周面馆")),
     ],
 )
 def test_no_employer_of_the_wrong_end(pipeline: Extractor, text: str, unwanted: Triple) -> None:

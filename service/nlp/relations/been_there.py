@@ -5,6 +5,10 @@ twice.": a sentence of its own that says only that the speaker has been (there),
 number of times, visits the one place or venue the sentence before it in the same message
 named. Within one sentence ("Lisbon is gorgeous, I've been there") the readers already link the
 two; across a sentence break nothing did.
+
+In Chinese a message's sentences are facts of their own: 千岛湖？去年你带我去了一趟。 visits
+the one place the fact before named, when the next one opens with a clause that is only 我去过,
+(你带我)去了一趟 and the like.
 """
 
 from __future__ import annotations
@@ -26,6 +30,12 @@ _BEEN = re.compile(
 )
 # "I've been there twice, so good": "there" says where, whatever follows.
 _BEEN_THERE = re.compile(_OPENING + r"\s+there\b", re.IGNORECASE)
+# 我去过, 我也去过两次, 去年你带我去了一趟: a clause that says only that the speaker went.
+_ZH_BEEN = re.compile(
+    r"^(?:去年|前年|上次|上回|以前|之前|小时候|那年|有一年)?"
+    r"(?:我|我们|咱们|[你他她]带(?:我|我们))?(?:也|都|还|早就)?"
+    r"(?:去过|来过|到过|去了)(?:[一两二三四五几好]+[次趟回])?[了呢啊哦]?(?:[，,。！？!?…~]|$)"
+)
 _VISITED = frozenset({EntityLabel.PLACE, EntityLabel.ORG, EntityLabel.EVENT})
 _SENTENCE_END = re.compile(r"[.!?…]+\s+")
 
@@ -46,12 +56,30 @@ def been_there(
         places = {m.text: m for m in mentions if a <= m.start < b and m.voted_label in _VISITED}
         if len(places) == 1:
             [place] = places.values()
-            target = mention_endpoint(place)
-            return RelationMention(
-                RelationType.VISITED,
-                Endpoint(speaker, EntityLabel.PERSON),
-                Endpoint(target.name, target.label),
-                EXTRACTOR,
-                CONFIDENCE,
-            )
+            return _visit(speaker, place)
     return None
+
+
+def _visit(speaker: str, place: EntityMention) -> RelationMention:
+    target = mention_endpoint(place)
+    return RelationMention(
+        RelationType.VISITED,
+        Endpoint(speaker, EntityLabel.PERSON),
+        Endpoint(target.name, target.label),
+        EXTRACTOR,
+        CONFIDENCE,
+    )
+
+
+def went_there(
+    text: str, before: list[EntityMention], speaker: str | None
+) -> RelationMention | None:
+    """VISITED from the speaker to the one place, venue or event ``before`` (the mentions of the
+    fact before) names, when ``text`` opens with a clause that only says the speaker went."""
+    if not speaker or not _ZH_BEEN.match(text.strip()):
+        return None
+    places = {m.text: m for m in before if m.voted_label in _VISITED}
+    if len(places) != 1:
+        return None
+    [place] = places.values()
+    return _visit(speaker, place)

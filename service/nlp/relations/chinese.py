@@ -271,9 +271,12 @@ def _yours(match: re.Match[str]) -> bool:
     """你们 right before the name (你们昆明, 你们美团): the town or employer of the one
     addressed; 你们 as a clause's subject is several people, none of them named."""
     groups = match.re.groupindex
-    return (
-        "tgt" in groups and match.group("src") == "你们" and match.end("src") == match.start("tgt")
-    )
+    if "tgt" not in groups or match.group("src") != "你们":
+        return False
+    return match.string[match.end("src") : match.start("tgt")] in _POINTERS
+
+
+_POINTERS = frozenset({"", "那个", "这个", "那家", "这家"})  # 你们那个钓友会 is theirs too
 
 
 def _is_we(match: re.Match[str]) -> bool:
@@ -287,7 +290,8 @@ def _asserted(text: str, match: re.Match[str], row: RelationRow) -> bool:
     clause = text[start : stop.end() if stop else len(text)]
     personal = row.type in {RelationType.FAMILY_OF, RelationType.FRIEND_OF}
     told = rhetorical(clause)  # 你不是在X上班吗: said to be so
-    if not personal and not told and QUESTION.search(clause):
+    # 你们那个X…吗？ asks about X, not whether X is theirs
+    if not personal and not told and QUESTION.search(clause) and not _yours(match):
         return False
     between_start = match.start("src") if _has(match, "src") else match.start()
     between = text[between_start : match.start("tgt")]

@@ -22,7 +22,7 @@ from service.nlp.relations.table import Endpoint, mention_endpoint
 __all__ = ["NOUN_TAGS", "Subjects", "kin_named_before", "past_de_phrase", "sources"]
 
 _OTHERS = re.compile(r"[你您他她它]|大家|别人|人家")
-_THIRD_PERSON = re.compile(r"[他她]")
+_THIRD_PERSON = re.compile(r"[他她]|人家")  # 人家 of one just named: 小雪…！人家在X当经理
 # 的 and a short noun phrase before a topic's subject (的在职研我, 的夜校他).
 _DE_PHRASE = re.compile(r"的[\u4e00-\u9fffA-Za-z]{1,5}?(?=(?:我们|我|他|她)(?!们))")
 # Words for the speaker's household after 我们 (我们全家搬到了…): the speaker, no one else.
