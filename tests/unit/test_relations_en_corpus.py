@@ -475,6 +475,26 @@ CASES += [
         ("Harbour Books", "LOCATED_IN", "Leith"),
     ),
     (
+        "honestly I couldn't live without Centwise",
+        {"Centwise": PRODUCT},
+        ("Ann", "USES", "Centwise"),
+    ),  # a double denial: cannot do without it
+    (
+        "Can't do my budget without Centwise anymore",
+        {"Centwise": PRODUCT},
+        ("Ann", "USES", "Centwise"),
+    ),
+    (
+        "Strida is how I track my runs",
+        {"Strida": PERSON},
+        ("Ann", "USES", "Strida"),
+    ),  # the means of doing it, whatever NER called it
+    (
+        "our stack is Rust and Postgres",
+        {"Rust": PRODUCT, "Postgres": PRODUCT},
+        ("Ann", "USES", "Postgres"),
+    ),  # the conjunct too
+    (
         "my aunt runs Saltmarsh Canoes over in Noank",
         {"Saltmarsh_Canoes": ORG, "Noank": PLACE},
         ("Saltmarsh Canoes", "LOCATED_IN", "Noank"),
@@ -774,3 +794,19 @@ def test_best_friends_is_no_verdict(finder: RelationExtractor, english: Language
     """ "best" of "best friends" judges no thing: no like of Bram."""
     found = find_en(finder, english, "Bram is best friends with Pia", Bram=PERSON, Pia=PERSON)
     assert not any(kind == "LIKES" for _, kind, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        # a given name is someone, not a means
+        ("Sarah is how I met Tom", {"Sarah": PERSON, "Tom": PERSON}),
+        # supposed, not said
+        ("If I couldn't cook without Yumbly, I'd starve", {"Yumbly": PRODUCT}),
+    ],
+)
+def test_no_use_of_a_person_or_a_supposed_need(
+    finder: RelationExtractor, english: Language, text: str, labels: dict[str, EntityLabel]
+) -> None:
+    found = find_en(finder, english, text, **labels)
+    assert not any(kind == "USES" for _, kind, _ in found), found

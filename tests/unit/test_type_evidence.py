@@ -94,6 +94,8 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ),
         ("Wow, 90 day streak! Quillo keeps me honest.", "Quillo", "PRODUCT context:app"),
         ("Ohio State won the game again.", "Ohio State", "ORG head:org"),
+        ("Our stack is Rust and Vexbase.", "Vexbase", "PRODUCT frame:is_a_stack"),
+        ("Strida is how I track my runs.", "Strida", "PRODUCT frame:way_of"),
         (
             "Marrowfield Kayaks rents boats by the hour.",
             "Marrowfield Kayaks",

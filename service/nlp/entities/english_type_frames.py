@@ -55,6 +55,8 @@ def english_frame_votes(
         votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:employment"))
     if _on_a_platform(span) and not is_place(span.text):
         votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_context, "frame:on_platform"))
+    if _way_of_doing(span) and not is_given_name(span.text):
+        votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:way_of"))
     if _described_as_an_app(span, words):
         votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:described_app"))
     elif _in_app_talk(span, words):
@@ -131,6 +133,16 @@ def _on_a_platform(span: Span) -> bool:
     prep = root.head
     on = root.dep_ == "pobj" and prep.lower_ == "on" and prep.head.lemma_ == "be"
     return on and root.ent_type_ not in _PLACE_ENTITIES  # "on Maui"
+
+
+def _way_of_doing(span: Span) -> bool:
+    """ "Strida is how I track my runs": the subject of "be" whose complement is a "how"
+    clause is a means, a tool (a given name is someone: the caller asks)."""
+    root = span.root
+    if root.dep_ != "nsubj" or root.head.lemma_ != "be":
+        return False
+    clauses = [c for c in root.head.children if c.dep_ == "ccomp"]
+    return any(a.dep_ == "advmod" and a.lower_ == "how" for c in clauses for a in c.children)
 
 
 def _described_as_an_app(span: Span, words: EnglishWords) -> bool:

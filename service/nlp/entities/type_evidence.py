@@ -331,8 +331,11 @@ def relation_votes(
 
 def _kind_votes(span: Span, words: EnglishWords, weights: Weights) -> list[TypeVote]:
     """What the sentence says the name is: "Runna is the best app" (a kind noun), "Paystack
-    hired me" (an employer), "Paystack's HQ" (a part of an organisation)."""
+    hired me" (an employer), "Paystack's HQ" (a part of an organisation). A conjunct is what
+    the first is ("our stack is Rust and Postgres")."""
     root = span.root
+    while root.dep_ == "conj" and root.head.i != root.i:
+        root = root.head
     head = root.head
     if root.dep_ in {"nsubj", "attr"} and head.lemma_ == "be":
         # "Runna is the best app"; the other way round, "my go-to editor is Neovim"

@@ -26,6 +26,7 @@ from service.nlp.relations.english_clauses import (
     FactContext,
     addressee,
     asserted,
+    cannot_do_without,
     clause_subjects,
     clause_verb,
     clause_words,
@@ -225,6 +226,8 @@ def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint
 
 def _said(row: RelationRow, token: Token) -> bool:
     """Asserted; or, for a row read from a denial ("can't stand X", "not a fan of X"), denied."""
+    if row.when_negated and "without" in row.preps:
+        return cannot_do_without(token)
     return denied(token) if row.when_negated else asserted(token)
 
 
@@ -531,6 +534,7 @@ _READERS = {
     RelationKind.NAME_IN: frames.name_in,
     RelationKind.MINE: frames.mine,
     RelationKind.VERDICT: frames.verdict,
+    RelationKind.WAY_OF: frames.way_of,
     RelationKind.PLACE_POSSESSOR: frames.place_possessor,
     RelationKind.DESCRIBED: described,
     RelationKind.TOOL_SUBJECT: frames.tool_subject,

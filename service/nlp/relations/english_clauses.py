@@ -325,6 +325,8 @@ def speaker_by_default(verb: Token) -> bool:
         return False
     if verb.tag_ in {"VBD", "VBN"}:
         return True
+    if verb.tag_ == "VB" and cannot_do_without(verb):
+        return True  # "Can't do my budget without X anymore": a diary's denial
     if verb.tag_ != "VBG":
         return False
     # "been using Y"; "still grinding at X", "loving my new Y": a bare progressive is the
@@ -565,6 +567,20 @@ def denied(token: Token) -> bool:
     if not any(c.dep_ == "neg" for c in children) or _asks(verb):
         return False
     return not any(_hedges(c) for c in children if c.dep_ != "neg")
+
+
+def cannot_do_without(token: Token) -> bool:
+    """ "I can't live without X", "couldn't do my budget without X": a verb that cannot or
+    could not be done without something, said, not asked or supposed ("if I couldn't …")."""
+    verb = clause_verb(token)
+    children = list(verb.children)
+    if not any(c.dep_ == "neg" for c in children) or _asks(verb):
+        return False
+    modal = any(c.dep_ == "aux" and c.lower_ in _ABLE for c in children)
+    return modal and not any(c.dep_ == "mark" and c.lower_ == "if" for c in children)
+
+
+_ABLE = frozenset({"ca", "can", "could", "wo", "would"})
 
 
 def _hedge_chain(token: Token, verb: Token) -> list[Token]:

@@ -14,7 +14,7 @@ from functools import cache
 from spacy.tokens import Token
 
 from service.nlp.entities.patterns import EntityLabel
-from service.nlp.entities.type_evidence import load_type_evidence
+from service.nlp.entities.type_evidence import load_gazetteers, load_type_evidence
 from service.nlp.relations.english_clauses import (
     FIRST_PERSON,
     FactContext,
@@ -188,17 +188,19 @@ def _listener(fact: FactContext) -> Endpoint | None:
 
 
 def favourite(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
-    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it."""
-    noun = token.head
-    if not matches(row, token) or token.dep_ != "amod" or noun.head.lemma_ != "be":
+    """ "My favorite band is Coldplay", "Coldplay is my favourite band": its possessor likes it.
+    A trigger that is the noun itself names what is used: "our stack is Rust and Postgres"."""
+    noun = token.head if token.dep_ == "amod" else token
+    if not matches(row, token) or noun.pos_ not in {"NOUN", "PROPN"} or noun.head.lemma_ != "be":
         return
     owners = [c for c in noun.children if c.dep_ == "poss"]
     partner_dep = {"nsubj": "attr", "attr": "nsubj"}.get(noun.dep_)
     partners = [c for c in noun.head.children if c.dep_ == partner_dep]
     fan = endpoint(fact, owners[0]) if owners else None
-    liked = endpoint(fact, partners[0]) if partners else None
-    if fan is not None and liked is not None and liked.start is not None:
-        yield fan, liked
+    for partner in [*partners[:1], *(partners[0].conjuncts if partners else ())]:
+        liked = endpoint(fact, partner)
+        if fan is not None and liked is not None and liked.start is not None:
+            yield fan, liked
 
 
 def named_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -301,6 +303,25 @@ def mine(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         owned = endpoint(fact, subject)
         if owned is not None and owned.start is not None and owned != fact.speaker:
             yield fact.speaker, owned
+
+
+def way_of(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "Strida is how I track my runs", "Tinder is how we met": the subject of "be" whose
+    complement is a clause of the speaker's opened by the row's word is what the speaker uses
+    to do it. A given name is someone ("Sarah is how I met Tom"), whatever NER said."""
+    if token.lower_ not in row.trigger or token.dep_ != "advmod" or fact.speaker is None:
+        return
+    doing = token.head
+    if doing.dep_ != "ccomp" or doing.head.lemma_ != "be" or not asserted(doing.head):
+        return
+    if not any(c.dep_ in {"nsubj"} and c.lower_ in FIRST_PERSON for c in doing.children):
+        return
+    for subject in clause_subjects(doing.head):
+        way = endpoint(fact, subject)
+        if way is None or way.start is None or load_gazetteers().is_given_name(way.name):
+            continue
+        if way.label in row.target_labels or way.label is EntityLabel.PERSON:
+            yield fact.speaker, way
 
 
 def verdict(fact: FactContext, row: RelationRow, token: Token) -> Pairs:

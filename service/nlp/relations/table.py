@@ -219,6 +219,7 @@ class RelationKind(StrEnum):
     NAME_IN = "name_in"  # <name> (<target>), <name>, over in <target>: "Cafe X (Leith)"
     MINE = "mine"  # <target> is mine: "the bakery is officially ours"
     VERDICT = "verdict"  # <target> is <judgement>: "Teams is the worst", "X is useless"
+    WAY_OF = "way_of"  # <target> is how I <verb>: "Strida is how I track my runs"
     PLACE_POSSESSOR = "place_possessor"  # <source> is <target>'s <noun>: "X is Leith's best cafe"
     # <name>, a <noun> <prep | poss | compound> <other>: "X, a cafe in Y", "X is Y's novel"
     DESCRIBED = "described"
