@@ -495,6 +495,31 @@ CASES += [
         ("Ann", "USES", "Postgres"),
     ),  # the conjunct too
     (
+        "Grindhouse Roastery does the best cortado in Penrith",
+        {"Grindhouse_Roastery": ORG, "Penrith": PLACE},
+        ("Grindhouse Roastery", "LOCATED_IN", "Penrith"),
+    ),  # a business at its trade somewhere is there
+    (
+        "Rivet Labs is a small Denver company",
+        {"Rivet_Labs": ORG, "Denver": PLACE},
+        ("Rivet Labs", "LOCATED_IN", "Denver"),
+    ),  # a place before a kind of organisation, said of the subject
+    (
+        "I'm not really into Fortnite",
+        {"Fortnite": PRODUCT},
+        ("Ann", "DISLIKES", "Fortnite"),
+    ),
+    (
+        "I gave up on Lingobee after a week",
+        {"Lingobee": PRODUCT},
+        ("Ann", "DISLIKES", "Lingobee"),
+    ),
+    (
+        "I finally got my hands on a Switch",
+        {"Switch": PRODUCT},
+        ("Ann", "OWNS", "Switch"),
+    ),
+    (
         "my aunt runs Saltmarsh Canoes over in Noank",
         {"Saltmarsh_Canoes": ORG, "Noank": PLACE},
         ("Saltmarsh Canoes", "LOCATED_IN", "Noank"),
@@ -803,10 +828,12 @@ def test_best_friends_is_no_verdict(finder: RelationExtractor, english: Language
         ("Sarah is how I met Tom", {"Sarah": PERSON, "Tom": PERSON}),
         # supposed, not said
         ("If I couldn't cook without Yumbly, I'd starve", {"Yumbly": PRODUCT}),
+        # a person trading somewhere lives or works there, and is not located
+        ("Maya sells jewelry in Austin", {"Maya": PERSON, "Austin": PLACE}),
     ],
 )
-def test_no_use_of_a_person_or_a_supposed_need(
+def test_no_use_or_place_of_a_person_or_a_supposed_need(
     finder: RelationExtractor, english: Language, text: str, labels: dict[str, EntityLabel]
 ) -> None:
     found = find_en(finder, english, text, **labels)
-    assert not any(kind == "USES" for _, kind, _ in found), found
+    assert not any(kind in {"USES", "LOCATED_IN"} for _, kind, _ in found), found

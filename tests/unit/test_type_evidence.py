@@ -96,6 +96,7 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Ohio State won the game again.", "Ohio State", "ORG head:org"),
         ("Our stack is Rust and Vexbase.", "Vexbase", "PRODUCT frame:is_a_stack"),
         ("Strida is how I track my runs.", "Strida", "PRODUCT frame:way_of"),
+        ("Rivet Labs is an Austin startup.", "Austin", "PLACE frame:business_place"),
         (
             "Marrowfield Kayaks rents boats by the hour.",
             "Marrowfield Kayaks",

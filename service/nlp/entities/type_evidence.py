@@ -247,6 +247,10 @@ class TypeEvidence:
             # "three hours in the Uffizi": no one is "the <name>"; NER's PERSON is a guess
             votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:the_name"))
         votes += _kind_votes(span, words, weights)
+        if self._place_of_a_business(span, words):
+            votes.append(
+                TypeVote(EntityLabel.PLACE, weights.place_modifier, "frame:business_place")
+            )
         if not any(v.label in _NAMED_KINDS for v in votes):  # "our Jenna" is a person
             votes += _owned_votes(span, words.owners | words.pointers, words, weights)
         elif not any(v.label in _NAMED_KINDS and v.why != _GIVEN_NAME for v in votes):
@@ -261,6 +265,17 @@ class TypeEvidence:
             span, gazetteers.is_given_name(first_word), gazetteers.is_place(span.text)
         )
         return votes + learned_vote("en", described, weights.learned)
+
+    def _place_of_a_business(self, span: Span, words: EnglishWords) -> bool:
+        """ "an Austin startup", "a Denver company": a place of the world before a kind of
+        organisation is where it is, whatever NER said (Austin is a given name too)."""
+        root = span.root
+        kinds = words.kind_nouns.get(EntityLabel.ORG, frozenset())
+        return (
+            root.dep_ == "compound"
+            and root.head.lemma_.lower() in kinds
+            and self.gazetteers.is_place(span.text)
+        )
 
     def _trade_name(self, span: Span, words: EnglishWords) -> bool:
         """ "Fernwood Books", "Tidewater Kayaks": NER's person whose name ends in the plural

@@ -491,8 +491,10 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     hosts = [token]
     for child in token.children:
-        if child.dep_ in {"acomp", "advmod"} or (
-            child.dep_ == "attr" and child.lemma_.lower() in row.objects
+        if (
+            child.dep_ in {"acomp", "advmod"}
+            or (child.dep_ == "attr" and child.lemma_.lower() in row.objects)
+            or (child.dep_ == "dobj" and token.lemma_ != "be")
         ):
             hosts.append(child)
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
@@ -504,6 +506,8 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         # "Our startup, Brightwave, is in Boston" may name an organisation NER calls a person.
         # People are in places but not "based" or "headquartered" there.
         organisation = subject.lemma_.lower() in ORGANISATION_NOUNS or token.lemma_ != "be"
+        if row.source_labels and (source is None or source.label not in row.source_labels):
+            continue  # "Grindhouse Coffee does the best cortado in Leeds": a business at work
         if source and source.start is not None and (organisation or source.label != "PERSON"):
             sources.append(source)
     for target in targets(fact, row, objects):

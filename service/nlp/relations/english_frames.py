@@ -211,17 +211,26 @@ def named_modifier(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if not matches(row, token) or token.i == 0 or fact.covering(token) is not None:
         return
     mention = fact.covering(doc[token.i - 1])
-    if mention is None or (row.target_labels and mention.label not in row.target_labels):
+    if mention is None or not _fits_place(row, mention.label, mention.text):
         return
     first = next(t for t in doc[: token.i] if t.idx - fact.base >= mention.start)
     before = doc[first.i - 1] if first.i > token.sent.start else None
     owners = prep_objects(token, ("of",), depth=0)
     if before is not None and (before.tag_ == "PRP$" or before.dep_ == "poss"):
         owners.append(before)
+    if token.dep_ == "attr" and token.head.lemma_ == "be":  # "Rivet Labs is an Austin startup"
+        owners += [s for s in clause_subjects(token.head) if s.pos_ in {"PROPN", "NOUN"}]
     if not asserted(token):
         return
     for owner in (e for o in owners if (e := endpoint(fact, o)) is not None):
         yield owner, mention_endpoint(mention)
+
+
+def _fits_place(row: RelationRow, label: EntityLabel, name: str) -> bool:
+    """The row's target labels, or a place of the world NER took for a person ("Austin")."""
+    if not row.target_labels or label in row.target_labels:
+        return True
+    return label is EntityLabel.PERSON and load_gazetteers().is_place(name)
 
 
 # Dependencies of a name that stands alone as a fragment or a clause's subject: a name that is

@@ -254,7 +254,8 @@ class RelationRow(BaseModel):
     # VERB_OBJECT: the phrase's object, whose recipient is the target ("gave X a try")
     objects: tuple[str, ...] = ()
     target_labels: tuple[EntityLabel, ...] = ()  # when set, the target must have one of these
-    source_labels: tuple[EntityLabel, ...] = ()  # DESCRIBED: when set, the source must have one
+    # DESCRIBED, THING_IN: when set, the source must have one
+    source_labels: tuple[EntityLabel, ...] = ()
     # English: verbs of the clause that undo it ("I lost my job at X", "stopped working at X")
     cancelled_by: tuple[str, ...] = ()
     when_negated: bool = False  # read from a denial only: "not a fan of X" is DISLIKES
