@@ -70,3 +70,8 @@ def test_the_rules_names_win_over_the_models(finder: ChineseEntityFinder) -> Non
 def test_a_field_of_study_is_no_learned_name(finder: ChineseEntityFinder) -> None:
     for text in ("我是滇农大园艺学专业的学生", "这边的材料科学专业真的不错"):
         assert not any("专业" in n or n.endswith("学") for n in found(finder, text)), text
+
+
+def test_a_verb_phrase_after_a_modal_is_no_learned_name(finder: ChineseEntityFinder) -> None:
+    """那叫会过日子: 会 opens something done, which the model read as a name after 叫."""
+    assert "会过日子" not in found(finder, "小芸那叫会过日子！")

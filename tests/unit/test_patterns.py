@@ -566,3 +566,15 @@ def test_a_verb_that_introduces_someone_is_no_part_of_their_name(
     doc = extractor.english("Meet Kwabena, my brother-in-law.")
     doc.ents = [Span(doc, 0, 2, label="PERSON")]  # as NER reads an unknown name after it
     assert [m.text for m in extractor.extract_doc(doc)] == ["Kwabena"]
+
+
+@pytest.mark.parametrize("text", ["Smart man.", "Big news, everyone!", "Nice try, Dev."])
+def test_an_opening_adjective_before_its_noun_is_no_name(
+    extractor: EntityExtractor, text: str
+) -> None:
+    surfaces = {m.text for m in extractor.extract(text, "en")}
+    assert not surfaces & {"Smart", "Big", "Nice"}, surfaces
+
+
+def test_a_known_name_opening_a_sentence_before_a_noun_stays(extractor: EntityExtractor) -> None:
+    assert "Royal Mail" in {m.text for m in extractor.extract("Royal Mail lost it.", "en")}

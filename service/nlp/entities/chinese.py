@@ -179,6 +179,8 @@ class ChineseEntityFinder:
                 continue
             if self._holds_function_word(words, span):
                 continue
+            if words and words[0].word in _MODALS:
+                continue  # 那叫会过日子: a modal verb opens a verb phrase, not a name
             if " " in surface and surface.isascii() and surface.islower():
                 continue  # see you every day: English said in a Chinese message
             if surface in _holidays():
@@ -664,6 +666,10 @@ class ChineseEntityFinder:
 
 
 _FIELD_OF_STUDY = "专业"
+# Modal verbs, a closed class: what they open is something done (会过日子, 能吃苦).
+_MODALS = frozenset(
+    {"会", "能", "要", "想", "可以", "应该", "该", "得", "肯", "敢", "愿意", "能够"}
+)
 
 
 def _idiom_shaped(surface: str) -> bool:

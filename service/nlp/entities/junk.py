@@ -105,6 +105,8 @@ class JunkFilter:
             return True  # a shouted word ("AGAIN", "STILL"), not an acronym
         if token.is_sent_start and self._is_verb_form(token.lower_):
             return True
+        if _opening_adjective(token):
+            return True
         return self._common_word(token, surface) or self._exclamation(token)
 
     @staticmethod
@@ -198,6 +200,21 @@ class JunkFilter:
             return True
         stems = (word[:-2], word[:-1], word[:-3], word[:-3] + "e") if len(word) > 4 else ()
         return word.endswith(("ed", "d", "ing")) and any(s in self._verb_bases for s in stems)
+
+
+def _opening_adjective(token: Token) -> bool:
+    """ "Smart man.", "Big news!": a capitalised adjective that opens its sentence before the
+    lower-case noun it modifies is no name, unless a list of given names or places knows it."""
+    if not token.is_sent_start or token.dep_ != "amod":
+        return False
+    head = token.head
+    if head.i <= token.i or not (head.is_lower and head.is_alpha):
+        return False
+    known = load_gazetteers()
+    word = token.lower_
+    if word in known.given_names or word in known.places:
+        return False
+    return "ADJ" in lemminflect.getAllLemmas(word)
 
 
 def shouted(words: list[str]) -> bool:
