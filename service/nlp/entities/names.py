@@ -299,12 +299,13 @@ def _chinese_organisation_short_forms(
 def _abbreviations(stem: str, mark: str) -> list[str]:
     """A short stem by its first character (浙江 + 大学 -> 浙大); a place and a two-character
     field (湖州 + 丝绸 + 大学, 中国 + 农业 + 银行) by the first characters of both and by the
-    field's alone, as a local calls it (湖丝大, 丝大; 中农行, 农行)."""
+    field's alone, as a local calls it (湖丝大, 丝大; 中农行, 农行), and by the place whole
+    before the field's mark (上海交通 + 大学 -> 上海交大)."""
     if len(stem) <= 3:
         return [stem[0] + mark]
     if len(stem) <= 5:
         field = stem[-2]
-        return [stem[0] + field + mark, field + mark]
+        return [stem[0] + field + mark, field + mark, stem[:-2] + field + mark]
     return []
 
 
