@@ -520,6 +520,16 @@ CASES += [
         ("Ann", "OWNS", "Switch"),
     ),
     (
+        "my sister works at the Kestrel Market in Athens",
+        {"Kestrel_Market": ORG, "Athens": PLACE},
+        ("Kestrel Market", "LOCATED_IN", "Athens"),
+    ),  # "the" and a place after the name: which branch, so where
+    (
+        "Blue Owl, which is in Penrith, has the best pastries",
+        {"Blue_Owl": ORG, "Penrith": PLACE},
+        ("Blue Owl", "LOCATED_IN", "Penrith"),
+    ),  # a relative clause's "which" is the name it follows
+    (
         "my aunt runs Saltmarsh Canoes over in Noank",
         {"Saltmarsh_Canoes": ORG, "Noank": PLACE},
         ("Saltmarsh Canoes", "LOCATED_IN", "Noank"),

@@ -501,7 +501,10 @@ def _thing_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     if not objects:  # no target: its sources need not be read
         return
     sources = []
-    for subject in (s for s in clause_subjects(token) if s.pos_ in {"PROPN", "NOUN"}):
+    subjects = clause_subjects(token)
+    if token.dep_ == "relcl":  # "Blue Owl, which is in Bend, …": "which" is Blue Owl
+        subjects = [token.head if s.tag_ == "WDT" else s for s in subjects]
+    for subject in (s for s in subjects if s.pos_ in {"PROPN", "NOUN"}):
         source = endpoint(fact, subject)
         # "Our startup, Brightwave, is in Boston" may name an organisation NER calls a person.
         # People are in places but not "based" or "headquartered" there.

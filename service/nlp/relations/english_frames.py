@@ -246,6 +246,7 @@ def name_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     if token.dep_ not in _STANDING:
         yield from _placed_after_comma(fact, row, token)
+        yield from _the_name_in(fact, row, token)
         return
     source = endpoint(fact, token)
     if source is None or source.start is None or source.label is EntityLabel.TEMPORAL:
@@ -294,6 +295,21 @@ def _placed_after_comma(fact: FactContext, row: RelationRow, token: Token) -> Pa
 
 
 _DIRECTIONS = frozenset({"over", "down", "up", "out"})
+
+
+def _the_name_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
+    """ "works at the Kroger in Athens", "stayed at the Marigold Inn in Sedona": "the" before a
+    named organisation and a place after it say which of its branches, so where it is."""
+    if not any(c.dep_ == "det" and c.lower_ == "the" for c in token.children):
+        return
+    source = endpoint(fact, token)
+    if source is None or source.start is None or source.label not in _PLACED_BY_COMMA:
+        return
+    for obj in prep_objects(token, row.preps, depth=0):
+        place = endpoint(fact, obj)
+        if place is not None and place.start is not None and place.label in _PLACES:
+            yield source, place
+
 
 # What may be placed by a comma phrase: a person there is visiting or living, not located.
 _PLACED_BY_COMMA = frozenset(
