@@ -262,6 +262,19 @@ def test_a_relation_verb_jieba_tags_as_a_name_is_none(finder: ChineseEntityFinde
         assert all(m.text not in ("长大", "扎根") for m in finder.find(text))
 
 
+@pytest.mark.parametrize("text", ["我最喜欢绵阳的青禾火锅。", "楼下新开了家青禾米线。"])
+def test_a_brand_before_a_dish_is_a_restaurant(finder: ChineseEntityFinder, text: str) -> None:
+    names = found(finder, text)
+    assert any(
+        name.startswith("青禾") and label is EntityLabel.ORG for name, label in names.items()
+    )
+
+
+def test_a_town_before_a_dish_is_no_restaurant(finder: ChineseEntityFinder) -> None:
+    """桂林米粉, 重庆火锅: a town's dish, not a shop's name."""
+    assert "桂林米粉" not in found(finder, "桂林米粉真好吃。")
+
+
 def test_a_clause_before_an_organisation_word_is_no_brand(finder: ChineseEntityFinder) -> None:
     names = found(finder, "他在昆山开了个公司，做模具。")
     assert not [name for name in names if "开了" in name]

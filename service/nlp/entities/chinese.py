@@ -441,6 +441,9 @@ class ChineseEntityFinder:
                 before.append(middle.start)  # 志愿者, 摄影, 会计师
             for end in before:
                 start = self._brand_start(text, tokens, starts, end)
+                dish = rule.head is HeadKind.BRAND and is_world_place(text[start or 0 : end])
+                if start is not None and dish:
+                    continue  # 桂林米粉: a town's dish, not a shop
                 if start is not None and not _clause_inside(text[start : token.start]):
                     name = text[start : token.end]
                     yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
@@ -549,6 +552,8 @@ class ChineseEntityFinder:
             return False
         if kind is HeadKind.PLACE:
             return head.tag == "ns"
+        if kind is HeadKind.BRAND and (head.tag == "ns" or is_world_place(word)):
+            return False
         if self._is_person_word(head):
             return kind is HeadKind.ANY
         if head.tag in PROPER_TAGS or not self._known(word):

@@ -67,6 +67,9 @@ class HeadKind(StrEnum):
     NOUN = "noun"  # the same, or a common noun not listed in zh_generic_heads.txt
     ANY = "any"  # the same, or a person's name (中山 + 路, 高德 + 地图)
     PLACE = "place"  # a place name only (太古 + 里; not 余额宝 + 里)
+    # a proper noun or unknown word that is no place: a brand (青禾 + 火锅), not a town's dish
+    # (重庆火锅, 桂林米粉)
+    BRAND = "brand"
 
 
 @dataclass(frozen=True)
