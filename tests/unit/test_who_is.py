@@ -107,3 +107,41 @@ def test_a_name_then_my_kin_alone_introduces_them(
     said: str, expected: tuple[str, str, str] | None
 ) -> None:
     assert _answers([("Ione", said)]) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "expected"),
+    [
+        (
+            [
+                ("Cato", "Can I borrow the car? Ottilie needs a ride."),
+                ("Bram", "Who's Ottilie?"),
+                ("Ione", "His friend from chess club. They're on the team."),
+            ],
+            "en",
+            ("Cato", "FRIEND_OF", "Ottilie"),
+        ),
+        (
+            [("柏林", "奥蒂莉周末要来住两天。"), ("邝文", "奥蒂莉是谁？"), ("小雯", "他表妹。")],
+            "zh",
+            ("柏林", "FAMILY_OF", "奥蒂莉"),
+        ),
+    ],
+)
+def test_his_or_her_kin_is_of_whoever_named_them_before_the_question(
+    said: list[tuple[str, str]], lang: str, expected: tuple[str, str, str]
+) -> None:
+    assert _answers(said, lang)[2] == expected
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the one who named Ottilie asks: "his" is someone else
+        [("Bram", "Ottilie is coming."), ("Bram", "Who's Ottilie?"), ("Ione", "His sister.")],
+        # nobody named Ottilie before the question
+        [("Cato", "Nice weather."), ("Bram", "Who's Ottilie?"), ("Ione", "His sister.")],
+    ],
+)
+def test_no_his_or_her_kin_without_a_third_who_named_them(said: list[tuple[str, str]]) -> None:
+    assert _answers(said)[2] is None

@@ -2,8 +2,9 @@
 
 The speaker who answers with a kin or friend noun of their own ("my", 我) is that person's kin
 or friend. The nouns are the relation table's: the triggers of the en_kin and en_friend rows,
-the KIN, KIN_SHORT and FRIEND classes of zh_relation_words.json. "His friend", 他同学 are left
-alone: whose friend, a line cannot tell.
+the KIN, KIN_SHORT and FRIEND classes of zh_relation_words.json. "His friend", 他同学 are the
+kin or friend of whoever named the person in the line before the question, when that is a
+third speaker; else whose friend, a line cannot tell.
 
 The other way round: asked after "your brother" ("How's your brother doing?", 你哥最近怎么样？),
 an answer that opens with a name said of ("Marco's good, …", 王磊挺好的) names the brother.
@@ -42,6 +43,8 @@ class _Patterns:
     named: re.Pattern[str] | None = None
     # "Nathan. My son-in-law.", "This is Dede. My cousin.": a name, then whose kin it is
     introduced: re.Pattern[str] | None = None
+    # "His friend from chess club.", 她表妹。: the kin or friend of the one who named them
+    theirs: re.Pattern[str] | None = None
 
 
 @cache
@@ -53,8 +56,9 @@ def _patterns(lang: str) -> _Patterns:
         name = r"[A-Z][a-z'’-]+(?:\s[A-Z][a-z'’-]+)?"
         question = rf"\bwho(?:'s|’s|\s+is|\s+was)\s+(?P<name>{name})\s*\?"
         opener = r"(?:oh|well|um|uh|that's|that’s|he's|he’s|she's|she’s|that\s+is)"
-        answer = rf"^\W*(?:{opener}\W+){{0,2}}(?:my|our)\s+(?:\w+\s+){{0,2}}?"
-        answer += rf"(?P<noun>{_alternatives(types)})(?!['’-])\b"
+        nouns = rf"(?:\w+\s+){{0,2}}?(?P<noun>{_alternatives(types)})(?!['’-])\b"
+        answer = rf"^\W*(?:{opener}\W+){{0,2}}(?:my|our)\s+{nouns}"
+        theirs = rf"^\W*(?:{opener}\W+){{0,2}}(?:his|her)\s+{nouns}"
         after = r"\b(?:how(?:'s|’s|\s+is|\s+are|\s+was)|what(?:'s|’s|\s+is)|is|has)\s+your\s+"
         after += rf"(?:\w+\s+)?(?P<noun>{_alternatives(types)})\b(?![^?]*\band\b)"
         # The name opens the answer and is said of: "Marco's good", "Marco just started …"
@@ -73,6 +77,7 @@ def _patterns(lang: str) -> _Patterns:
             re.compile(after, re.I),
             re.compile(named),
             re.compile(introduced),
+            re.compile(theirs, re.I),
         )
     classes = relation_words().classes
     types = {w: RelationType.FAMILY_OF for c in ("KIN", "KIN_SHORT") for w in classes.get(c, ())}
@@ -84,10 +89,16 @@ def _patterns(lang: str) -> _Patterns:
     named += r"(?=挺|很|还|最近|刚|现在|已经|也|都|可)"
     question = r"(?:^|[，,。！？!?\s])(?:那个?|这个?)?(?P<name>[\u4e00-\u9fff]{2,3})是(?:谁|哪位)"
     # 我表妹, 我大学同学: at most two characters say which kin or friend
-    answer = r"^\W*(?:(?:哦|噢|嗯|是|就是)\W*)?我的?[\u4e00-\u9fff]{0,2}?"
-    answer += rf"(?P<noun>{_alternatives(types)})(?=[啊呀呢嘛啦]?(?:{_STOPS}|$))"
+    nouns = r"的?[\u4e00-\u9fff]{0,2}?"
+    nouns += rf"(?P<noun>{_alternatives(types)})(?=[啊呀呢嘛啦]?(?:{_STOPS}|$))"
+    opener = r"^\W*(?:(?:哦|噢|嗯|是|就是)\W*)?"
     return _Patterns(
-        re.compile(question), re.compile(answer), types, re.compile(after), re.compile(named)
+        re.compile(question),
+        re.compile(opener + "我" + nouns),
+        types,
+        re.compile(after),
+        re.compile(named),
+        theirs=re.compile(opener + "[他她]" + nouns),
     )
 
 
@@ -103,8 +114,37 @@ def answered(messages: Sequence[MessageIn], langs: Sequence[str]) -> list[Relati
     for i, (message, lang) in enumerate(zip(messages, langs, strict=True)):
         patterns = _patterns("en" if lang == "en" else "zh")
         answer = _answer(messages[i - 1], message, patterns) if i else None
+        if answer is None and i >= 2:
+            answer = _theirs(messages[i - 2], messages[i - 1], message, patterns)
         found.append(answer or _introduced(patterns, message))
     return found
+
+
+def _theirs(
+    named: MessageIn, before: MessageIn, message: MessageIn, patterns: _Patterns
+) -> RelationMention | None:
+    """ "Kenzie needs a ride." / "Who's Kenzie?" / "His friend from chess club.": "his" or
+    "her" is the one who named Kenzie just before it was asked, a third person (the asker and
+    the one who answers are "you" and "I")."""
+    asked = patterns.question.search(before.content)
+    said = patterns.theirs.match(message.content) if patterns.theirs else None
+    if asked is None or said is None or not named.speaker:
+        return None
+    name = asked.group("name")
+    if named.speaker in {before.speaker, message.speaker, name} or name not in named.content:
+        return None
+    noun = said.group("noun")
+    relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
+    if relation_type is None:
+        return None
+    return RelationMention(
+        relation_type,
+        Endpoint(named.speaker, EntityLabel.PERSON),
+        Endpoint(name, EntityLabel.PERSON),
+        EXTRACTOR,
+        CONFIDENCE,
+        noun,
+    )
 
 
 def _introduced(patterns: _Patterns, message: MessageIn) -> RelationMention | None:
