@@ -530,6 +530,11 @@ CASES += [
         ("Blue Owl", "LOCATED_IN", "Penrith"),
     ),  # a relative clause's "which" is the name it follows
     (
+        "I replied to her on Chatterly",
+        {"Chatterly": PRODUCT},
+        ("Ann", "USES", "Chatterly"),
+    ),  # a chat verb on a named thing
+    (
         "my aunt runs Saltmarsh Canoes over in Noank",
         {"Saltmarsh_Canoes": ORG, "Noank": PLACE},
         ("Saltmarsh Canoes", "LOCATED_IN", "Noank"),
