@@ -97,6 +97,7 @@ def voted(evidence: TypeEvidence, english: Language, text: str, name: str) -> se
         ("Our stack is Rust and Vexbase.", "Vexbase", "PRODUCT frame:is_a_stack"),
         ("Strida is how I track my runs.", "Strida", "PRODUCT frame:way_of"),
         ("Rivet Labs is an Austin startup.", "Austin", "PLACE frame:business_place"),
+        ("I need the claims report in Tallysheet.", "Tallysheet", "PRODUCT frame:document_in"),
         (
             "Marrowfield Kayaks rents boats by the hour.",
             "Marrowfield Kayaks",

@@ -55,6 +55,8 @@ def english_frame_votes(
         votes.append(TypeVote(EntityLabel.ORG, weights.org_frame, "frame:employment"))
     if _on_a_platform(span) and not is_place(span.text):
         votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_context, "frame:on_platform"))
+    if _holds_a_document(span, words) and not is_place(span.text):
+        votes.append(TypeVote(EntityLabel.PRODUCT, weights.holds_contents, "frame:document_in"))
     if _way_of_doing(span) and not is_given_name(span.text):
         votes.append(TypeVote(EntityLabel.PRODUCT, weights.product_frame, "frame:way_of"))
     if _described_as_an_app(span, words):
@@ -133,6 +135,16 @@ def _on_a_platform(span: Span) -> bool:
     prep = root.head
     on = root.dep_ == "pobj" and prep.lower_ == "on" and prep.head.lemma_ == "be"
     return on and root.ent_type_ not in _PLACE_ENTITIES  # "on Maui"
+
+
+def _holds_a_document(span: Span, words: EnglishWords) -> bool:
+    """ "I need the claims report in Smartsheet", "my notes in Keep": what a document is in,
+    when no place of the world (the caller asks), is the tool that holds it."""
+    root = span.root
+    prep = root.head
+    if root.dep_ != "pobj" or prep.lower_ not in {"in", "on"} or prep.head.i == prep.i:
+        return False
+    return prep.head.lemma_.lower() in words.document_nouns
 
 
 def _way_of_doing(span: Span) -> bool:

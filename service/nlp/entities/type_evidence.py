@@ -73,8 +73,8 @@ class Weights(BaseModel):
     product_context: float = 0.7  # a name in a message about apps
     speaker: float = 2.0  # the name of someone who speaks in the batch: a person
     person_verb: float = 1.2  # the subject of a verb only people do: "Ama interned at X"
-    # "I keep my passwords in X": above NER's GPE and the learned vote together (0.85 + 1.5),
-    # which read any "in X" as a place; a place of the world gets no such vote.
+    # "I keep my passwords in X", "the report in X": above NER's GPE and the learned vote
+    # together (0.85 + 1.5), which read any "in X" as a place; a place of the world gets none.
     holds_contents: float = 2.5
     # The learned type vote (type_features.py), times its probability: 1.5 was best of 0.5-3 in
     # 5-fold cross-validation over the corpus, rule votes included (bench/RESULTS.md).
@@ -111,6 +111,7 @@ class EnglishWords(BaseModel):
     product_preps: frozenset[str]
     product_prep_verbs: frozenset[str]
     contents_verbs: frozenset[str]  # "keep my passwords in X": X holds them
+    document_nouns: frozenset[str] = frozenset()  # "the claims report in X": X holds it
     place_preps: frozenset[str]
     place_prep_verbs: frozenset[str]
 
