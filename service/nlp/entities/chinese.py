@@ -441,13 +441,13 @@ class ChineseEntityFinder:
                 before.append(middle.start)  # 志愿者, 摄影, 会计师
             for end in before:
                 start = self._brand_start(text, tokens, starts, end)
-                dish = rule.head is HeadKind.BRAND and is_world_place(text[start or 0 : end])
-                if start is not None and dish:
+                if start is None or _clause_inside(text[start : token.start]):
+                    continue
+                if rule.head is HeadKind.BRAND and is_world_place(text[start:end]):
                     continue  # 桂林米粉: a town's dish, not a shop
-                if start is not None and not _clause_inside(text[start : token.start]):
-                    name = text[start : token.end]
-                    yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
-                    break
+                name = text[start : token.end]
+                yield _mention(name, EntityLabel.ORG, start, f"zh:brand:{rule.suffix}", 0.65)
+                break
 
     def _groups(self, text: str, tokens: list[Token]) -> Iterator[EntityMention]:
         """A club or team named by a brand, what it does and 团, 队 or 社 (山城 + 夜跑 + 团,

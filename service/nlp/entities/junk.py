@@ -189,11 +189,7 @@ class JunkFilter:
         whose second word is neither, stays whole)."""
         if len(span) < 2 or not span[0].is_sent_start or not span[0].lower_.endswith("ing"):
             return False
-        known = load_gazetteers()
-        name = span[1].lower_
-        return self._is_verb_form(span[0].lower_) and (
-            name in known.given_names or name in known.places
-        )
+        return self._is_verb_form(span[0].lower_) and _known_name(span[1].text)
 
     def _is_verb_form(self, word: str) -> bool:
         if word in self._verb_forms:
@@ -210,11 +206,13 @@ def _opening_adjective(token: Token) -> bool:
     head = token.head
     if head.i <= token.i or not (head.is_lower and head.is_alpha):
         return False
+    return not _known_name(token.text) and "ADJ" in lemminflect.getAllLemmas(token.lower_)
+
+
+def _known_name(word: str) -> bool:
+    """Whether a list of given names or of the world's places knows the word."""
     known = load_gazetteers()
-    word = token.lower_
-    if word in known.given_names or word in known.places:
-        return False
-    return "ADJ" in lemminflect.getAllLemmas(word)
+    return known.is_given_name(word) or known.is_place(word)
 
 
 def shouted(words: list[str]) -> bool:

@@ -225,7 +225,8 @@ def _sources(fact: FactContext, row: RelationRow, token: Token) -> list[Endpoint
 
 
 def _said(row: RelationRow, token: Token) -> bool:
-    """Asserted; or, for a row read from a denial ("can't stand X", "not a fan of X"), denied."""
+    """Asserted; or, for a row read from a denial ("can't stand X", "not a fan of X"), denied;
+    a denial with "without" is an ability denied, by "could" too ("couldn't live without X")."""
     if row.when_negated and "without" in row.preps:
         return cannot_do_without(token)
     return denied(token) if row.when_negated else asserted(token)

@@ -285,13 +285,7 @@ def _placed_after_comma(fact: FactContext, row: RelationRow, token: Token) -> Pa
         return
     if not comma and lead.lower_ not in _DIRECTIONS:  # "runs X over in Y"; "saw X back in May"
         return
-    source = endpoint(fact, token)
-    if source is None or source.start is None or source.label not in _PLACED_BY_COMMA:
-        return
-    for obj in (c for c in prep.children if c.dep_ == "pobj"):
-        place = endpoint(fact, obj)
-        if place is not None and place.start is not None and place.label in _PLACES:
-            yield source, place
+    yield from _placed(fact, token, [c for c in prep.children if c.dep_ == "pobj"])
 
 
 _DIRECTIONS = frozenset({"over", "down", "up", "out"})
@@ -300,12 +294,16 @@ _DIRECTIONS = frozenset({"over", "down", "up", "out"})
 def _the_name_in(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     """ "works at the Kroger in Athens", "stayed at the Marigold Inn in Sedona": "the" before a
     named organisation and a place after it say which of its branches, so where it is."""
-    if not any(c.dep_ == "det" and c.lower_ == "the" for c in token.children):
-        return
-    source = endpoint(fact, token)
+    if any(c.dep_ == "det" and c.lower_ == "the" for c in token.children):
+        yield from _placed(fact, token, prep_objects(token, row.preps, depth=0))
+
+
+def _placed(fact: FactContext, name: Token, objects: list[Token]) -> Pairs:
+    """The name, when it may be placed, located in each object that is a place."""
+    source = endpoint(fact, name)
     if source is None or source.start is None or source.label not in _PLACED_BY_COMMA:
         return
-    for obj in prep_objects(token, row.preps, depth=0):
+    for obj in objects:
         place = endpoint(fact, obj)
         if place is not None and place.start is not None and place.label in _PLACES:
             yield source, place
@@ -339,7 +337,7 @@ def way_of(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     doing = token.head
     if doing.dep_ != "ccomp" or doing.head.lemma_ != "be" or not asserted(doing.head):
         return
-    if not any(c.dep_ in {"nsubj"} and c.lower_ in FIRST_PERSON for c in doing.children):
+    if not any(c.dep_ == "nsubj" and c.lower_ in FIRST_PERSON for c in doing.children):
         return
     for subject in clause_subjects(doing.head):
         way = endpoint(fact, subject)

@@ -133,18 +133,7 @@ def _theirs(
     name = asked.group("name")
     if named.speaker in {before.speaker, message.speaker, name} or name not in named.content:
         return None
-    noun = said.group("noun")
-    relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
-    if relation_type is None:
-        return None
-    return RelationMention(
-        relation_type,
-        Endpoint(named.speaker, EntityLabel.PERSON),
-        Endpoint(name, EntityLabel.PERSON),
-        EXTRACTOR,
-        CONFIDENCE,
-        noun,
-    )
+    return _tie(patterns, named.speaker, name, said.group("noun"))
 
 
 def _introduced(patterns: _Patterns, message: MessageIn) -> RelationMention | None:
@@ -153,18 +142,10 @@ def _introduced(patterns: _Patterns, message: MessageIn) -> RelationMention | No
     said = patterns.introduced.search(message.content) if patterns.introduced else None
     if said is None or not message.speaker:
         return None
-    name, noun = said.group("name"), said.group("noun")
-    relation_type = patterns.types.get(noun.lower())
-    if relation_type is None or name in {message.speaker} or name in _NOT_NAMES:
+    name = said.group("name")
+    if name == message.speaker or name in _NOT_NAMES:
         return None
-    return RelationMention(
-        relation_type,
-        Endpoint(message.speaker, EntityLabel.PERSON),
-        Endpoint(name, EntityLabel.PERSON),
-        EXTRACTOR,
-        CONFIDENCE,
-        noun,
-    )
+    return _tie(patterns, message.speaker, name, said.group("noun"))
 
 
 def _answer(before: MessageIn, message: MessageIn, patterns: _Patterns) -> RelationMention | None:
@@ -176,18 +157,7 @@ def _answer(before: MessageIn, message: MessageIn, patterns: _Patterns) -> Relat
         return _kin_asked_after(patterns, before, message)
     if asked.group("name") == message.speaker:
         return None
-    noun = said.group("noun")
-    relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
-    if relation_type is None:
-        return None
-    return RelationMention(
-        relation_type,
-        Endpoint(message.speaker, EntityLabel.PERSON),
-        Endpoint(asked.group("name"), EntityLabel.PERSON),
-        EXTRACTOR,
-        CONFIDENCE,
-        noun,
-    )
+    return _tie(patterns, message.speaker, asked.group("name"), said.group("noun"))
 
 
 def _kin_asked_after(
@@ -201,13 +171,20 @@ def _kin_asked_after(
     said = patterns.named.match(message.content)
     if asked is None or said is None:
         return None
-    name, noun = said.group("name"), asked.group("noun")
-    relation_type = patterns.types.get(noun.lower())
-    if relation_type is None or name in {message.speaker, before.speaker} or name in _NOT_NAMES:
+    name = said.group("name")
+    if name in {message.speaker, before.speaker} or name in _NOT_NAMES:
+        return None
+    return _tie(patterns, message.speaker or "", name, asked.group("noun"))
+
+
+def _tie(patterns: _Patterns, speaker: str, name: str, noun: str) -> RelationMention | None:
+    """The relation a kin or friend noun says between ``speaker`` and ``name``, if it is one."""
+    relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
+    if relation_type is None:
         return None
     return RelationMention(
         relation_type,
-        Endpoint(message.speaker or "", EntityLabel.PERSON),
+        Endpoint(speaker, EntityLabel.PERSON),
         Endpoint(name, EntityLabel.PERSON),
         EXTRACTOR,
         CONFIDENCE,
