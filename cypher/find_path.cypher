@@ -4,7 +4,8 @@
 // wherever one exists (the caller asks typed_only first: a chain of typed relations beats a
 // shorter one through a memory that merely names both ends). Current memories and relations
 // inside the scope only (or as of $as_of); a hub entity (more than $hub_limit mentions) is
-// never left through a co-mention.
+// never left through a co-mention. Unless $with_inferred, a relation no memory states (an
+// inferred LIKES or family tie) is no step: the path walks the stated ones, which say why.
 // Among equally short chains the answer is the one with the most typed steps, then the most
 // support (per step, the distinct memories behind its relations or naming both ends, summed),
 // then its entities' names in order, then their keys: the same graph answers the same chain.
@@ -22,7 +23,8 @@ WITH source, n AS target
 MATCH path = ALL SHORTEST (
   (source)((n)-[r:MENTIONS|{{relation_types}}]-(m)
     WHERE (NOT m:Memory OR {{memory_visible}}) AND {{in_scope}}
-      AND (type(r) = 'MENTIONS' OR {{relation_visible}})
+      AND (type(r) = 'MENTIONS' OR ({{relation_visible}}
+                                    AND ($with_inferred OR NOT coalesce(r.inferred, false))))
       AND (NOT $typed_only OR type(r) <> 'MENTIONS')
       AND (type(r) <> 'MENTIONS' OR NOT n:Entity OR n = source
            OR COUNT { (n)<-[:MENTIONS]-() } <= $hub_limit)){1,8}(target)

@@ -1,8 +1,8 @@
 // One page of the scope's typed relations, one row per (source, type, target) however many
 // memories support it: the earliest valid_from, the latest valid_to, the best confidence and
 // up to $per_relation supporting memories, newest first; inferred when every edge is (an
-// inferred LIKES, service/ingest/preferences.py), with the memories of its inferred edges as
-// evidence. Current relations of current memories,
+// inferred LIKES, service/ingest/preferences.py; a family tie, family.py), with the memories
+// of its inferred edges as evidence. Current relations of current memories,
 // or those standing at $as_of. $types (null: all), $entity_key with $direction ('OUT': it is
 // the source, 'IN': the target, 'BOTH') narrow it. Keyset-paged on source key, type, target key.
 CALL () {

@@ -134,8 +134,8 @@ class Relation:
     memories: list[Memory] = strawberry.field(description="The memories that state it.")
     inferred: bool = strawberry.field(
         default=False,
-        description="Inferred from a thing done on several days, never stated (a LIKES); "
-        "its evidence says what was done (docs/graph.md).",
+        description="Never stated: a LIKES inferred from a thing done on several days, or kin "
+        "inferred from a chain of family ties; its evidence says from what (docs/graph.md).",
     )
     evidence: list[Memory] = strawberry.field(
         default_factory=list,

@@ -216,6 +216,11 @@ class SourceMessage(BaseModel):
     session_id: str | None = None
 
 
+# The extractor of a relation implied by others rather than said ("inferred:family_circle"):
+# it is stored and listed, but a path walks the ties it was inferred from, which say why.
+INFERRED_PREFIX = "inferred:"
+
+
 class EntityRef(BaseModel):
     name: str
     type: str

@@ -52,6 +52,7 @@ from service.nlp.relations.extractor import (
     RelationMention,
     RelationType,
 )
+from service.nlp.relations.family import family_circles
 from service.nlp.relations.table import keep_relation
 from service.nlp.relations.vocatives import (
     Address,
@@ -235,8 +236,15 @@ class Extractor:
             )
             completed.append(done)
         implied = shared_parents([[r for f in done for r in f.relations] for done in completed])
-        return [
+        completed = [
             _with_relations(done, 0, found) for done, found in zip(completed, implied, strict=True)
+        ]
+        circles = family_circles(
+            [[r for f in done for r in f.relations] for done in completed],
+            (m.speaker for m in messages if m.speaker),
+        )
+        return [
+            _with_relations(done, 0, found) for done, found in zip(completed, circles, strict=True)
         ]
 
     def _complete(

@@ -12,6 +12,9 @@ from service.store.database import Database, Record
 from service.store.params import VisibleParams
 from service.store.repository import to_memory
 
+# The path searches in order, (typed_only, with_inferred): stated relations, then inferred
+# ones too, then memories naming both ends as well.
+PATH_TRIES = ((True, False), (True, True), (False, True))
 # How many equally short paths find_path ranks at most: a chain of entities is as many paths
 # as the product of its steps' parallel relations and memories, so this bounds the work.
 TIED_PATHS_LIMIT = 1000
@@ -156,9 +159,13 @@ class TraversalStore:
         }
         # Typed relations alone first: they say how two things are linked, where a memory that
         # names both (its speaker's "my", a list of places) may only say they met in a sentence.
-        rows = await self.db.read("find_path", {**params, "typed_only": True})
-        if not rows:
-            rows = await self.db.read("find_path", {**params, "typed_only": False})
+        # Among typed ones, those stated before those inferred (family.py, preferences.py).
+        rows: list[Record] = []
+        for typed_only, with_inferred in PATH_TRIES:
+            tried = {**params, "typed_only": typed_only, "with_inferred": with_inferred}
+            rows = await self.db.read("find_path", tried)
+            if rows:
+                break
         if not rows:
             return None
         entities = [to_entity(e) for e in rows[0]["entities"]]

@@ -238,6 +238,31 @@ async def test_a_chain_of_typed_relations_beats_a_memory_naming_both_ends(
     assert [s["kind"] for s in found["steps"]] == ["FAMILY_OF", "STUDIES_AT"]
 
 
+async def test_an_inferred_tie_is_listed_but_a_path_walks_the_stated_ones(
+    mem: MemoryService,
+) -> None:
+    """Ada calls June Mom and June calls Theo her son-in-law: Ada and Theo are family
+    (family.py). The path between them shows the two stated ties that say why; the inferred
+    tie is a step only when no stated chain fits the hops asked."""
+    await add(
+        mem,
+        "circle",
+        ("June", "2026-05-02T18:00:00Z", "Ada, dinner is ready! Come down."),
+        ("Ada", "2026-05-02T18:00:30Z", "Mom, five minutes."),
+        ("Theo", "2026-05-02T18:01:00Z", "I set the table already, June."),
+        ("June", "2026-05-02T18:01:30Z", "Theo, you're my favorite son-in-law."),
+    )
+    found = await relations(mem, "circle", w={"types": ["FAMILY_OF"]})
+    assert found >= {("Ada", "FAMILY_OF", "June"), ("June", "FAMILY_OF", "Theo")}
+    assert {("Ada", "FAMILY_OF", "Theo"), ("Theo", "FAMILY_OF", "Ada")} & found
+    stated = await path(mem, "circle", "Ada", "Theo")
+    assert [e["name"] for e in stated["entities"]] == ["Ada", "June", "Theo"]
+    assert [s["kind"] for s in stated["steps"]] == ["FAMILY_OF", "FAMILY_OF"]
+    inferred = await path(mem, "circle", "Ada", "Theo", h=1)
+    assert [e["name"] for e in inferred["entities"]] == ["Ada", "Theo"]
+    assert [s["kind"] for s in inferred["steps"]] == ["FAMILY_OF"]
+
+
 async def test_a_type_is_a_vote_kept_across_adds(
     mem: MemoryService, neo4j_target: Neo4jTarget
 ) -> None:

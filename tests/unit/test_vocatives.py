@@ -10,7 +10,7 @@ import pytest
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.nlp.pipeline import Extractor
-from service.nlp.relations.vocatives import Vocative, addressed_kin, vocative
+from service.nlp.relations.vocatives import INFERRED_EXTRACTOR, Vocative, addressed_kin, vocative
 from tests.unit.test_discourse import relations
 
 
@@ -150,7 +150,8 @@ def test_who_call_one_mom_are_siblings_and_mom_and_dad_a_couple(extractor: Extra
 
 
 def test_two_moms_of_one_child_are_no_couple(extractor: Extractor) -> None:
-    """A couple is a mother and a father; 妈 said to two people implies nothing between them."""
+    """A couple is a mother and a father; 妈 said to two people implies no couple (the two are
+    still one family circle, family.py)."""
     found = relations(
         extractor,
         [
@@ -159,5 +160,6 @@ def test_two_moms_of_one_child_are_no_couple(extractor: Extractor) -> None:
             ("孙丽", "小川，快点！"),
             ("周小川", "知道了妈，别催了。"),
         ],
+        read_by=INFERRED_EXTRACTOR,
     )
     assert not {("周琳", "FAMILY_OF", "孙丽"), ("孙丽", "FAMILY_OF", "周琳")} & found, found

@@ -98,6 +98,7 @@ class RelationRow:
     target_key: str
     confidence: float
     extractor: str
+    inferred: bool = False  # implied by other relations, stated by no memory (family.py)
 
 
 @dataclass(frozen=True)

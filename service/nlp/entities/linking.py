@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from service.core.domain import Scope
+from service.core.domain import INFERRED_PREFIX, Scope
 from service.nlp.entities.directory import EntityDirectory
 from service.nlp.entities.gazetteer import GAZETTEER_CONFIDENCE, Gazetteer
 from service.nlp.entities.link_rows import (
@@ -303,6 +303,7 @@ def _relation_rows(
                 target,
                 relation.confidence,
                 relation.extractor,
+                relation.extractor.startswith(INFERRED_PREFIX),
             )
         )
     return rows

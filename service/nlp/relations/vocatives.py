@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from service.core.domain import MessageIn
+from service.core.domain import INFERRED_PREFIX, MessageIn
 from service.core.resources import NLP_MODELS_DIR
 from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.discourse import nearest_speaker
+from service.nlp.relations.family import family_tie
 from service.nlp.relations.table import Endpoint, RelationMention, RelationType
 
 VOCATIVES_PATH = NLP_MODELS_DIR / "vocatives.json"
@@ -164,7 +165,7 @@ def kin_relations(speaker: str, address: Address) -> list[RelationMention]:
 
 # --- parents shared -----------------------------------------------------------------------
 
-INFERRED_EXTRACTOR = "vocative:shared_parent"
+INFERRED_EXTRACTOR = f"{INFERRED_PREFIX}shared_parent"
 INFERRED_CONFIDENCE = 0.6
 
 
@@ -200,17 +201,7 @@ def shared_parents(said: Sequence[Sequence[RelationMention]]) -> list[list[Relat
             for a, b in [(child, s) for s in siblings] + [(parent, p) for p in partners]:
                 if frozenset((a, b)) not in known:
                     known.add(frozenset((a, b)))
-                    implied.append(_inferred(a, b))
+                    implied.append(family_tie(a, b, INFERRED_EXTRACTOR, INFERRED_CONFIDENCE))
             parents.setdefault(child, {})[parent] = role
         found.append(implied)
     return found
-
-
-def _inferred(a: str, b: str) -> RelationMention:
-    return RelationMention(
-        RelationType.FAMILY_OF,
-        Endpoint(a, EntityLabel.PERSON),
-        Endpoint(b, EntityLabel.PERSON),
-        INFERRED_EXTRACTOR,
-        INFERRED_CONFIDENCE,
-    )
