@@ -270,6 +270,31 @@ def test_your_club_said_with_a_pointer_is_yours_in_a_question_too(
     assert ("刘婷", "MEMBER_OF", "青松钓友会") in found  # a 友会 is a club: no employer
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("你是不是又给你们那个蓝湾车友会交钱了？", ("刘婷", "MEMBER_OF", "蓝湾车友会")),
+        ("昨天去你们美团送了个材料，楼真大。", ("刘婷", "WORKS_AT", "美团")),
+        ("我跟你们恒通物流谈过两回了", ("刘婷", "WORKS_AT", "恒通物流")),
+    ],
+)
+def test_your_group_after_a_preposition_is_yours(
+    entities: EntityExtractor, finder: RelationExtractor, text: str, expected: Triple
+) -> None:
+    """你们 + a name is the group of the one addressed wherever it stands: after 给, 去, 跟…"""
+    assert expected in _said_to_liu_ting(entities, finder, text)
+
+
+def test_inclusive_we_takes_in_the_one_addressed(
+    entities: EntityExtractor, finder: RelationExtractor
+) -> None:
+    """咱们 always includes the listener; 我们 may leave them out."""
+    found = _said_to_liu_ting(entities, finder, "咱们恒通物流下个月要搬仓库了")
+    assert {(SPEAKER, "WORKS_AT", "恒通物流"), ("刘婷", "WORKS_AT", "恒通物流")} <= found
+    found = _said_to_liu_ting(entities, finder, "我们恒通物流下个月要搬仓库了")
+    assert ("刘婷", "WORKS_AT", "恒通物流") not in found
+
+
 def _said_to_liu_ting(
     entities: EntityExtractor, finder: RelationExtractor, text: str
 ) -> set[Triple]:

@@ -109,6 +109,7 @@ COMMON_WORD_FREQ = 1000
 _MAJOR = re.compile(rf"^([{CJK}]+?(?:大学|学院|大))[{CJK}]{{2,8}}(?:专业|系)$")
 _THE_TWO_OF_US = frozenset({"咱俩", "我俩", "咱们俩", "我们俩", "咱两个", "我们两个"})
 _ME_OR_YOU = {"我": 0, "你": 1, "您": 1}  # which of (speaker, 你) a pronoun target is
+_INCLUSIVE_WE = frozenset({"咱们", "咱"})  # unlike 我们, always takes in the one addressed
 _WE_AND_YOU = frozenset({"我们", "咱们", "你们"})  # 我们美团, 你们昆明: a group the party is in
 _NAMED_LABELS = frozenset({EntityLabel.PERSON, EntityLabel.ORG, EntityLabel.PLACE})
 _FOR = frozenset({"给", "为", "替"})  # 在给X打工: working for X
@@ -345,6 +346,8 @@ def _sources(
     if _TIME_CLAUSE.search(subject):
         return _before_time_clause(subject, offset, mentions)
     subject = _before_time_word(subject)  # 甜甜上个月考进了…: the subject is 甜甜
+    if subject in _INCLUSIVE_WE and you and speaker:  # 咱们公司: the one addressed is in it too
+        return [Endpoint(speaker, EntityLabel.PERSON), Endpoint(you, EntityLabel.PERSON)]
     named = any(m.start == offset and m.end == offset + len(subject) for m in mentions)
     if _time_prefix().fullmatch(subject) or _TIME.match(subject) or _time_word(subject):
         return None  # a time word: the subject is the last one
