@@ -68,6 +68,8 @@ LOCATED_IN: list[tuple[str, Triple]] = [
     ("我去的是云杉科技的珠海分公司。", ("云杉科技", "LOCATED_IN", "珠海")),
     ("暖阳书店位于烟台市中心。", ("暖阳书店", "LOCATED_IN", "烟台")),
     ("北辰实验中学在常州。", ("北辰实验中学", "LOCATED_IN", "常州")),
+    ("五道口有家青禾书店，周末人特别多。", ("青禾书店", "LOCATED_IN", "五道口")),  # 有家
+    ("望京那边新开了一家蓝鲸健身房。", ("蓝鲸健身房", "LOCATED_IN", "望京")),
     ("天和集团的工厂设在绵阳。", ("天和集团", "LOCATED_IN", "绵阳")),
     ("极光健身在湘潭有三家店。", ("极光健身", "LOCATED_IN", "湘潭")),
 ]
@@ -380,6 +382,21 @@ def test_years_lived_somewhere_are_a_home_not_a_visit(
     found = find_zh(entities, finder, "我在绵阳住了快十年了。")
     assert ("王芳", "LIVES_IN", "绵阳") in found and ("王芳", "VISITED", "绵阳") not in found
     assert ("王芳", "VISITED", "丽水") in find_zh(entities, finder, "我在丽水待了一个礼拜。")
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("杭州有个云栖湿地公园，特别适合遛娃。", "OWNS"),  # a place has what is there
+        ("我家附近有个红星中学。", "OWNS"),  # 附近有: there is, not 我有
+        ("我有个表哥在杭州。", "OWNS"),  # a cousin, not the town
+    ],
+)
+def test_there_is_no_having(
+    entities: EntityExtractor, finder: RelationExtractor, text: str, unwanted: str
+) -> None:
+    found = find_zh(entities, finder, text)
+    assert not any(kind == unwanted for _, kind, _ in found), found
 
 
 @pytest.mark.parametrize(

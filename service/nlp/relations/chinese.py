@@ -168,6 +168,8 @@ class ChineseRelations:
             for source in sources:
                 confidence = row.confidence * (WE_CONFIDENCE if _is_we(match) else 1.0)
                 relation_type = _relation_type(row, source, target)
+                if relation_type in _PERSON_SOURCE and source.label is EntityLabel.PLACE:
+                    continue  # 杭州有个X: a place has what is there, it owns nothing
                 if relation_type in _PLACED and target.label in _NO_PLACE:
                     continue  # 在玩X: 在 of an action in progress, X no place
                 keep_relation(
