@@ -830,6 +830,34 @@ def test_a_place_said_of_a_name_is_no_home_of_the_speaker(
     assert not any(relation[:2] == ("Ann", "LIVES_IN") for relation in found), found
 
 
+def test_kin_named_is_owned_by_nobody(finder: RelationExtractor, english: Language) -> None:
+    """ "your grandson Kyle" is kin of the one addressed, not a thing of theirs."""
+    text = "Vernon, your grandson Kyle comes in here twice a week"
+    found = find_en(finder, english, text, Vernon=PERSON, Kyle=PERSON)
+    assert ("Vernon", "FAMILY_OF", "Kyle") in either_way(found), found
+    assert not any(kind == "OWNS" for _, kind, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "unwanted"),
+    [
+        # "got X into Y" moves X; only "got into Y" is a taste
+        ("I finally got my app into Quillstore", {"Quillstore": ORG}, {"LIKES"}),
+        # a name's own words are no owner or place of it
+        ("the Juniper Store rejected my app again", {"Juniper Store": ORG}, {"LOCATED_IN"}),
+    ],
+)
+def test_a_moved_thing_or_a_names_own_words_say_nothing(
+    finder: RelationExtractor,
+    english: Language,
+    text: str,
+    labels: dict[str, EntityLabel],
+    unwanted: set[str],
+) -> None:
+    found = find_en(finder, english, text, **labels)
+    assert not any(kind in unwanted for _, kind, _ in found), found
+
+
 def test_best_friends_is_no_verdict(finder: RelationExtractor, english: Language) -> None:
     """ "best" of "best friends" judges no thing: no like of Bram."""
     found = find_en(finder, english, "Bram is best friends with Pia", Bram=PERSON, Pia=PERSON)

@@ -248,8 +248,8 @@ def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
         return
     if row.past_only and not happened(token):
         return
-    if row.intransitive and any(c.dep_ == "dobj" for c in token.children):
-        return
+    if row.intransitive and any(_moved(fact, row, c) for c in token.children):
+        return  # "got an offer from X", "got my app into X"
     hosts = [token, *(c for c in token.children if c.dep_ in PREP_HOSTS)]
     hosts += [c for c in token.children if c.dep_ == "prep" and c.lower_ in PARTICLES]
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
@@ -270,6 +270,14 @@ def _verb_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     for target in targets(fact, row, objects):
         for source in sources:
             yield source, target
+
+
+def _moved(fact: FactContext, row: RelationRow, child: Token) -> bool:
+    """A direct object that the verb moves, not a person it leads ("Ben got me into X")."""
+    if child.dep_ != "dobj":
+        return False
+    led = endpoint(fact, child) if "into" in row.preps else None
+    return led is None or not _is_person(led)
 
 
 def _verb_object(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
@@ -391,6 +399,7 @@ def _noun_prep(fact: FactContext, row: RelationRow, token: Token) -> Pairs:
     objects = [o for host in hosts for o in prep_objects(host, row.preps, depth=1)]
     if "compound" in row.preps:  # "Finch's Denver office"
         named = [c for c in token.children if c.dep_ == "compound" and _names(c)]
+        named = [c for c in named if not _one_name(fact, c, token)]  # "the App Store": a name
         objects += [c for c in named if c.lower_ not in row.trigger]  # "my MBA class": no one
     # "my evening MBA class": the parser may hang "my" on the first word of the compound.
     modifiers = [token, *(c for c in token.children if c.dep_ == "compound")]
@@ -421,6 +430,12 @@ def _classifies(complement: Token) -> bool:
     return complement.pos_ == "NOUN" and any(
         c.dep_ == "det" and c.lower_ in {"a", "an"} for c in complement.children
     )
+
+
+def _one_name(fact: FactContext, a: Token, b: Token) -> bool:
+    """Whether two tokens are words of one mention."""
+    mention = fact.covering(a)
+    return mention is not None and mention == fact.covering(b)
 
 
 def _names(token: Token) -> bool:

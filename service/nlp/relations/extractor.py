@@ -99,17 +99,28 @@ class RelationExtractor:
 def _fitting(found: list[RelationMention]) -> list[RelationMention]:
     """Without the relations whose target is a person the text does not name (the speaker,
     the listener, a pronoun's antecedent) where the type wants a thing ("Dev joined us" is no
-    membership of the speaker), and without a visit where the fact says one lives, works or
-    studies."""
-    ends = load_type_evidence().relation_endpoints
+    membership of the speaker), or whom it names as kin or a friend ("your grandson Kyle" is
+    owned by nobody), and without a visit where the fact says one lives, works or studies."""
+    evidence = load_type_evidence()
+    ends = evidence.relation_endpoints
     stays = {_ends(r) for r in found if r.type in _STAYS}
+    people = {
+        name.casefold()
+        for r in found
+        if r.type in _PEOPLE_TIES
+        for name in (r.source.name, r.target.name)
+    }
     return [
         r
         for r in found
         if not _person_as_thing(r.target, ends.get(r.type.value))
+        and not (r.type.value in evidence.no_person_target and r.target.name.casefold() in people)
         # 在成都住了十年, 跳槽去了京东: where one lives, works or studies is no visit
         and not (r.type is RelationType.VISITED and _ends(r) in stays)
     ]
+
+
+_PEOPLE_TIES = frozenset({RelationType.FAMILY_OF, RelationType.FRIEND_OF})
 
 
 _STAYS = frozenset({RelationType.LIVES_IN, RelationType.WORKS_AT, RelationType.STUDIES_AT})
