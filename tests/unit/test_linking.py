@@ -97,6 +97,12 @@ def test_a_chinese_person_is_called_by_given_name_family_name_and_title() -> Non
     assert {"王老师", "王总", "王主任"} <= set(forms)  # titles of nlp_models/zh_titles.txt
 
 
+@pytest.mark.parametrize("name", ["崔主任", "王老师", "郑叔", "刘哥"])
+def test_a_family_name_with_a_title_has_no_short_form(name: str) -> None:
+    """崔主任 has no given name to shorten: 主任, 任任 or 哥哥 would name every 主任 and 哥."""
+    assert short_forms(name, "PERSON") == []
+
+
 def test_the_type_is_not_part_of_the_key_and_the_strongest_evidence_types_it() -> None:
     text_a, text_b = "Alice works at Acme Robotics.", "Acme Robotics is in Toronto."
     weak = EntityMention("Acme Robotics", EntityLabel.OTHER, 0, 13, "spacy:PROPN", 0.6)

@@ -313,6 +313,10 @@ _HAN_ONLY = re.compile(r"[\u4e00-\u9fff]+")
 _BRANDED_LATIN = re.compile(r"^[\u4e00-\u9fff]{1,4}\s?([a-z][a-z0-9 .+-]{2,})$")
 
 
+# What follows a family name in a familiar form (王哥, 李姐, 郑叔, 刘姨): no given name.
+_FAMILIAR_ENDS = frozenset({"哥", "姐", "叔", "姨", "婶", "伯", "爷", "嫂", "妹", "弟"})
+
+
 def _chinese_person_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
     """How friends call someone: the given name of a three-character name, the familiar
     forms 老 / 小 + surname and surname + 哥 / 姐 / 叔 (老吴, 小吴, 丁姐, 郑叔), the given
@@ -321,6 +325,8 @@ def _chinese_person_short_forms(norm: str, rules: ShortFormRules) -> list[str]:
     if not 2 <= len(norm) <= 3 or not all(_HAN.match(c) for c in norm):
         return []
     surname, given = norm[0], norm[1:]
+    if given in rules.person_titles_zh or given in _FAMILIAR_ENDS:
+        return []  # 崔主任, 王哥: no given name to shorten; 主任, 哥哥 name no one
     forms = [given] if len(given) == 2 else []
     titled = [surname + title for title in rules.person_titles_zh]
     last = given[-1]
