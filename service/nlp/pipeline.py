@@ -53,6 +53,8 @@ from service.nlp.relations.extractor import (
     RelationType,
 )
 from service.nlp.relations.family import family_circles
+from service.nlp.relations.surname_kin import Line as KinLine
+from service.nlp.relations.surname_kin import surname_kin
 from service.nlp.relations.table import keep_relation
 from service.nlp.relations.vocatives import (
     Address,
@@ -238,6 +240,20 @@ class Extractor:
         implied = shared_parents([[r for f in done for r in f.relations] for done in completed])
         completed = [
             _with_relations(done, 0, found) for done, found in zip(completed, implied, strict=True)
+        ]
+        kin_lines = [
+            KinLine(
+                m.content,
+                lang,
+                m.speaker,
+                tuple(r for f in done for r in f.relations),
+                tuple(n for f in done for n in people_named(f.mentions, f.relations)),
+            )
+            for m, lang, done in zip(messages, langs, completed, strict=True)
+        ]
+        completed = [
+            _with_relations(done, 0, found)
+            for done, found in zip(completed, surname_kin(kin_lines), strict=True)
         ]
         circles = family_circles(
             [[r for f in done for r in f.relations] for done in completed],
