@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -237,31 +238,7 @@ class Extractor:
                 tuple(k for f in done for k in _kin_named(f)),
             )
             completed.append(done)
-        implied = shared_parents([[r for f in done for r in f.relations] for done in completed])
-        completed = [
-            _with_relations(done, 0, found) for done, found in zip(completed, implied, strict=True)
-        ]
-        kin_lines = [
-            KinLine(
-                m.content,
-                lang,
-                m.speaker,
-                tuple(r for f in done for r in f.relations),
-                tuple(n for f in done for n in people_named(f.mentions, f.relations)),
-            )
-            for m, lang, done in zip(messages, langs, completed, strict=True)
-        ]
-        completed = [
-            _with_relations(done, 0, found)
-            for done, found in zip(completed, surname_kin(kin_lines), strict=True)
-        ]
-        circles = family_circles(
-            [[r for f in done for r in f.relations] for done in completed],
-            (m.speaker for m in messages if m.speaker),
-        )
-        return [
-            _with_relations(done, 0, found) for done, found in zip(completed, circles, strict=True)
-        ]
+        return _with_batch_kin(messages, langs, completed)
 
     def _complete(
         self,
@@ -501,6 +478,35 @@ def addressed(messages: list[MessageIn]) -> list[str | None]:
 def _people(parsed: list[_Parsed]) -> list[str]:
     """The names of people a message's facts found, before the batch's names are added."""
     return [m.text for fact, _, _ in parsed for m in fact.mentions if m.label is EntityLabel.PERSON]
+
+
+def _with_batch_kin(
+    messages: list[MessageIn], langs: Sequence[str], completed: list[list[Fact]]
+) -> list[list[Fact]]:
+    """The facts with the kin the whole batch implies, each reading seeing the ones before:
+    shared parents (vocatives.py), kin of one family name (surname_kin.py), then family
+    circles (family.py), each tie held by the first fact of the message that completes it."""
+
+    def said(done: list[Fact]) -> tuple[RelationMention, ...]:
+        return tuple(r for f in done for r in f.relations)
+
+    def add(facts: list[list[Fact]], found: list[list[RelationMention]]) -> list[list[Fact]]:
+        return [_with_relations(done, 0, new) for done, new in zip(facts, found, strict=True)]
+
+    completed = add(completed, shared_parents([said(done) for done in completed]))
+    lines = [
+        KinLine(
+            m.content,
+            lang,
+            m.speaker,
+            said(done),
+            tuple(n for f in done for n in people_named(f.mentions, f.relations)),
+        )
+        for m, lang, done in zip(messages, langs, completed, strict=True)
+    ]
+    completed = add(completed, surname_kin(lines))
+    speakers = (m.speaker for m in messages if m.speaker)
+    return add(completed, family_circles([said(done) for done in completed], speakers))
 
 
 def _with_addressed_kin(
