@@ -162,6 +162,10 @@ def test_kin_said_to_the_listener_by_name_or_as_we(extractor: Extractor) -> None
     assert ("Wren", "FAMILY_OF", "Pell") in relations(extractor, cousins)
     three = [*cousins, ("Osric", "Same here.")]  # "we" of three speakers: whom, unsaid
     assert not {r for r in relations(extractor, three) if r[1] == "FAMILY_OF"}
+    married_in = [("Osric", "Thanks for having me, Mrs. Pell."), ("Wren", "We're family now.")]
+    assert ("Wren", "FAMILY_OF", "Osric") in relations(extractor, married_in)
+    fond = [("Osric", "Thanks for having me."), ("Wren", "Anytime, we're like family.")]
+    assert not {r for r in relations(extractor, fond) if r[1] == "FAMILY_OF"}
 
 
 def test_this_is_my_cousin_names_the_cousin(extractor: Extractor) -> None:
