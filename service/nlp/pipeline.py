@@ -60,6 +60,7 @@ from service.nlp.relations.table import keep_relation
 from service.nlp.relations.vocatives import (
     Address,
     addressed_kin,
+    friends_addressed,
     kin_relations,
     shared_parents,
 )
@@ -238,7 +239,7 @@ class Extractor:
                 tuple(k for f in done for k in _kin_named(f)),
             )
             completed.append(done)
-        return _with_batch_kin(messages, langs, completed)
+        return _with_batch_ties(messages, langs, completed)
 
     def _complete(
         self,
@@ -480,12 +481,13 @@ def _people(parsed: list[_Parsed]) -> list[str]:
     return [m.text for fact, _, _ in parsed for m in fact.mentions if m.label is EntityLabel.PERSON]
 
 
-def _with_batch_kin(
+def _with_batch_ties(
     messages: list[MessageIn], langs: Sequence[str], completed: list[list[Fact]]
 ) -> list[list[Fact]]:
-    """The facts with the kin the whole batch implies, each reading seeing the ones before:
-    shared parents (vocatives.py), kin of one family name (surname_kin.py), then family
-    circles (family.py), each tie held by the first fact of the message that completes it."""
+    """The facts with the ties the whole batch implies, each reading seeing the ones before:
+    friends addressed as a group and shared parents (vocatives.py), kin of one family name
+    (surname_kin.py), then family circles (family.py), each tie held by the first fact of
+    the message that completes it."""
 
     def said(done: list[Fact]) -> tuple[RelationMention, ...]:
         return tuple(r for f in done for r in f.relations)
@@ -493,6 +495,7 @@ def _with_batch_kin(
     def add(facts: list[list[Fact]], found: list[list[RelationMention]]) -> list[list[Fact]]:
         return [_with_relations(done, 0, new) for done, new in zip(facts, found, strict=True)]
 
+    completed = add(completed, friends_addressed(messages, langs))
     completed = add(completed, shared_parents([said(done) for done in completed]))
     lines = [
         KinLine(

@@ -287,6 +287,22 @@ def test_your_group_after_a_preposition_is_yours(
     assert expected in _said_to_liu_ting(entities, finder, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("刘婷你真是我亲姐妹！", ("刘婷", "FRIEND_OF", SPEAKER)),  # praise: a friend, not kin
+        ("你就是我最好的朋友！", ("刘婷", "FRIEND_OF", SPEAKER)),
+        ("你是我亲姐姐。", ("刘婷", "FAMILY_OF", SPEAKER)),  # said plainly: kin
+    ],
+)
+def test_you_are_my_friend_or_kin(
+    entities: EntityExtractor, finder: RelationExtractor, text: str, expected: Triple
+) -> None:
+    found = _said_to_liu_ting(entities, finder, text)
+    assert _found(expected, found), found
+    assert not any(kind != expected[1] for _, kind, _ in found), found
+
+
 def test_inclusive_we_takes_in_the_one_addressed(
     entities: EntityExtractor, finder: RelationExtractor
 ) -> None:

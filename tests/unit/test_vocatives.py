@@ -10,7 +10,13 @@ import pytest
 from service.core.config import Settings
 from service.core.domain import MessageIn
 from service.nlp.pipeline import Extractor
-from service.nlp.relations.vocatives import INFERRED_EXTRACTOR, Vocative, addressed_kin, vocative
+from service.nlp.relations.vocatives import (
+    FRIENDS_EXTRACTOR,
+    INFERRED_EXTRACTOR,
+    Vocative,
+    addressed_kin,
+    vocative,
+)
 from tests.unit.test_discourse import relations
 
 
@@ -163,3 +169,16 @@ def test_two_moms_of_one_child_are_no_couple(extractor: Extractor) -> None:
         read_by=INFERRED_EXTRACTOR,
     )
     assert not {("周琳", "FAMILY_OF", "孙丽"), ("孙丽", "FAMILY_OF", "周琳")} & found, found
+
+
+def test_who_calls_the_group_sisters_is_everyones_friend(extractor: Extractor) -> None:
+    said = [
+        ("宋雯", "姐妹们，大新闻！我进舞蹈社了！"),
+        ("周可", "真的假的？"),
+        ("林悦", "厉害啊！"),
+    ]
+    found = relations(extractor, said, read_by=FRIENDS_EXTRACTOR)
+    assert found == {("宋雯", "FRIEND_OF", "周可"), ("宋雯", "FRIEND_OF", "林悦")}
+    # 姐妹们 as a word of the sentence, not an address of the group
+    unsaid = [("宋雯", "姐妹们的事我不管。"), ("周可", "好吧。")]
+    assert relations(extractor, unsaid, read_by=FRIENDS_EXTRACTOR) == set()

@@ -205,3 +205,50 @@ def shared_parents(said: Sequence[Sequence[RelationMention]]) -> list[list[Relat
             parents.setdefault(child, {})[parent] = role
         found.append(implied)
     return found
+
+
+# --- friends addressed as a group ---------------------------------------------------------
+
+FRIENDS_EXTRACTOR = "vocative:friends"
+
+
+@cache
+def _group_address(lang: str) -> re.Pattern[str] | None:
+    """A message that opens by calling the whole group friends (姐妹们，…), if the language
+    has such words."""
+    table = vocative_table(lang)
+    if not table.get("friends"):
+        return None
+    openers = _alternatives(table["openers"])
+    stops = r"[，,！!。~～？?、…：:\s]"
+    return re.compile(
+        rf"^\W*(?:(?:{openers}){stops}?)?(?:{_alternatives(table['friends'])})(?={stops}|$)"
+    )
+
+
+def friends_addressed(
+    messages: Sequence[MessageIn], langs: Sequence[str]
+) -> list[list[RelationMention]]:
+    """Per message, its speaker as a friend of every other speaker of the batch when it opens
+    by calling the group friends ("姐妹们，大新闻！")."""
+    speakers = list(dict.fromkeys(m.speaker for m in messages if m.speaker))
+    found: list[list[RelationMention]] = []
+    for message, lang in zip(messages, langs, strict=True):
+        group = _group_address("en" if lang == "en" else "zh")
+        if not message.speaker or group is None or not group.match(message.content):
+            found.append([])
+            continue
+        found.append(
+            [
+                RelationMention(
+                    RelationType.FRIEND_OF,
+                    Endpoint(message.speaker, EntityLabel.PERSON),
+                    Endpoint(other, EntityLabel.PERSON),
+                    FRIENDS_EXTRACTOR,
+                    CONFIDENCE,
+                )
+                for other in speakers
+                if other != message.speaker
+            ]
+        )
+    return found
