@@ -53,14 +53,18 @@ def been_there(
     for (a, b), (c, d) in pairwise(sentences):
         if not (_BEEN.match(text[c:d]) or _BEEN_THERE.match(text[c:d])):
             continue
-        places = {m.text: m for m in mentions if a <= m.start < b and m.voted_label in _VISITED}
-        if len(places) == 1:
-            [place] = places.values()
-            return _visit(speaker, place)
+        visit = _visit(speaker, [m for m in mentions if a <= m.start < b])
+        if visit is not None:
+            return visit
     return None
 
 
-def _visit(speaker: str, place: EntityMention) -> RelationMention:
+def _visit(speaker: str, mentions: list[EntityMention]) -> RelationMention | None:
+    """The speaker's visit to the one place, venue or event of ``mentions``, if just one."""
+    places = {m.text: m for m in mentions if m.voted_label in _VISITED}
+    if len(places) != 1:
+        return None
+    [place] = places.values()
     target = mention_endpoint(place)
     return RelationMention(
         RelationType.VISITED,
@@ -78,8 +82,4 @@ def went_there(
     fact before) names, when ``text`` opens with a clause that only says the speaker went."""
     if not speaker or not _ZH_BEEN.match(text.strip()):
         return None
-    places = {m.text: m for m in before if m.voted_label in _VISITED}
-    if len(places) != 1:
-        return None
-    [place] = places.values()
-    return _visit(speaker, place)
+    return _visit(speaker, before)

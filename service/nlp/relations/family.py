@@ -17,8 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from service.core.domain import INFERRED_PREFIX
 from service.nlp.entities.mentions import casefold_name
 from service.nlp.entities.names import short_forms
-from service.nlp.entities.patterns import EntityLabel
-from service.nlp.relations.table import Endpoint, RelationMention, RelationType
+from service.nlp.relations.table import RelationMention, RelationType, between_people
 
 EXTRACTOR = f"{INFERRED_PREFIX}family_circle"
 CONFIDENCE = 0.55
@@ -73,7 +72,7 @@ def family_circles(
             for x, y in circles.join(a, b):
                 if (x in speakers or y in speakers) and frozenset((x, y)) not in tied:
                     tied.add(frozenset((x, y)))
-                    implied.append(family_tie(circles.shown[x], circles.shown[y]))
+                    implied.append(_tie(circles.shown[x], circles.shown[y]))
         found.append(implied)
     return found
 
@@ -97,14 +96,5 @@ def _person(name: str, speakers: frozenset[str]) -> str:
     return next((form for form in short_forms(name, "PERSON") if form in speakers), key)
 
 
-def family_tie(
-    a: str, b: str, extractor: str = EXTRACTOR, confidence: float = CONFIDENCE
-) -> RelationMention:
-    """A FAMILY_OF tie between two people, read by ``extractor``."""
-    return RelationMention(
-        RelationType.FAMILY_OF,
-        Endpoint(a, EntityLabel.PERSON),
-        Endpoint(b, EntityLabel.PERSON),
-        extractor,
-        confidence,
-    )
+def _tie(a: str, b: str) -> RelationMention:
+    return between_people(RelationType.FAMILY_OF, a, b, EXTRACTOR, CONFIDENCE)

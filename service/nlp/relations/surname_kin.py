@@ -16,8 +16,12 @@ from dataclasses import dataclass
 from functools import cache
 
 from service.nlp.entities.chinese_lexicon import ChineseLexicon
-from service.nlp.relations.family import family_tie
-from service.nlp.relations.table import RelationMention, RelationType, relation_words
+from service.nlp.relations.table import (
+    RelationMention,
+    RelationType,
+    between_people,
+    relation_words,
+)
 
 EXTRACTOR = "surname_kin"
 CONFIDENCE = 0.6  # a tie the family circles carry (family.py)
@@ -46,25 +50,28 @@ def _kin_noun() -> re.Pattern[str]:
 
 def surname_kin(lines: Sequence[Line]) -> list[list[RelationMention]]:
     """Per message, the tie its speaker's bare kin noun makes with a speaker of their name."""
-    speakers = [s for s in dict.fromkeys(line.speaker for line in lines) if s and _surname(s)]
+    # Each speaker with a Chinese family name, and that name, read once for the batch.
+    names = {
+        s: n for s in dict.fromkeys(line.speaker for line in lines) if s and (n := _surname(s))
+    }
     tied: set[frozenset[str]] = set()
     found: list[list[RelationMention]] = []
     for line in lines:
         tied |= _family_ties(line.relations)
         said = line.speaker
-        if line.lang == "en" or said not in speakers or not _says_own_kin(line):
+        if line.lang == "en" or said not in names or not _says_own_kin(line):
             found.append([])
             continue
         kin = [
             other
-            for other in speakers
-            if other != said
-            and _surname(other) == _surname(said)
-            and not any(other in pair and said in pair for pair in tied)
+            for other, name in names.items()
+            if other != said and name == names[said] and frozenset((said, other)) not in tied
         ]
         if len(kin) == 1:
             tied.add(frozenset((said, kin[0])))
-            found.append([family_tie(said, kin[0], EXTRACTOR, CONFIDENCE)])
+            found.append(
+                [between_people(RelationType.FAMILY_OF, said, kin[0], EXTRACTOR, CONFIDENCE)]
+            )
         else:
             found.append([])
     return found

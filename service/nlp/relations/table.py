@@ -198,6 +198,20 @@ class RelationMention:
     via: str = ""  # English: the lemma of the word read as its trigger ("sister", "work")
 
 
+def between_people(
+    kind: RelationType, a: str, b: str, extractor: str, confidence: float, via: str = ""
+) -> RelationMention:
+    """A relation between two people the batch names (a kin or friend tie), no span read."""
+    return RelationMention(
+        kind,
+        Endpoint(a, EntityLabel.PERSON),
+        Endpoint(b, EntityLabel.PERSON),
+        extractor,
+        confidence,
+        via,
+    )
+
+
 class RelationKind(StrEnum):
     """Which parse shape an English row reads; Chinese rows are all REGEX."""
 

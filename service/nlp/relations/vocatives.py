@@ -23,10 +23,8 @@ from functools import cache
 
 from service.core.domain import INFERRED_PREFIX, MessageIn
 from service.core.resources import NLP_MODELS_DIR
-from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.discourse import nearest_speaker
-from service.nlp.relations.family import family_tie
-from service.nlp.relations.table import Endpoint, RelationMention, RelationType
+from service.nlp.relations.table import RelationMention, RelationType, between_people
 
 VOCATIVES_PATH = NLP_MODELS_DIR / "vocatives.json"
 EXTRACTOR = "vocative"
@@ -151,14 +149,7 @@ def _nouns(address: Vocative | None) -> tuple[str, ...]:
 def kin_relations(speaker: str, address: Address) -> list[RelationMention]:
     """The speaker as kin of each person addressed; all are speakers of the batch."""
     return [
-        RelationMention(
-            RelationType.FAMILY_OF,
-            Endpoint(speaker, EntityLabel.PERSON),
-            Endpoint(listener, EntityLabel.PERSON),
-            EXTRACTOR,
-            CONFIDENCE,
-            noun,
-        )
+        between_people(RelationType.FAMILY_OF, speaker, listener, EXTRACTOR, CONFIDENCE, noun)
         for noun, listener in zip(_nouns(address.vocative), address.listeners, strict=False)
     ]
 
@@ -201,7 +192,11 @@ def shared_parents(said: Sequence[Sequence[RelationMention]]) -> list[list[Relat
             for a, b in [(child, s) for s in siblings] + [(parent, p) for p in partners]:
                 if frozenset((a, b)) not in known:
                     known.add(frozenset((a, b)))
-                    implied.append(family_tie(a, b, INFERRED_EXTRACTOR, INFERRED_CONFIDENCE))
+                    implied.append(
+                        between_people(
+                            RelationType.FAMILY_OF, a, b, INFERRED_EXTRACTOR, INFERRED_CONFIDENCE
+                        )
+                    )
             parents.setdefault(child, {})[parent] = role
         found.append(implied)
     return found
@@ -240,12 +235,8 @@ def friends_addressed(
             continue
         found.append(
             [
-                RelationMention(
-                    RelationType.FRIEND_OF,
-                    Endpoint(message.speaker, EntityLabel.PERSON),
-                    Endpoint(other, EntityLabel.PERSON),
-                    FRIENDS_EXTRACTOR,
-                    CONFIDENCE,
+                between_people(
+                    RelationType.FRIEND_OF, message.speaker, other, FRIENDS_EXTRACTOR, CONFIDENCE
                 )
                 for other in speakers
                 if other != message.speaker

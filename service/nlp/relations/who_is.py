@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from service.core.domain import MessageIn
-from service.nlp.entities.patterns import EntityLabel
 from service.nlp.relations.chinese import surnames
 from service.nlp.relations.table import (
-    Endpoint,
     RelationMention,
     RelationType,
+    between_people,
     load_relation_rows,
     relation_words,
 )
@@ -182,14 +181,7 @@ def _tie(patterns: _Patterns, speaker: str, name: str, noun: str) -> RelationMen
     relation_type = patterns.types.get(noun) or patterns.types.get(noun.lower())
     if relation_type is None:
         return None
-    return RelationMention(
-        relation_type,
-        Endpoint(speaker, EntityLabel.PERSON),
-        Endpoint(name, EntityLabel.PERSON),
-        EXTRACTOR,
-        CONFIDENCE,
-        noun,
-    )
+    return between_people(relation_type, speaker, name, EXTRACTOR, CONFIDENCE, noun)
 
 
 # Capitalised words that open an answer and name no one.
