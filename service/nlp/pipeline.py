@@ -54,6 +54,7 @@ from service.nlp.relations.extractor import (
     RelationType,
 )
 from service.nlp.relations.family import family_circles
+from service.nlp.relations.filled import FILLED, FILLED_WEIGHT, filled
 from service.nlp.relations.surname_kin import Line as KinLine
 from service.nlp.relations.surname_kin import surname_kin
 from service.nlp.relations.table import keep_relation
@@ -220,6 +221,7 @@ class Extractor:
             done = _with_addressed_kin(done, message.speaker, kin_address)
             done = _with_been_there(done, message.speaker)
             done = _with_relations(done, 0, [answer] if answer else [])  # "Who's X?" "My aunt."
+            where = None
             if asked is not None and done:  # "Where's X?" "In Y."
                 first = Said(message.speaker, done[0].source_text, tuple(done[0].mentions))
                 where = where_answered(asked, first, done[0].lang)
@@ -231,6 +233,10 @@ class Extractor:
             if previous is not None and done:  # "Is Tobin still at X?" "Yep."
                 said_then = said_at[len(completed) - 1]
                 confirmed = self._confirmed(previous, message, gazetteer, speakers, said_then)
+                if not confirmed and where is None:  # "Which app do you use?" "Strava."
+                    confirmed = self._filled(
+                        previous, done[0], message, gazetteer, speakers, said_then
+                    )
                 done = _with_relations(done, 0, confirmed)
             asked = _said(message, done)
             previous = message
@@ -298,29 +304,74 @@ class Extractor:
             return []
         if not says_yes(answer.content, detect_lang(answer.content), question.content):
             return []
-        found: list[RelationMention] = []
-        context = Conversation(answers=answer.speaker, you=answer.speaker)
         # A dropped subject is the one asked only when the question speaks to them (思思！还在X
         # 上学呢？); else it may be a thing (工作室是在X吗？) and the relation is left out.
         to_them = answer.speaker in question.content or bool(_YOU.search(question.content))
-        for statement in statements(question.content, lang):
-            said = MessageIn(speaker=question.speaker, content=statement)
-            if lang == "en":
-                names = speaker_words([question.speaker or "", answer.speaker])
-                shown = disguise(statement, names | given_names([statement]))
-                doc = restored(self.entities.english(shown.text), shown)
-                parsed = self._english_facts(doc, 0, question.speaker, asked_at)
-            else:
-                parsed = self._chinese_facts(said, 0, asked_at)
-            for p in parsed:
-                fact = self._complete(p, gazetteer, context, speakers)
-                found += [
-                    _as_confirmed(r, question.speaker, answer.speaker)
-                    for r in fact.relations
-                    if not r.extractor.startswith("preference:")  # a taste, asked: no taste
-                    and (to_them or question.speaker not in (r.source.name, r.target.name))
-                ]
+        found = [
+            _as_confirmed(r, question.speaker, answer.speaker)
+            for statement in statements(question.content, lang)
+            for r in self._restated(
+                statement, lang, question, answer.speaker, gazetteer, speakers, asked_at
+            )
+            if to_them or question.speaker not in (r.source.name, r.target.name)
+        ]
         return [r for r in found if r.confidence >= self.relation_min_confidence]
+
+    def _filled(
+        self,
+        question: MessageIn,
+        first: Fact,
+        answer: MessageIn,
+        gazetteer: Gazetteer,
+        speakers: frozenset[str],
+        asked_at: datetime,
+    ) -> list[RelationMention]:
+        """What a question for a name said, when the next speaker answers with a name alone
+        (the question read again with the name in it; filled.py): only the relations that
+        name the answer, said by it."""
+        if not answer.speaker or answer.speaker == question.speaker:
+            return []
+        lang = detect_lang(question.content)
+        said = filled(question.content, first.source_text, tuple(first.mentions), first.lang)
+        if said is None:
+            return []
+        read = self._restated(
+            said.statement, lang, question, answer.speaker, gazetteer, speakers, asked_at
+        )
+        found = [
+            _as_confirmed(r, question.speaker, answer.speaker, FILLED, FILLED_WEIGHT)
+            for r in read
+            if said.name in (r.source.name, r.target.name)
+        ]
+        return [r for r in found if r.confidence >= self.relation_min_confidence]
+
+    def _restated(
+        self,
+        statement: str,
+        lang: str,
+        question: MessageIn,
+        answerer: str,
+        gazetteer: Gazetteer,
+        speakers: frozenset[str],
+        asked_at: datetime,
+    ) -> list[RelationMention]:
+        """The relations of a question said again as a statement, "you" being the one who
+        answers; no taste (a taste asked about is no taste)."""
+        context = Conversation(answers=answerer, you=answerer)
+        if lang == "en":
+            names = speaker_words([question.speaker or "", answerer])
+            shown = disguise(statement, names | given_names([statement]))
+            doc = restored(self.entities.english(shown.text), shown)
+            parsed = self._english_facts(doc, 0, question.speaker, asked_at)
+        else:
+            said = MessageIn(speaker=question.speaker, content=statement)
+            parsed = self._chinese_facts(said, 0, asked_at)
+        return [
+            r
+            for p in parsed
+            for r in self._complete(p, gazetteer, context, speakers).relations
+            if not r.extractor.startswith("preference:")
+        ]
 
     def _relations(
         self,
@@ -536,8 +587,14 @@ def _with_been_there(facts: list[Fact], speaker: str | None) -> list[Fact]:
     return facts
 
 
-def _as_confirmed(relation: RelationMention, asker: str | None, answerer: str) -> RelationMention:
-    """A relation read from a confirmed question, said by the answer: spanless, the asker put
+def _as_confirmed(
+    relation: RelationMention,
+    asker: str | None,
+    answerer: str,
+    prefix: str = CONFIRMED,
+    weight: float = CONFIRMED_WEIGHT,
+) -> RelationMention:
+    """A relation read from a question said again, said by the answer: spanless, the asker put
     for the one asked ("still at X?" asks of the answerer), and weighed a little lower."""
 
     def end(e: Endpoint) -> Endpoint:
@@ -548,8 +605,8 @@ def _as_confirmed(relation: RelationMention, asker: str | None, answerer: str) -
         relation,
         source=end(relation.source),
         target=end(relation.target),
-        extractor=f"{CONFIRMED}:{relation.extractor}",
-        confidence=relation.confidence * CONFIRMED_WEIGHT,
+        extractor=f"{prefix}:{relation.extractor}",
+        confidence=relation.confidence * weight,
     )
 
 

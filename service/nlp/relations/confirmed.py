@@ -90,17 +90,22 @@ def _english(question: str) -> str | None:
         return body + "."  # "You're still at X?": already a statement
     aux = _AUX[inverted.group("aux").lower()]
     words = inverted.group("rest").split()
-    subject_end = _subject_end(words)
-    if subject_end == 0:
+    end = subject_end(words)
+    if end == 0:
         return None
-    subject, rest = " ".join(words[:subject_end]), " ".join(words[subject_end:])
+    subject, rest = " ".join(words[:end]), " ".join(words[end:])
     return f"{subject} {aux} {rest}." if rest else None
 
 
-def _subject_end(words: list[str]) -> int:
-    """How many words the subject after the auxiliary holds: a pronoun, or a run of names."""
-    if words and words[0].lower() in {"you", "he", "she", "they", "we", "it", "u"}:
+def subject_end(words: list[str]) -> int:
+    """How many words the subject after the auxiliary holds: a pronoun, "your" and a noun, or a
+    run of names."""
+    if not words:
+        return 0
+    if words[0].lower() in {"you", "he", "she", "they", "we", "it", "u"}:
         return 1
+    if words[0].lower() in {"your", "his", "her", "their"} and len(words) > 1:
+        return 2
     count = 0
     for word in words:
         if not word[:1].isupper():

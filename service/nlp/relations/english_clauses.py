@@ -456,11 +456,18 @@ def clause_verb(token: Token) -> Token:
 @_once_per_token
 def clause_words(token: Token) -> frozenset[str]:
     """The lemmas of the clause's verb, its head, its objects and adverbs: the words that may
-    undo what the clause says ("I lost my job at X", "flew back from X")."""
+    undo what the clause says ("I lost my job at X", "flew back from X"), and the verbs with
+    their particles ("work out" is no work)."""
     verb = clause_verb(token)
     words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
     words |= {c.lemma_.lower() for c in verb.children if c.dep_ in {"dobj", "advmod"}}
+    words |= {phrasal for v in {token, verb} for phrasal in phrasal_verbs(v)}
     return frozenset(words)
+
+
+def phrasal_verbs(verb: Token) -> set[str]:
+    """The verb with each of its particles: "work out", "take on"."""
+    return {f"{verb.lemma_.lower()} {c.lower_}" for c in verb.children if c.dep_ == "prt"}
 
 
 def clause_subjects(token: Token) -> list[Token]:
