@@ -53,6 +53,14 @@ def test_wh_and_modal_questions_have_no_statement(question: str, lang: str) -> N
         ("对，就在中山路", "zh", True),
         ("嗯嗯，大四了", "zh", True),
         ("早就不在了", "zh", False),
+        ("Twice! Loved it.", "en", True),  # how often says yes
+        ("Every night, it's my comfort game.", "en", True),
+        ("I do, four years now.", "en", True),
+        ("I don't, I left in May.", "en", False),
+        ("Never, sadly.", "en", False),
+        ("天天玩，停不下来。", "zh", True),
+        ("好几次了", "zh", True),
+        ("一直没去成", "zh", False),
     ],
 )
 def test_an_answer_says_yes_only_by_opening_with_it(answer: str, lang: str, yes: bool) -> None:

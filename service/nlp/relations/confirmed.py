@@ -29,6 +29,25 @@ _YES = {
     ),
     "zh": re.compile(r"^\W*(?:对|是的|是啊|是呀|是滴|嗯|没错|对的|可不|当然|没毛病)"),
 }
+# An answer that says yes by saying how often or how much: "Twice!", "Every night", "I do",
+# 天天玩, 好几次了; a denial in its first clause undoes it ("I don't", 一直没去).
+_OFTEN = {
+    "en": re.compile(
+        r"^\W*(?:absolutely|for sure|always|all the time|constantly|twice|once|loads|"
+        r"every (?:day|night|week|weekend|morning|evening|year|summer|winter)|"
+        r"(?:a few|a couple(?: of)?|many|so many|three|four|five) times|"
+        r"(?:i|we|they|he|she) (?:do|did|have|does|has)|still (?:do|does|have|has)|"
+        r"loved? it)\b",
+        re.I,
+    ),
+    "zh": re.compile(
+        r"^\W*(?:经常|天天|每天|一直|那必须|必须的|那当然|好几次|[两三四五几]次|常去|老去)"
+    ),
+}
+_DENIED = {
+    "en": re.compile(r"^[^,.!?;]*(?:\bnot\b|n't\b|n’t\b|\bnever\b)", re.I),
+    "zh": re.compile(r"^[^，,。！!？?]*[不没别]"),
+}
 _NO = re.compile(r"^\W*(?:yes|yeah|yep|yup)?\W*(?:but|no|nope|not)\b", re.I)
 _SENTENCE = {"en": re.compile(r"[^.!?]*\?+"), "zh": re.compile(r"[^。！!？?\n]*[？?]+")}
 _AUX = {
@@ -64,9 +83,11 @@ _ZH_CLOSING = re.compile(r"(?:对吧|对不对|是吧|好吗|吗|呢|吧|嘛|啊
 def says_yes(text: str, lang: str, question: str = "") -> bool:
     """Whether an answer opens by saying yes (and not "yes, but no"); in Chinese also by
     saying the question's verb again (你去过大理吗？/ 去过，前年去的)."""
-    pattern = _YES["en" if lang == "en" else "zh"]
-    if pattern.match(text):
+    key = "en" if lang == "en" else "zh"
+    if _YES[key].match(text):
         return not _NO.match(text)
+    if _OFTEN[key].match(text):
+        return not _DENIED[key].match(text)
     if lang == "en":
         return False
     echo = _ZH_ECHO.match(text)
