@@ -55,6 +55,9 @@ from service.nlp.relations.extractor import (
 )
 from service.nlp.relations.family import family_circles
 from service.nlp.relations.filled import FILLED, FILLED_WEIGHT, filled
+from service.nlp.relations.named_before import EXTRACTOR as NAMED_BEFORE
+from service.nlp.relations.named_before import WEIGHT as NAMED_BEFORE_WEIGHT
+from service.nlp.relations.named_before import WINDOW, antecedent, reference, restated
 from service.nlp.relations.surname_kin import Line as KinLine
 from service.nlp.relations.surname_kin import surname_kin
 from service.nlp.relations.table import keep_relation
@@ -238,6 +241,11 @@ class Extractor:
                         previous, done[0], message, gazetteer, speakers, said_then
                     )
                 done = _with_relations(done, 0, confirmed)
+            recent = [m for line in completed[-WINDOW:] for f in line for m in f.mentions]
+            context = Conversation(answers=addressee, you=you)
+            done = self._named_before(
+                done, message.speaker, recent, context, gazetteer, speakers, said_at[len(completed)]
+            )
             asked = _said(message, done)
             previous = message
             history = history.after(
@@ -310,7 +318,7 @@ class Extractor:
         found = [
             _as_confirmed(r, question.speaker, answer.speaker)
             for statement in statements(question.content, lang)
-            for r in self._restated(
+            for r in self._asked(
                 statement, lang, question, answer.speaker, gazetteer, speakers, asked_at
             )
             if to_them or question.speaker not in (r.source.name, r.target.name)
@@ -335,7 +343,7 @@ class Extractor:
         said = filled(question.content, first.source_text, tuple(first.mentions), first.lang)
         if said is None:
             return []
-        read = self._restated(
+        read = self._asked(
             said.statement, lang, question, answer.speaker, gazetteer, speakers, asked_at
         )
         found = [
@@ -349,6 +357,30 @@ class Extractor:
         self,
         statement: str,
         lang: str,
+        speaker: str | None,
+        context: Conversation,
+        gazetteer: Gazetteer,
+        speakers: frozenset[str],
+        said_at: datetime,
+    ) -> list[RelationMention]:
+        """The relations of a line said again in other words (a question as a statement, a
+        reference with the name it refers to), said by ``speaker`` in ``context``."""
+        if lang == "en":
+            names = speaker_words([speaker or "", context.you or ""])
+            shown = disguise(statement, names | given_names([statement]))
+            doc = restored(self.entities.english(shown.text), shown)
+            parsed = self._english_facts(doc, 0, speaker, said_at)
+        else:
+            said = MessageIn(speaker=speaker, content=statement)
+            parsed = self._chinese_facts(said, 0, said_at)
+        return [
+            r for p in parsed for r in self._complete(p, gazetteer, context, speakers).relations
+        ]
+
+    def _asked(
+        self,
+        statement: str,
+        lang: str,
         question: MessageIn,
         answerer: str,
         gazetteer: Gazetteer,
@@ -358,20 +390,51 @@ class Extractor:
         """The relations of a question said again as a statement, "you" being the one who
         answers; no taste (a taste asked about is no taste)."""
         context = Conversation(answers=answerer, you=answerer)
-        if lang == "en":
-            names = speaker_words([question.speaker or "", answerer])
-            shown = disguise(statement, names | given_names([statement]))
-            doc = restored(self.entities.english(shown.text), shown)
-            parsed = self._english_facts(doc, 0, question.speaker, asked_at)
-        else:
-            said = MessageIn(speaker=question.speaker, content=statement)
-            parsed = self._chinese_facts(said, 0, asked_at)
-        return [
-            r
-            for p in parsed
-            for r in self._complete(p, gazetteer, context, speakers).relations
-            if not r.extractor.startswith("preference:")
-        ]
+        read = self._restated(
+            statement, lang, question.speaker, context, gazetteer, speakers, asked_at
+        )
+        return [r for r in read if not r.extractor.startswith("preference:")]
+
+    def _named_before(
+        self,
+        facts: list[Fact],
+        speaker: str | None,
+        recent: list[EntityMention],
+        context: Conversation,
+        gazetteer: Gazetteer,
+        speakers: frozenset[str],
+        said_at: datetime,
+    ) -> list[Fact]:
+        """The facts with what they say of an organisation the lines before named, by "this"
+        or "that" and a common noun ("this diner", 这家店; named_before.py)."""
+        for at, fact in enumerate(facts):
+            said = reference(fact.source_text, fact.lang)
+            if said is None or not speaker:
+                continue
+            if any(m.voted_label is EntityLabel.ORG for m in fact.mentions):
+                continue  # the sentence names an organisation of its own
+            before = [m for f in facts[:at] for m in f.mentions]
+            named = antecedent([*recent, *before])
+            if named is None:
+                continue
+            statement = restated(fact.source_text, said, named.text)
+            read = self._restated(
+                statement, fact.lang, speaker, context, gazetteer, speakers, said_at
+            )
+            found = [
+                replace(
+                    r,
+                    source=Endpoint(r.source.name, r.source.label),
+                    target=Endpoint(r.target.name, r.target.label),
+                    extractor=f"{NAMED_BEFORE}:{r.extractor}",
+                    confidence=r.confidence * NAMED_BEFORE_WEIGHT,
+                )
+                for r in read
+                if named.text in (r.source.name, r.target.name)
+            ]
+            found = [r for r in found if r.confidence >= self.relation_min_confidence]
+            facts = _with_relations(facts, at, found)
+        return facts
 
     def _relations(
         self,
