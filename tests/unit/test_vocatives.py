@@ -35,6 +35,8 @@ from tests.unit.test_discourse import relations
         ("奶奶，姑父，我先走了。", "zh", Vocative("奶奶", True, then="姑父")),
         ("Honestly, Mom, the flat in Leith is fine.", "en", Vocative("mom", opens=False)),
         ("我觉得吧，爸，这车早该换了。", "zh", Vocative("爸", opens=False)),
+        ("I know, Mom. I'll be home by nine.", "en", Vocative("mom", opens=False)),  # a sentence
+        ("我马上就到，妈。你们先吃", "zh", Vocative("妈", opens=False)),
     ],
 )
 def test_a_kin_noun_said_to_the_listener(text: str, lang: str, expected: Vocative) -> None:

@@ -3,9 +3,10 @@
 
 The nouns are data (``nlp_models/vocatives.json``): only those seldom said to someone outside
 the family. A noun is a vocative when it opens the message (after at most one opener such as
-"hey" or 谢谢) and punctuation or the end follows it, when it closes the message after a
-comma, or when commas set it apart inside ("It's fine, Mom, really"; 我觉得吧，妈，…), not in
-a list of kin ("my aunt, mom, and sister"). "Mom said …" and "my mom, …" are no address.
+"hey" or 谢谢) and punctuation or the end follows it, when it closes the message or one of its
+sentences after a comma ("I know, Mom. I'll be there."), or when commas set it apart inside
+("It's fine, Mom, really"; 我觉得吧，妈，…), not in a list of kin ("my aunt, mom, and
+sister"). "Mom said …" and "my mom, …" are no address.
 
 Whom the noun addresses is a speaker of the batch: the other speaker the message answers, else
 the one who answers it, leaving out those who call somebody by the same noun themselves. A
@@ -71,7 +72,8 @@ def _patterns(lang: str) -> _Patterns:
     if lang == "en":
         then = rf"(?:\s*,\s*(?P<then>{kin}))?"
         opening = rf"^\W*(?:(?:{openers})\W+)?(?P<noun>{kin}){then}(?=\s*[,!.?…]|\W*$)"
-        closing = rf",\s*(?P<noun>{kin})\W*$"
+        # at the end of the message or of one of its sentences ("I know, Mom. I'll be there.")
+        closing = rf",\s*(?P<noun>{kin})(?:\s*[.!?…]+(?=\s)|\W*$)"
         inside = rf"(?<=\w),\s*(?P<noun>{kin}),\s*(?P<next>\w+(?:\s+\w+)?)"
         return _Patterns(
             re.compile(opening, re.I),
@@ -82,7 +84,7 @@ def _patterns(lang: str) -> _Patterns:
     stops = r"[，,！!。~～？?、…]"
     then = rf"(?:[，,、](?P<then>{kin}))?"
     opening = rf"^\W*(?:(?:{openers}){stops}?)?(?P<noun>{kin}){then}(?={stops}|[你您]|\W*$)"
-    closing = rf"[，,]\s*(?P<noun>{kin})\W*$"
+    closing = rf"[，,]\s*(?P<noun>{kin})(?:[。！!？?…]+|\W*$)"
     inside = rf"(?<=[\u4e00-\u9fff])[，,](?P<noun>{kin})[，,](?P<next>\w{{0,2}})"
     return _Patterns(
         re.compile(opening), re.compile(closing), re.compile(inside), re.compile(f"(?:{kin})$")
