@@ -264,6 +264,15 @@ CASES: list[object] = [
     # giving a tool a try
     ("finally gave Quillpad a shot, not bad", {"Quillpad": PRODUCT}, ("Ann", "USES", "Quillpad")),
     ("I gave Stackwise a try at work", {"Stackwise": ORG}, ("Ann", "USES", "Stackwise")),
+    # where one saw or found a thing, what one ordered it through, what one asked
+    ("saw it on Pixly last night", {"Pixly": PRODUCT}, ("Ann", "USES", "Pixly")),
+    ("ordered pad thai from Dashbite again", {"Dashbite": PRODUCT}, ("Ann", "USES", "Dashbite")),
+    ("I asked Quillbot to fix my cover letter", {"Quillbot": PRODUCT}, ("Ann", "USES", "Quillbot")),
+    (
+        "finally beat the last boss in Moonward Saga",
+        {"Moonward_Saga": PRODUCT},
+        ("Ann", "USES", "Moonward Saga"),
+    ),
     # one moves tools too, and does not live in them
     ("we moved our infra to Stackwise", {"Stackwise": PRODUCT}, ("Ann", "USES", "Stackwise")),
     # LIKES
@@ -706,6 +715,10 @@ NO_RELATION: list[tuple[str, dict[str, EntityLabel]]] = [
     ("Bram left for Tallinn yesterday", {"Bram": PERSON, "Tallinn": PLACE}),  # no employer
     ("I drove Bram to the station", {"Bram": PERSON}),  # a person driven is owned by nobody
     ("Pia is a teacher with Bram's patience", {"Pia": PERSON, "Bram": PERSON}),
+    ("I bought the bike from Bram", {"Bram": PERSON}),  # a person sold it: no tool
+    ("I asked Bram to fix my cover letter", {"Bram": PERSON}),
+    ("I finished the race in Tallinn", {"Tallinn": PLACE}),
+    ("I work out at Ironside most mornings", {"Ironside": ORG}),  # exercise, not a job
 ]
 
 
