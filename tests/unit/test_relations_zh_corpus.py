@@ -62,6 +62,8 @@ LIVES_IN: list[tuple[str, Triple]] = [
     ("在烟台生活了五年了，挺喜欢的。", ("王芳", "LIVES_IN", "烟台")),
     ("我家就在绍兴市区呢。", ("王芳", "LIVES_IN", "绍兴")),
     ("毕业以后就留在珠海了。", ("王芳", "LIVES_IN", "珠海")),
+    ("我老家是四川绵阳的。", ("王芳", "LIVES_IN", "绵阳")),  # 老家是 + the town
+    ("我是土生土长的湘潭人。", ("王芳", "LIVES_IN", "湘潭")),  # one of the town's people
 ]
 LOCATED_IN: list[tuple[str, Triple]] = [
     ("青岚科技总部在绍兴。", ("青岚科技", "LOCATED_IN", "绍兴")),
@@ -134,6 +136,7 @@ VISITED: list[tuple[str, Triple]] = [
     ("国庆在青海湖玩了三天。", ("王芳", "VISITED", "青海湖")),
     ("上周末带孩子逛了故宫。", ("王芳", "VISITED", "故宫")),
     ("暑假我们去丽水玩了几天。", ("王芳", "VISITED", "丽水")),  # 几天 after 了: a few days
+    ("周末带娃去了趟绵阳科技馆。", ("王芳", "VISITED", "绵阳科技馆")),  # a museum, no company
 ]
 MEMBER_OF: list[tuple[str, Triple]] = [
     ("我考进了星光合唱团！", ("王芳", "MEMBER_OF", "星光合唱团")),
@@ -195,6 +198,8 @@ NOT_STATED = [
     "我们要不要周末去爬泰山？",
     "我不认识夏琳。",
     "我不是星光合唱团的。",
+    "我不是湘潭人。",
+    "那几天海鲜吃到撑。",  # seafood is no place
     "如果搬去绵阳的话，我就辞职。",
     "计划国庆去丽江玩。",
     "他们说蓝鲸摄影协会挺好的。",

@@ -242,7 +242,10 @@ class ChineseEntityFinder:
                 continue
             person = self._person(token)
             known = self._lexicon.known_names.get(token.word)
-            if known is not None:
+            native = self._native(token)
+            if native is not None:
+                yield native
+            elif known is not None:
                 yield _mention(token.word, known, token.start, "zh:known", 0.85)
             elif token.tag in PROPER_TAGS and self._is_city(token.word):
                 yield _mention(token.word, EntityLabel.PLACE, token.start, "zh:city", 0.8)
@@ -263,6 +266,14 @@ class ChineseEntityFinder:
                 yield _mention(token.word, label, token.start, "jieba:nz", 0.7)
             else:
                 yield from self._suffixed_word(token)
+
+    def _native(self, token: Token) -> EntityMention | None:
+        """A place's people that jieba knows as one word (湘潭人/nz, 潮汕人/ns): the place."""
+        if token.tag not in PROPER_TAGS or len(token.word) < 3 or not token.word.endswith("人"):
+            return None
+        stem = token.word[:-1]
+        place = self._is_city(stem) or [t.tag for t in self.tokens(stem)] == ["ns"]
+        return _mention(stem, EntityLabel.PLACE, token.start, "zh:native", 0.8) if place else None
 
     def _label_by_ending(self, word: str, label: EntityLabel) -> EntityLabel:
         """A place's one-character ending word (区, 县, 路) over jieba's tag: 西工区 is a place
