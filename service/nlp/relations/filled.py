@@ -57,10 +57,6 @@ _EN_OPENER = re.compile(
     r"(?:(?:a|an|the|my|our|this|that)\s+(?:[a-z]+\s+)?)?",
     re.I,
 )
-_EN_CAPITALISED = re.compile(
-    r"(?!(?:I|The|A|An|My|Our|It|It's|That|This|Yes|No|Yeah|Nope|Maybe|Not|Just|Oh|Well)\b)"
-    r"(?:[A-Z][\w'’&-]*|[0-9]+)(?:\s(?:[A-Z][\w'’&-]*|[0-9]+)){0,3}"
-)
 # After the name: the answer stops, or goes on with something other than a verb of its own.
 _EN_ALONE = re.compile(
     r"^(?:\s*$|\s*[,.!;:)—–-]|\s+(?:for|now|mostly|probably|though|lately|these|this|at|in|"
@@ -113,17 +109,12 @@ def filled(
 def _alone(
     answer: str, mentions: tuple[EntityMention, ...], at: int, after: re.Pattern[str]
 ) -> str | None:
-    """The name that starts at ``at`` and that nothing but a stop or a loose word follows: a
-    mention, or in English a run of capitalised words no reader took ("Ironworks, the one by
-    the station": the question's words will type it)."""
+    """The name of the mention that starts at ``at`` and that nothing but a stop or a loose
+    word follows."""
     opening = next((m for m in mentions if m.start == at), None)
-    if opening is not None:
-        end, name = opening.end, opening.text
-    elif (run := _EN_CAPITALISED.match(answer, at)) is not None:
-        end, name = run.end(), run.group()
-    else:
+    if opening is None or not after.match(answer[opening.end :]):
         return None
-    return name if after.match(answer[end:]) else None
+    return opening.text
 
 
 def _english(asked: re.Match[str], name: str, preposition: str | None) -> str | None:
