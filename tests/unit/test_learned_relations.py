@@ -244,6 +244,9 @@ def test_it_stands_for_the_one_thing_named_before(
             },
             "WORKS_AT",
         ),
+        # nobody studies at a business, whatever the model guesses
+        ("I got a letter from Harbor Bank.", {"Harbor_Bank": EntityLabel.ORG}, "STUDIES_AT"),
+        ("I work out at Ironside Gym.", {"Ironside_Gym": EntityLabel.ORG}, "STUDIES_AT"),
     ],
 )
 def test_the_learned_reader_keeps_to_what_the_clause_says(

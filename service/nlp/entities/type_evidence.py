@@ -144,6 +144,9 @@ class TypeEvidenceTable(BaseModel):
     # The type a relation frame gives the name it reads as its object when no mention covers
     # it ("grinding at Sage": ORG); a relation type not listed proposes nothing.
     frame_objects: dict[str, EntityLabel] = {}
+    # Per language, the heads that name a business and never a school: nobody studies at a
+    # bank, a gym or a 公司, whatever the learned reader guesses (relations/learned.py).
+    business_heads: dict[str, frozenset[str]] = {}
     en: EnglishWords
     zh: ChineseWords
 

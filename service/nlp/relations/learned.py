@@ -100,8 +100,18 @@ def stated(
         if source is None or target is None or source.name.casefold() == target.name.casefold():
             continue  # a party unknown, or a name and the pronoun that stands for it
         kind = RelationType(guess.label)
+        if kind is RelationType.STUDIES_AT and _business(evidence, lang, target.name):
+            continue  # "I got a letter from Harbor Bank": no school
         found.append(RelationMention(kind, source, target, f"learned:{lang}", guess.probability))
     return found
+
+
+def _business(evidence: TypeEvidenceTable, lang: str, name: str) -> bool:
+    """Whether a name ends in a head that names a business (Harbor Bank, 蓝湾科技公司)."""
+    heads = evidence.business_heads.get("en" if lang == "en" else "zh", frozenset())
+    if lang == "en":
+        return name.split()[-1].casefold() in heads if name.split() else False
+    return name.endswith(tuple(heads))
 
 
 # The types a name's context can give it: a name of one of these that a relation's ends exclude
