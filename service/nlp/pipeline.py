@@ -241,10 +241,15 @@ class Extractor:
                         previous, done[0], message, gazetteer, speakers, said_then
                     )
                 done = _with_relations(done, 0, confirmed)
-            recent = [m for line in completed[-WINDOW:] for f in line for m in f.mentions]
             context = Conversation(answers=addressee, you=you)
             done = self._named_before(
-                done, message.speaker, recent, context, gazetteer, speakers, said_at[len(completed)]
+                done,
+                message.speaker,
+                completed[-WINDOW:],
+                context,
+                gazetteer,
+                speakers,
+                said_at[len(completed)],
             )
             asked = _said(message, done)
             previous = message
@@ -316,7 +321,7 @@ class Extractor:
         # 上学呢？); else it may be a thing (工作室是在X吗？) and the relation is left out.
         to_them = answer.speaker in question.content or bool(_YOU.search(question.content))
         found = [
-            _as_confirmed(r, question.speaker, answer.speaker)
+            _read_again(r, CONFIRMED, CONFIRMED_WEIGHT, question.speaker, answer.speaker)
             for statement in statements(question.content, lang)
             for r in self._asked(
                 statement, lang, question, answer.speaker, gazetteer, speakers, asked_at
@@ -347,7 +352,7 @@ class Extractor:
             said.statement, lang, question, answer.speaker, gazetteer, speakers, asked_at
         )
         found = [
-            _as_confirmed(r, question.speaker, answer.speaker, FILLED, FILLED_WEIGHT)
+            _read_again(r, FILLED, FILLED_WEIGHT, question.speaker, answer.speaker)
             for r in read
             if said.name in (r.source.name, r.target.name)
         ]
@@ -399,22 +404,23 @@ class Extractor:
         self,
         facts: list[Fact],
         speaker: str | None,
-        recent: list[EntityMention],
+        recent: list[list[Fact]],
         context: Conversation,
         gazetteer: Gazetteer,
         speakers: frozenset[str],
         said_at: datetime,
     ) -> list[Fact]:
-        """The facts with what they say of an organisation the lines before named, by "this"
-        or "that" and a common noun ("this diner", 这家店; named_before.py)."""
+        """The facts with what they say of an organisation the ``recent`` lines or an earlier
+        fact named, by "this" or "that" and a common noun ("this diner", 这家店;
+        named_before.py)."""
         for at, fact in enumerate(facts):
             said = reference(fact.source_text, fact.lang)
             if said is None or not speaker:
                 continue
             if any(m.voted_label is EntityLabel.ORG for m in fact.mentions):
                 continue  # the sentence names an organisation of its own
-            before = [m for f in facts[:at] for m in f.mentions]
-            named = antecedent([*recent, *before])
+            lines = [*(f for line in recent for f in line), *facts[:at]]
+            named = antecedent([m for f in lines for m in f.mentions])
             if named is None:
                 continue
             statement = restated(fact.source_text, said, named.text)
@@ -422,13 +428,7 @@ class Extractor:
                 statement, fact.lang, speaker, context, gazetteer, speakers, said_at
             )
             found = [
-                replace(
-                    r,
-                    source=Endpoint(r.source.name, r.source.label),
-                    target=Endpoint(r.target.name, r.target.label),
-                    extractor=f"{NAMED_BEFORE}:{r.extractor}",
-                    confidence=r.confidence * NAMED_BEFORE_WEIGHT,
-                )
+                _read_again(r, NAMED_BEFORE, NAMED_BEFORE_WEIGHT)
                 for r in read
                 if named.text in (r.source.name, r.target.name)
             ]
@@ -650,18 +650,20 @@ def _with_been_there(facts: list[Fact], speaker: str | None) -> list[Fact]:
     return facts
 
 
-def _as_confirmed(
+def _read_again(
     relation: RelationMention,
-    asker: str | None,
-    answerer: str,
-    prefix: str = CONFIRMED,
-    weight: float = CONFIRMED_WEIGHT,
+    prefix: str,
+    weight: float,
+    asker: str | None = None,
+    answerer: str | None = None,
 ) -> RelationMention:
-    """A relation read from a question said again, said by the answer: spanless, the asker put
-    for the one asked ("still at X?" asks of the answerer), and weighed a little lower."""
+    """A relation read from a line said again (a question as a statement, a reference with its
+    name), held by the line that led to it: spanless, the asker put for the one asked ("still
+    at X?" asks of the answerer), and weighed a little lower."""
 
     def end(e: Endpoint) -> Endpoint:
-        name = answerer if e.start is None and e.name == asker else e.name
+        asked = e.start is None and e.name == asker
+        name = answerer if asked and answerer is not None else e.name
         return Endpoint(name, e.label)
 
     return replace(

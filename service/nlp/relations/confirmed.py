@@ -98,8 +98,14 @@ def statements(text: str, lang: str) -> list[str]:
     """The yes-or-no questions of ``text`` said as statements; none for a modal question or a
     wh-question (what is asked there is not a yes or a no)."""
     if lang == "en":
-        return [s for q in _SENTENCE["en"].findall(text) if (s := _english(q.strip()))]
-    return [s for q in _SENTENCE["zh"].findall(text) if (s := _chinese(q.strip()))]
+        return [s for q in questions(text, lang) if (s := _english(q))]
+    return [s for q in questions(text, lang) if (s := _chinese(q))]
+
+
+def questions(text: str, lang: str) -> list[str]:
+    """The sentences of ``text`` that end in a question mark."""
+    pattern = _SENTENCE["en" if lang == "en" else "zh"]
+    return [q.strip() for q in pattern.findall(text)]
 
 
 def _english(question: str) -> str | None:

@@ -461,11 +461,11 @@ def clause_words(token: Token) -> frozenset[str]:
     verb = clause_verb(token)
     words = {verb.lemma_.lower(), verb.head.lemma_.lower()}
     words |= {c.lemma_.lower() for c in verb.children if c.dep_ in {"dobj", "advmod"}}
-    words |= {phrasal for v in {token, verb} for phrasal in phrasal_verbs(v)}
+    words |= {phrasal for v in {token, verb} for phrasal in _phrasal(v)}
     return frozenset(words)
 
 
-def phrasal_verbs(verb: Token) -> set[str]:
+def _phrasal(verb: Token) -> set[str]:
     """The verb with each of its particles: "work out", "take on"."""
     return {f"{verb.lemma_.lower()} {c.lower_}" for c in verb.children if c.dep_ == "prt"}
 

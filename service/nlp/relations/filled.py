@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 import jieba.posseg
 
 from service.nlp.entities.patterns import EntityMention
-from service.nlp.relations.confirmed import subject_end
+from service.nlp.relations.confirmed import questions, subject_end
 
 FILLED = "answered"  # the extractor's prefix
 FILLED_WEIGHT = 0.9  # an answer's name in the asker's words: a little less than saying it
@@ -35,7 +34,6 @@ _EN_ASKED = re.compile(
     re.I,
 )
 _EN_CONTRACTED = re.compile(r"\b(what|which|who|where)['’]s\b", re.I)
-_EN_SENTENCE = re.compile(r"[^.!?]*\?+")
 # Words between a subject and its verb ("you still use", "you usually go to").
 _EN_ADVERBS = frozenset({
     "still", "usually", "mostly", "really", "even", "ever", "currently", "normally", "actually",
@@ -63,7 +61,6 @@ _EN_ALONE = re.compile(
     r"on|since|and|i think|honestly|usually)\b)",
     re.I,
 )
-_ZH_SENTENCE = re.compile(r"[^。！!？?\n]*[？?]+")
 _ZH_WH = frozenset({
     "什么", "啥", "哪个", "哪家", "哪款", "哪所", "哪种", "哪一家", "哪一个", "哪部", "哪辆",
     "哪台", "哪只", "哪位", "哪首", "哪本",
@@ -90,19 +87,19 @@ def filled(
     with a name alone (``mentions`` are the answer's, with offsets into ``answer``)."""
     if lang == "en":
         spoken = _EN_CONTRACTED.sub(r"\1 is", question)  # "What's your go-to app?"
-        asked = [m for q in _EN_SENTENCE.findall(spoken) if (m := _EN_ASKED.match(q.strip()))]
+        asked = [m for q in questions(spoken, lang) if (m := _EN_ASKED.match(q))]
         opened = _EN_OPENER.match(answer)
         name = _alone(answer, mentions, opened.end() if opened else 0, _EN_ALONE)
         if not asked or name is None:
             return None
         statement = _english(asked[-1], name, opened.group("prep") if opened else None)
     else:
-        asked_zh = _ZH_SENTENCE.findall(question)
+        asked_zh = questions(question, lang)
         opened = _ZH_OPENER.match(answer)
         name = _alone(answer, mentions, opened.end() if opened else 0, _ZH_ALONE)
         if not asked_zh or name is None:
             return None
-        statement = _chinese(asked_zh[-1].strip(), name)
+        statement = _chinese(asked_zh[-1], name)
     return Filled(statement, name) if statement else None
 
 
@@ -151,15 +148,10 @@ def _english(asked: re.Match[str], name: str, preposition: str | None) -> str | 
     return " ".join([*subject, aux, *rest[:at], name, *rest[at:]]) + "."
 
 
-@cache
-def _zh_words(question: str) -> tuple[tuple[str, str], ...]:
-    return tuple((w, t) for w, t in jieba.posseg.cut(question, HMM=False))
-
-
 def _chinese(question: str, name: str) -> str | None:
     """高飞用的是什么相机？+ 索尼A7M4 → 高飞用的是索尼A7M4。: the question word and the noun
     after it give way to the name."""
-    words = _zh_words(_ZH_CLOSING.sub("", question))
+    words = [(w, t) for w, t in jieba.posseg.cut(_ZH_CLOSING.sub("", question), HMM=False)]
     at = next((i for i, (w, _) in enumerate(words) if w in _ZH_WH), None)
     if at is None:
         return None

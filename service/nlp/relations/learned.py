@@ -110,7 +110,8 @@ def _business(evidence: TypeEvidenceTable, lang: str, name: str) -> bool:
     """Whether a name ends in a head that names a business (Harbor Bank, 蓝湾科技公司)."""
     heads = evidence.business_heads.get("en" if lang == "en" else "zh", frozenset())
     if lang == "en":
-        return name.split()[-1].casefold() in heads if name.split() else False
+        words = name.split()
+        return bool(words) and words[-1].casefold() in heads
     return name.endswith(tuple(heads))
 
 
